@@ -1,0 +1,46 @@
+# Hearth: `make run` and `make test` work on a fresh machine.
+VENV   ?= .venv
+PYTHON ?= python3
+BIN     = $(VENV)/bin
+STAMP   = $(VENV)/.installed-stamp
+DEMO   ?= demo
+
+.PHONY: run test lint unit venv postgres-deps sample-config docs bench clean
+
+$(STAMP): setup.cfg setup.py pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test,postgres,cloud]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+## run: create the demo stack from templates/ on the embedded SQLite default and print its outputs
+run: venv
+	$(BIN)/stackctl template-validate -f templates/demo.yaml
+
+## test: lint, then the whole suite (PostgreSQL tests included)
+test: venv postgres-deps lint
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+lint: venv
+	$(BIN)/ruff check hearth tests bench tools examples
+
+unit: venv
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit
+
+## postgres-deps: install Debian's PostgreSQL server when it is missing (tests start it themselves)
+postgres-deps:
+	@sh tools/ensure-postgres.sh
+
+sample-config: venv
+	$(BIN)/oslo-config-generator --namespace hearth --output-file etc/hearth/hearth.conf.sample
+
+docs: venv
+	$(BIN)/python tools/build_docs.py
+
+bench: venv
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

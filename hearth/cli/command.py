@@ -1,0 +1,55 @@
+"""Helpers shared by every stackctl command: registration, errors, arguments."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from hearth.cli import output
+
+Handler = Callable[[argparse.Namespace], int | None]
+
+
+class CommandError(Exception):
+    """A command failed in a way that is not a HearthException (bad usage, bad file)."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def add_command(
+    subparsers: argparse._SubParsersAction,
+    name: str,
+    handler: Handler,
+    help: str,
+    description: str | None = None,
+    formats: Sequence[str] | None = None,
+) -> argparse.ArgumentParser:
+    """Add one command; ``formats`` adds ``--format`` with those choices."""
+    parser = subparsers.add_parser(
+        name, help=help, description=description or help,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.set_defaults(handler=handler)
+    if formats:
+        output.add_format_argument(parser, formats)
+    return parser
+
+
+def parse_key_values(items: Sequence[str] | None, option: str = "-P") -> dict[str, str]:
+    """Turn ``KEY=VALUE`` strings into a dict; several ``;``-separated pairs are allowed."""
+    result: dict[str, str] = {}
+    for item in items or ():
+        for pair in item.split(";") if ";" in item and "=" in item.split(";")[-1] else [item]:
+            key, sep, value = pair.partition("=")
+            if not sep or not key:
+                raise CommandError(f"{option} {item!r}: expected KEY=VALUE", exit_code=2)
+            result[key.strip()] = value
+    return result
+
+
+def print_error(error: Any) -> None:
+    """Print an error message to stderr, as 'ERROR: ...'."""
+    print(f"ERROR: {error}", file=sys.stderr)

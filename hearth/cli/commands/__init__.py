@@ -1,0 +1,1 @@
+"""stackctl commands, one module per subject; each defines ``register(subparsers)``."""

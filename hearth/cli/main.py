@@ -1,0 +1,93 @@
+"""``stackctl``: the command-line client of Hearth.
+
+Every command lives in a module under :mod:`hearth.cli.commands`; each such
+module defines ``register(subparsers)``, which adds its commands with
+:func:`hearth.cli.command.add_command`.  Modules import heavy dependencies
+(the engine, SQLAlchemy, eventlet) inside their handlers only, so that
+``stackctl --help`` and ``stackctl call test.ping`` start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from hearth import __version__
+from hearth.cli import command
+from hearth.common import exception
+
+LOG = logging.getLogger("hearth")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser with every command module's commands."""
+    parser = argparse.ArgumentParser(
+        prog="stackctl",
+        description="Create and manage Hearth stacks: declarative resources described "
+                    "by Heat (HOT) templates.",
+        epilog="Run 'stackctl COMMAND --help' for the options of a command.",
+    )
+    parser.add_argument("--version", action="version", version=f"stackctl {__version__}")
+    parser.add_argument("--debug", action="store_true",
+                        help="Log debug messages and show tracebacks of unexpected errors.")
+    parser.add_argument("--config-file", action="append", metavar="FILE", default=None,
+                        help="Configuration file (repeatable); replaces the default search "
+                             "($HEARTH_CONFIG, ~/.config/hearth/hearth.conf, "
+                             "/etc/hearth/hearth.conf).")
+    parser.add_argument("--url", default=None, metavar="URL",
+                        help="Talk to a hearth-api server at URL (http://HOST:PORT/v1/PROJECT) "
+                             "instead of running the engine in-process. Default: $HEARTH_URL.")
+    parser.add_argument("--token", default=None, metavar="TOKEN",
+                        help="Token sent to the API server. Default: $HEARTH_TOKEN.")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    import hearth.cli.commands as package
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        module.register(subparsers)
+    return parser
+
+
+def configure_logging(debug: bool) -> None:
+    """Send warnings (and debug messages with --debug) to stderr."""
+    logging.basicConfig(
+        level=logging.DEBUG if debug else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run stackctl; return the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    configure_logging(args.debug)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    try:
+        result = args.handler(args)
+    except KeyboardInterrupt:
+        print("Interrupted.", file=sys.stderr)
+        return 130
+    except exception.HearthException as exc:
+        command.print_error(exc)
+        return 1
+    except command.CommandError as exc:
+        command.print_error(exc)
+        return exc.exit_code
+    except Exception as exc:  # noqa: BLE001 - last line of defence: no traceback for users
+        if args.debug:
+            raise
+        LOG.debug("unexpected error", exc_info=True)
+        command.print_error(f"Unexpected error ({type(exc).__name__}): {exc}. "
+                            "Run with --debug for the traceback.")
+        return 1
+    return int(result or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

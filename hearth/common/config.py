@@ -1,0 +1,172 @@
+"""Hearth's configuration options, each declared once, with help text.
+
+The options are data: one list per section.  ``list_opts`` feeds
+oslo-config-generator (``etc/hearth/hearth.conf.sample`` is generated from
+it and a test checks the sample is current).  ``load`` parses the
+configuration files in Hearth's search order.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from oslo_config import cfg
+
+CONF = cfg.CONF
+
+
+def hearth_home() -> str:
+    """Return the directory for embedded state (``$HEARTH_HOME``)."""
+    return os.environ.get("HEARTH_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share", "hearth")
+
+
+DEFAULT_OPTS = [
+    cfg.ListOpt("plugin_dirs",
+                default=["/usr/lib64/hearth", "/usr/lib/hearth", "$state_path/plugins"],
+                help="Directories searched for resource plug-in modules (each module "
+                     "defines resource_mapping()). A 'tests' folder inside is never loaded."),
+    cfg.StrOpt("state_path", default=hearth_home(), sample_default="~/.local/share/hearth",
+               help="Where the embedded state lives (database, plug-ins, caches). "
+                    "Defaults to $HEARTH_HOME, else ~/.local/share/hearth."),
+    cfg.ListOpt("module_dirs", default=[],
+                help="Extra directories searched for execution modules, after the built-in ones."),
+    cfg.BoolOpt("enable_zip_modules", default=False,
+                help="Load execution modules packaged as zip archives found in module_dirs."),
+    cfg.IntOpt("max_template_size", default=524288, min=1,
+               help="Largest template accepted, in bytes."),
+    cfg.IntOpt("max_json_body_size", default=1048576, min=1,
+               help="Largest JSON request body accepted by the API, in bytes."),
+    cfg.IntOpt("max_resources_per_stack", default=1000,
+               help="Most resources in one stack tree; -1 means no limit."),
+    cfg.IntOpt("max_stacks_per_tenant", default=512,
+               help="Most stacks one project may own; -1 means no limit."),
+    cfg.IntOpt("max_nested_stack_depth", default=5, min=1,
+               help="Deepest nesting of provider templates and nested stacks."),
+    cfg.IntOpt("max_events_per_stack", default=1000, min=0,
+               help="Events kept per stack; older ones are purged in batches. 0 keeps all."),
+    cfg.IntOpt("event_purge_batch_size", default=200, min=1,
+               help="How many of the oldest events are purged at once."),
+    cfg.IntOpt("stack_action_timeout", default=3600, min=1,
+               help="Timeout in seconds for a stack action when the stack has no timeout_mins."),
+    cfg.IntOpt("max_concurrent_resources", default=0, min=0,
+               help="Most resources acted on at once in one stack; 0 means no limit."),
+    cfg.DictOpt("max_concurrent_per_type", default={},
+                help="Per resource type limits, e.g. 'Hearth::Cloud::Server:4'."),
+    cfg.FloatOpt("error_wait_time", default=240.0, min=0,
+                 help="Grace period in seconds for running resources to finish after "
+                      "another resource of the stack failed."),
+    cfg.IntOpt("action_retry_limit", default=5, min=0,
+               help="Times a resource action that failed with a retryable error is retried."),
+    cfg.FloatOpt("engine_life_check_timeout", default=2.0, min=0.1,
+                 help="Seconds after which an engine that missed its heartbeat is presumed dead."),
+    cfg.FloatOpt("engine_heartbeat_interval", default=0.5, min=0.05,
+                 help="Seconds between an engine's heartbeats while it holds stack locks."),
+    cfg.IntOpt("max_snapshots_per_stack", default=32,
+               help="Most snapshots kept per stack; -1 means no limit."),
+    cfg.BoolOpt("enable_stack_abandon", default=False,
+                help="Allow stack abandon through the API."),
+    cfg.BoolOpt("enable_stack_adopt", default=False,
+                help="Allow stack adopt through the API."),
+    cfg.FloatOpt("poll_interval_min", default=0.005, min=0.0,
+                 help="First delay in seconds between two polls of a resource's check_X_complete."),
+    cfg.FloatOpt("poll_interval_max", default=1.0, min=0.001,
+                 help="Longest delay in seconds between two polls of check_X_complete."),
+]
+
+DATABASE_OPTS = [
+    cfg.StrOpt("connection", secret=True,
+               help="SQLAlchemy URL of the database. Default: SQLite at $state_path/hearth.db."),
+    cfg.BoolOpt("auto_migrate", default=True,
+                help="Create and migrate the schema automatically on first use (embedded mode)."),
+]
+
+YAQL_OPTS = [
+    cfg.IntOpt("limit_iterators", default=200, min=1,
+               help="Most elements a yaql expression may iterate over."),
+    cfg.IntOpt("memory_quota", default=10000, min=1,
+               help="Most memory, in bytes, a yaql expression's results may take."),
+]
+
+API_OPTS = [
+    cfg.HostAddressOpt("bind_host", default="127.0.0.1", help="Address the API server listens on."),
+    cfg.PortOpt("bind_port", default=8004, help="Port the API server listens on."),
+    cfg.IntOpt("workers", default=0, min=0,
+               help="Unused: the API serves every request on green threads of one process."),
+    cfg.FloatOpt("graceful_shutdown_timeout", default=30.0, min=0,
+                 help="Seconds in-flight stack actions get to finish on SIGTERM before they "
+                      "are marked FAILED."),
+]
+
+BUS_OPTS = [
+    cfg.IntOpt("buffer_size", default=10000, min=1,
+               help="Events held per subscriber before the oldest are dropped (and counted)."),
+    cfg.StrOpt("publish_socket", default="$state_path/bus.sock",
+               help="ZeroMQ IPC endpoint path on which a running engine publishes its events."),
+]
+
+JOBS_OPTS = [
+    cfg.IntOpt("keep_jobs_hours", default=24, min=0,
+               help="Hours a job's return is kept in the job cache; 0 keeps none."),
+]
+
+
+_SECTIONS: dict[str | None, list[cfg.Opt]] = {
+    None: DEFAULT_OPTS,
+    "database": DATABASE_OPTS,
+    "yaql": YAQL_OPTS,
+    "api": API_OPTS,
+    "bus": BUS_OPTS,
+    "jobs": JOBS_OPTS,
+}
+
+
+def register_opts(conf: cfg.ConfigOpts = CONF) -> None:
+    """Register every option of every section (idempotent)."""
+    for group, opts in _SECTIONS.items():
+        conf.register_opts(opts, group=group)
+
+
+def list_opts() -> list[tuple[str | None, list[cfg.Opt]]]:
+    """Return (section, options) pairs for oslo-config-generator."""
+    return [("DEFAULT" if group is None else group, list(opts))
+            for group, opts in _SECTIONS.items()]
+
+
+def default_config_files() -> list[str]:
+    """Return the configuration files that exist, in Hearth's search order.
+
+    ``$HEARTH_CONFIG`` first, then ``~/.config/hearth/hearth.conf``, then
+    ``/etc/hearth/hearth.conf``: oslo.config gives later files precedence, so
+    the list is returned reversed (system first, the most specific last).
+    """
+    candidates = [
+        os.environ.get("HEARTH_CONFIG"),
+        os.path.join(os.path.expanduser("~"), ".config", "hearth", "hearth.conf"),
+        "/etc/hearth/hearth.conf",
+    ]
+    found = [path for path in candidates if path and os.path.isfile(path)]
+    return list(reversed(found))
+
+
+def load(argv: Sequence[str] = (), conf: cfg.ConfigOpts = CONF,
+         config_files: Sequence[str] | None = None) -> cfg.ConfigOpts:
+    """Register the options and parse the configuration files.
+
+    ``config_files`` (from ``--config-file``) replace the search order when
+    given.  ``argv`` is passed to oslo.config for its own flags.
+    """
+    register_opts(conf)
+    files = list(config_files) if config_files else default_config_files()
+    conf(list(argv), project="hearth", default_config_files=files,
+         validate_default_values=True, use_env=False)
+    return conf
+
+
+def database_url(conf: cfg.ConfigOpts = CONF) -> str:
+    """Return the SQLAlchemy URL: ``[database] connection`` or SQLite in the state path."""
+    register_opts(conf)
+    if conf.database.connection:
+        return conf.database.connection
+    return "sqlite:///" + os.path.join(conf.state_path, "hearth.db")

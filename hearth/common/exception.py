@@ -1,0 +1,439 @@
+"""The one exception hierarchy of Hearth.
+
+Every user-facing error is a :class:`HearthException` built from a message
+template (``msg_fmt``) and keyword fields, so the message is data and the
+fields stay inspectable.  Validation errors carry a location (template file,
+line and a path of keys such as ``resources.web.properties.port``) that grows
+as the error passes upward: each level that knows its own name prepends it
+with :meth:`StackValidationFailed.prefixed`.
+
+The REST layer maps exception class names to HTTP status codes in one table
+(``hearth/api/faults.py``); nothing else decides a status code.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """Return a ' Did you mean "x"?' suffix for the closest candidate, or ''."""
+    matches = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1, cutoff=0.6)
+    return f' Did you mean "{matches[0]}"?' if matches else ""
+
+
+def format_path(path: Sequence[Any]) -> str:
+    """Render a key path as Heat does: ``resources.web.properties.port``."""
+    return ".".join(str(p) for p in path)
+
+
+class HearthException(Exception):
+    """Base class of every error Hearth reports to a user.
+
+    Subclasses set ``msg_fmt``; the keyword arguments fill it in.  A missing
+    field never hides the real error: the template is shown with the fields
+    that were given.
+    """
+
+    msg_fmt = "An unknown exception occurred."
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.kwargs = kwargs
+        try:
+            self.message = self.msg_fmt % kwargs
+        except (KeyError, TypeError, ValueError):
+            self.message = f"{self.msg_fmt} {kwargs!r}"
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        return self.message
+
+    @property
+    def error_type(self) -> str:
+        """Return the name clients see in ``error.type`` of Heat's error body."""
+        return type(self).__name__
+
+
+# --- lookups ---------------------------------------------------------------
+
+class NotFound(HearthException):
+    """Something named in a request does not exist."""
+
+    msg_fmt = "%(message)s"
+
+
+class EntityNotFound(NotFound):
+    """A stack, resource, event, snapshot or type does not exist."""
+
+    msg_fmt = "The %(entity)s (%(name)s) could not be found."
+
+
+class StackNotFound(EntityNotFound):
+    """A stack named in a request does not exist (in this project)."""
+
+    def __init__(self, stack_name: str) -> None:
+        super().__init__(entity="Stack", name=stack_name)
+
+    @property
+    def error_type(self) -> str:
+        """Heat reports this as EntityNotFound."""
+        return "EntityNotFound"
+
+
+class ResourceNotFound(EntityNotFound):
+    """A resource named in a request does not exist in its stack."""
+
+    msg_fmt = "The Resource (%(resource_name)s) could not be found in Stack %(stack_name)s."
+
+    @property
+    def error_type(self) -> str:
+        """Heat reports this as EntityNotFound."""
+        return "EntityNotFound"
+
+
+class ResourceTypeNotFound(EntityNotFound):
+    """No plug-in or template provides the requested resource type."""
+
+    msg_fmt = 'The Resource Type (%(type_name)s) could not be found.%(hint)s'
+
+    def __init__(self, type_name: str, hint: str = "") -> None:
+        super().__init__(type_name=type_name, hint=hint, entity="Resource Type", name=type_name)
+
+
+# --- templates and validation ---------------------------------------------
+
+class InvalidTemplateVersion(HearthException):
+    """The template's version key or value is missing or unknown."""
+
+    msg_fmt = "The template version is invalid: %(explanation)s"
+
+
+class InvalidTemplateSection(HearthException):
+    """A top-level key is not a section of this template version."""
+
+    msg_fmt = 'The template section is invalid: %(section)s'
+
+
+class TemplateSizeExceeded(HearthException):
+    """A template (or request body) is larger than the configured limit."""
+
+    msg_fmt = "Template size (%(actual)d bytes) exceeds maximum allowed size (%(limit)d bytes)."
+
+
+class StackValidationFailed(HearthException):
+    """A template, parameter or property is invalid; says where.
+
+    ``path`` is a list of keys from the template root, ``line`` the 1-based
+    line in ``filename`` where the offending key or value starts.  ``error``
+    is a short category such as "Property error".
+    """
+
+    msg_fmt = "%(text)s"
+
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        error: str | None = None,
+        path: Sequence[Any] | None = None,
+        line: int | None = None,
+        filename: str | None = None,
+    ) -> None:
+        self.error = error
+        self.path = list(path or [])
+        self.line = line
+        self.filename = filename
+        self.error_message = message
+        super().__init__(text=self._render())
+
+    def _render(self) -> str:
+        parts = []
+        if self.filename or self.line:
+            where = self.filename or "template"
+            parts.append(f"{where}:{self.line}: " if self.line else f"{where}: ")
+        if self.error:
+            parts.append(f"{self.error}: ")
+        if self.path:
+            parts.append(f"{format_path(self.path)}: ")
+        parts.append(self.error_message)
+        return "".join(parts)
+
+    def prefixed(self, *segments: Any, line: int | None = None) -> StackValidationFailed:
+        """Return this error with ``segments`` put in front of its path.
+
+        The innermost known line wins: ``line`` only fills a missing one.
+        """
+        return type(self)(
+            self.error_message,
+            error=self.error,
+            path=[*segments, *self.path],
+            line=self.line if self.line is not None else line,
+            filename=self.filename,
+        )
+
+    def located(self, filename: str | None, line: int | None = None) -> StackValidationFailed:
+        """Return this error with the file name (and a line if it has none) set."""
+        return type(self)(
+            self.error_message,
+            error=self.error,
+            path=self.path,
+            line=self.line if self.line is not None else line,
+            filename=self.filename or filename,
+        )
+
+
+class InvalidTemplateReference(StackValidationFailed):
+    """A function names a resource or parameter the template does not have."""
+
+
+class InvalidTemplateAttribute(StackValidationFailed):
+    """``get_attr`` names an attribute the resource type does not have."""
+
+
+class CircularDependencyException(StackValidationFailed):
+    """The dependency graph has a cycle; the message lists it in order."""
+
+    def __init__(self, cycle: Sequence[str], **kwargs: Any) -> None:
+        self.cycle = list(cycle)
+        text = kwargs.pop("message", None) or (
+            "Circular Dependency Found: " + " -> ".join(self.cycle))
+        super().__init__(text, **kwargs)
+
+    def prefixed(self, *segments: Any, line: int | None = None) -> StackValidationFailed:
+        """Keep the cycle when the path grows."""
+        return type(self)(self.cycle, message=self.error_message, error=self.error,
+                          path=[*segments, *self.path],
+                          line=self.line if self.line is not None else line,
+                          filename=self.filename)
+
+    def located(self, filename: str | None, line: int | None = None) -> StackValidationFailed:
+        """Keep the cycle when the location is added."""
+        return type(self)(self.cycle, message=self.error_message, error=self.error,
+                          path=self.path, line=self.line if self.line is not None else line,
+                          filename=self.filename or filename)
+
+
+class InvalidSchemaError(HearthException):
+    """A plug-in's own schema declaration is wrong (a bug in the plug-in)."""
+
+    msg_fmt = "%(message)s"
+
+
+class InvalidEnvironment(StackValidationFailed):
+    """An environment file is malformed."""
+
+
+# --- parameters ------------------------------------------------------------
+
+class UserParameterMissing(HearthException):
+    """A parameter without a default was not given a value."""
+
+    msg_fmt = "The Parameter (%(key)s) was not provided."
+
+
+class UnknownUserParameter(HearthException):
+    """A value was given for a parameter the template does not declare."""
+
+    msg_fmt = "The Parameter (%(key)s) was not defined in template.%(hint)s"
+
+    def __init__(self, key: str, hint: str = "") -> None:
+        super().__init__(key=key, hint=hint)
+
+
+class InvalidParameterValue(StackValidationFailed):
+    """A parameter value does not match its type or constraints."""
+
+
+class ImmutableParameterModified(HearthException):
+    """An update changes a parameter declared immutable."""
+
+    msg_fmt = "The following parameters are immutable and may not be updated: %(keys)s"
+
+    def __init__(self, *keys: str) -> None:
+        super().__init__(keys=", ".join(keys))
+
+
+# --- stacks and actions ----------------------------------------------------
+
+class StackExists(HearthException):
+    """A stack of that name already exists in the project."""
+
+    msg_fmt = "The Stack (%(stack_name)s) already exists."
+
+
+class ActionInProgress(HearthException):
+    """Another action holds the stack."""
+
+    msg_fmt = "Stack %(stack_name)s already has an action (%(action)s) in progress."
+
+
+class ActionNotComplete(HearthException):
+    """An action needs the stack to be in a settled state first."""
+
+    msg_fmt = "Stack %(stack_name)s has an action (%(action)s) in progress or failed to complete."
+
+
+class NotSupported(HearthException):
+    """The requested operation is not supported in the current state."""
+
+    msg_fmt = "%(feature)s is not supported."
+
+
+class RequestLimitExceeded(HearthException):
+    """A configured limit (stacks, resources, body size...) is exceeded."""
+
+    msg_fmt = "Request limit exceeded: %(message)s"
+
+
+class Forbidden(HearthException):
+    """The caller may not do this."""
+
+    msg_fmt = "%(message)s"
+
+    def __init__(self, message: str = "You are not authorized to complete this action.") -> None:
+        super().__init__(message=message)
+
+
+class InvalidTenant(Forbidden):
+    """The token's project does not match the URL's tenant."""
+
+    def __init__(self, target: str, actual: str) -> None:
+        super().__init__(f"Searching Tenant {target} from Tenant {actual} forbidden.")
+
+
+class Unauthorized(HearthException):
+    """The request carries no valid token."""
+
+    msg_fmt = "%(message)s"
+
+
+class BadRequest(HearthException):
+    """A request is malformed (bad JSON, wrong type, unknown key)."""
+
+    msg_fmt = "%(message)s"
+
+
+class StackLockError(HearthException):
+    """The stack lock could not be taken."""
+
+    msg_fmt = "Stack %(stack_name)s is locked by engine %(engine_id)s."
+
+
+class ForcedCancel(BaseException):
+    """Thrown into a running task to cancel it (not an error of the task)."""
+
+    def __init__(self, with_rollback: bool = True) -> None:
+        self.with_rollback = with_rollback
+        super().__init__("Stack action cancelled" + ("" if with_rollback else " (no rollback)"))
+
+
+class StackTimeout(BaseException):
+    """Thrown into a running task when the stack's action times out."""
+
+
+# --- resources -------------------------------------------------------------
+
+class ResourceFailure(HearthException):
+    """A resource's action failed; wraps the original exception."""
+
+    msg_fmt = "%(exc_type)s: %(message)s"
+
+    def __init__(self, exception: BaseException, resource: Any = None,
+                 action: str | None = None) -> None:
+        self.exc = exception
+        self.resource = resource
+        self.action = action
+        path = []
+        if resource is not None:
+            path = ["resources", getattr(resource, "name", str(resource))]
+        self.path = path
+        inner = exception.exc if isinstance(exception, ResourceFailure) else exception
+        exc_type = type(inner).__name__
+        message = str(inner)
+        if path:
+            message = f"{format_path(path)}: {message}"
+        super().__init__(exc_type=exc_type, message=message)
+
+
+class ResourceInError(HearthException):
+    """The physical resource reports an error state."""
+
+    msg_fmt = "Went to status %(resource_status)s due to \"%(status_reason)s\""
+
+
+class UpdateReplace(Exception):
+    """Raised by a resource's update to ask the engine for a replacement."""
+
+    def __init__(self, resource_name: str = "Unknown") -> None:
+        super().__init__(f"The Resource {resource_name} requires replacement.")
+
+
+class UpdateInProgress(HearthException):
+    """A resource update is already running."""
+
+    msg_fmt = "The resource %(resource_name)s is already being updated."
+
+
+class ResourceActionRestricted(HearthException):
+    """The environment's restricted_actions forbid this update or replacement."""
+
+    msg_fmt = "%(action)s is restricted for resource."
+
+
+class ResourceActionNotSupported(HearthException):
+    """The resource type does not implement the requested action."""
+
+    msg_fmt = "%(action)s is not supported for resource."
+
+
+class ResourcePropertyConflict(StackValidationFailed):
+    """Two properties that exclude each other were both given."""
+
+
+class InvalidBreakPointHook(HearthException):
+    """A hook name in the environment is not one of Heat's hook types."""
+
+    msg_fmt = "%(message)s"
+
+
+class SignalNotSupported(NotSupported):
+    """The resource type cannot take signals, or not in this state."""
+
+
+# --- the Salt-style layer --------------------------------------------------
+
+class CommandExecutionError(HearthException):
+    """An execution module function failed (Salt's CommandExecutionError)."""
+
+    msg_fmt = "%(message)s"
+
+    def __init__(self, message: str, info: Any = None) -> None:
+        self.info = info
+        super().__init__(message=message)
+
+
+class ModuleNotAvailable(HearthException):
+    """A module failed to import or its ``__virtual__`` refused it."""
+
+    msg_fmt = "'%(name)s' __virtual__ returned False: %(reason)s"
+
+
+class FunctionNotFound(HearthException):
+    """No loaded module provides the requested function."""
+
+    msg_fmt = "'%(name)s' is not available."
+
+
+class AuthenticationError(HearthException):
+    """An agent or client failed to authenticate."""
+
+    msg_fmt = "%(message)s"
+
+
+def prefix_validation_error(
+    exc: StackValidationFailed, segments: Sequence[Any], line: int | None = None
+) -> StackValidationFailed:
+    """Return ``exc`` with ``segments`` prepended to its path (helper for ``raise ... from``)."""
+    return exc.prefixed(*segments, line=line)
