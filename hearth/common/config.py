@@ -158,6 +158,9 @@ def load(argv: Sequence[str] = (), conf: cfg.ConfigOpts = CONF,
     given.  ``argv`` is passed to oslo.config for its own flags.
     """
     register_opts(conf)
+    # $HEARTH_HOME is read at load time, not import time, so that tests and
+    # embedding programs can point each run at its own state directory.
+    conf.set_default("state_path", hearth_home())
     files = list(config_files) if config_files else default_config_files()
     conf(list(argv), project="hearth", default_config_files=files,
          validate_default_values=True, use_env=False)
@@ -167,6 +170,7 @@ def load(argv: Sequence[str] = (), conf: cfg.ConfigOpts = CONF,
 def database_url(conf: cfg.ConfigOpts = CONF) -> str:
     """Return the SQLAlchemy URL: ``[database] connection`` or SQLite in the state path."""
     register_opts(conf)
+    conf.set_default("state_path", hearth_home())
     if conf.database.connection:
         return conf.database.connection
     return "sqlite:///" + os.path.join(conf.state_path, "hearth.db")
