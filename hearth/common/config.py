@@ -34,6 +34,13 @@ DEFAULT_OPTS = [
                 help="Extra directories searched for execution modules, after the built-in ones."),
     cfg.BoolOpt("enable_zip_modules", default=False,
                 help="Load execution modules packaged as zip archives found in module_dirs."),
+    cfg.DictOpt("module_opts", default={},
+                help="Per-module options handed to execution modules in __opts__, as "
+                     "'module.option:value' pairs (e.g. 'cmd.shell:/bin/sh'). They always "
+                     "win over a module's own __opts__ defaults."),
+    cfg.StrOpt("minion_id", default=None, sample_default="<hostname>",
+               help="The id of this host in job returns and the 'id' grain. "
+                    "Default: the host name."),
     cfg.IntOpt("max_template_size", default=524288, min=1,
                help="Largest template accepted, in bytes."),
     cfg.IntOpt("max_json_body_size", default=1048576, min=1,
@@ -109,6 +116,8 @@ BUS_OPTS = [
 JOBS_OPTS = [
     cfg.IntOpt("keep_jobs_hours", default=24, min=0,
                help="Hours a job's return is kept in the job cache; 0 keeps none."),
+    cfg.BoolOpt("cache_local_calls", default=False,
+                help="Also record 'stackctl call' returns in the job cache (Salt's cache_jobs)."),
 ]
 
 

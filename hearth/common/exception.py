@@ -432,6 +432,25 @@ class AuthenticationError(HearthException):
     msg_fmt = "%(message)s"
 
 
+class ModuleRefused(ModuleNotAvailable):
+    """A module's ``__virtual__`` returned False without giving a reason."""
+
+    msg_fmt = "'%(name)s' __virtual__ returned False"
+
+
+class InvalidArguments(HearthException):
+    """An execution function was called with arguments it does not accept."""
+
+    msg_fmt = "Passed invalid arguments to %(name)s: %(message)s"
+
+
+class JobNotFound(EntityNotFound):
+    """No job with that JID is in the job cache."""
+
+    def __init__(self, jid: str) -> None:
+        super().__init__(entity="Job", name=jid)
+
+
 def prefix_validation_error(
     exc: StackValidationFailed, segments: Sequence[Any], line: int | None = None
 ) -> StackValidationFailed:
