@@ -1,0 +1,73 @@
+"""How stackctl reaches an engine: in-process (embedded) or over HTTP.
+
+A backend offers EngineService's method names without the request context
+(``backend.create_stack(stack_name, template, ...)``), so commands are
+written once for both modes.  :func:`get_backend` picks the mode: ``--url``
+or ``$HEARTH_URL`` selects :class:`hearth.cli.backend_http.HttpBackend`,
+otherwise :class:`EmbeddedBackend` runs the engine in this process on the
+configured database (SQLite under ``$HEARTH_HOME`` by default).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import time
+from typing import Any
+
+#: Seconds between two event polls while following an action in embedded mode.
+EMBEDDED_POLL_INTERVAL = 0.05
+
+
+class EmbeddedBackend:
+    """Call an in-process :class:`~hearth.engine.service.EngineService` as the local admin."""
+
+    poll_interval = EMBEDDED_POLL_INTERVAL
+
+    def __init__(self, service: Any = None, project_id: str = "admin") -> None:
+        from hearth.common.context import RequestContext
+        if service is None:
+            from hearth.engine.service import EngineService
+            service = EngineService()
+        self.service = service
+        self.context = RequestContext.local(project_id)
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self.service, name)
+        if name.startswith("_") or not callable(method):
+            raise AttributeError(name)
+        return functools.partial(method, self.context)
+
+    def sleep(self, seconds: float) -> None:
+        """Wait while the engine's green threads keep working."""
+        from hearth.engine.scheduler import green_sleep
+        green_sleep(seconds)
+
+    def close(self) -> None:
+        """Stop the in-process engine: cancel what runs, release locks."""
+        stop = getattr(self.service, "stop", None)
+        if stop:
+            stop()
+
+
+def backend_url(args: argparse.Namespace) -> str | None:
+    """Return the API URL chosen by ``--url`` or ``$HEARTH_URL`` (None: embedded)."""
+    return getattr(args, "url", None) or os.environ.get("HEARTH_URL") or None
+
+
+def get_backend(args: argparse.Namespace) -> Any:
+    """Return the backend for the parsed command line (loads the configuration)."""
+    from hearth.common import config
+    config.load(config_files=getattr(args, "config_file", None))
+    url = backend_url(args)
+    if url:
+        from hearth.cli.backend_http import HttpBackend
+        token = getattr(args, "token", None) or os.environ.get("HEARTH_TOKEN")
+        return HttpBackend(url, token=token)
+    return EmbeddedBackend()
+
+
+def backend_sleep(backend: Any, seconds: float) -> None:
+    """Sleep the way ``backend`` needs (green for embedded, plain for HTTP)."""
+    getattr(backend, "sleep", time.sleep)(seconds)

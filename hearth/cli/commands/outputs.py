@@ -1,0 +1,56 @@
+"""stackctl output commands: output-list and output-show."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from hearth.cli import command, output
+
+
+def _backend(args: argparse.Namespace):
+    from hearth.cli.backend import get_backend
+    return get_backend(args)
+
+
+def do_output_list(args: argparse.Namespace) -> int:
+    """List a stack's output keys and descriptions."""
+    rows = _backend(args).list_outputs(args.name)
+    output.listing(rows, ("output_key", "description"), args.format)
+    return 0
+
+
+def do_output_show(args: argparse.Namespace) -> int:
+    """Show one output's value (or every output with --all); exit 1 on an output error."""
+    backend = _backend(args)
+    if args.all:
+        outputs = backend.show_stack(args.name)["outputs"]
+    elif args.key:
+        outputs = [backend.show_output(args.name, args.key)]
+    else:
+        raise command.CommandError("output-show needs KEY or --all", exit_code=2)
+    failed = [item for item in outputs if item.get("output_error")]
+    if args.format == "value":
+        for item in outputs:
+            value = item.get("output_value")
+            print(value if isinstance(value, str) else json.dumps(value))
+    elif args.all or args.format in ("json", "yaml"):
+        output.dump_structured(outputs if args.all else outputs[0],
+                               "yaml" if args.format == "table" else args.format)
+    else:
+        output.show(outputs[0], args.format)
+    for item in failed:
+        command.print_error(f"Output {item['output_key']}: {item['output_error']}")
+    return 1 if failed else 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the output commands."""
+    parser = command.add_command(subparsers, "output-list", do_output_list,
+                                 "List a stack's outputs.", formats=output.ALL_FORMATS)
+    parser.add_argument("name", metavar="NAME", help="Stack name or id.")
+    parser = command.add_command(subparsers, "output-show", do_output_show,
+                                 "Show a stack's output values.", formats=output.ALL_FORMATS)
+    parser.add_argument("--all", action="store_true", help="Show every output.")
+    parser.add_argument("name", metavar="NAME", help="Stack name or id.")
+    parser.add_argument("key", metavar="KEY", nargs="?", help="Output key.")

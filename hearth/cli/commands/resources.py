@@ -1,0 +1,70 @@
+"""stackctl resource commands: resource-list, resource-show, resource-metadata, resource-signal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from hearth.cli import command, output
+
+LIST_COLUMNS = ("resource_name", "physical_resource_id", "resource_type", "resource_status",
+                "updated_time")
+SHOW_FIELDS = ("resource_name", "logical_resource_id", "physical_resource_id",
+               "resource_type", "resource_status", "resource_status_reason", "creation_time",
+               "updated_time", "required_by", "description", "attributes")
+
+
+def _backend(args: argparse.Namespace):
+    from hearth.cli.backend import get_backend
+    return get_backend(args)
+
+
+def do_resource_list(args: argparse.Namespace) -> int:
+    """List a stack's resources (nested ones down to --nested-depth)."""
+    rows = _backend(args).list_resources(args.name, nested_depth=args.nested_depth)
+    columns = LIST_COLUMNS + (("stack_name",) if args.nested_depth else ())
+    output.listing(rows, columns, args.format)
+    return 0
+
+
+def do_resource_show(args: argparse.Namespace) -> int:
+    """Show one resource with its attributes."""
+    resource = _backend(args).show_resource(args.name, args.resource)
+    output.show(resource, args.format, fields=[f for f in SHOW_FIELDS if f in resource])
+    return 0
+
+
+def do_resource_metadata(args: argparse.Namespace) -> int:
+    """Print a resource's metadata."""
+    output.dump_structured(_backend(args).resource_metadata(args.name, args.resource), "json")
+    return 0
+
+
+def do_resource_signal(args: argparse.Namespace) -> int:
+    """Send a signal (JSON details) to a resource."""
+    details = None
+    if args.data:
+        try:
+            details = json.loads(args.data)
+        except ValueError as exc:
+            raise command.CommandError(f"-D is not valid JSON: {exc}", exit_code=2)
+    _backend(args).resource_signal(args.name, args.resource, details)
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the resource commands."""
+    parser = command.add_command(subparsers, "resource-list", do_resource_list,
+                                 "List a stack's resources.", formats=output.ALL_FORMATS)
+    parser.add_argument("--nested-depth", type=int, default=0, metavar="N",
+                        help="Also list resources of nested stacks down to depth N.")
+    parser.add_argument("name", metavar="NAME", help="Stack name or id.")
+    for name, handler, help_text, formats in (
+            ("resource-show", do_resource_show, "Show a resource.", output.ALL_FORMATS),
+            ("resource-metadata", do_resource_metadata, "Show a resource's metadata.", None),
+            ("resource-signal", do_resource_signal, "Signal a resource.", None)):
+        parser = command.add_command(subparsers, name, handler, help_text, formats=formats)
+        parser.add_argument("name", metavar="NAME", help="Stack name or id.")
+        parser.add_argument("resource", metavar="RESOURCE", help="Resource name.")
+        if handler is do_resource_signal:
+            parser.add_argument("-D", "--data", metavar="JSON", help="Signal details (JSON).")

@@ -1,0 +1,236 @@
+"""stackctl stack commands: create, list, show, update, delete, actions, template-show.
+
+Actions (create, update, delete, suspend, resume, check, cancel-update) run
+to their end, streaming one line per state change (:mod:`hearth.cli.progress`),
+and print the final status.  The exit code is 0 only when the action
+completed; otherwise the stack's status reason (naming the failing resource)
+is printed and the exit code is 1.  Ctrl-C cancels the action cleanly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from hearth.cli import command, output
+
+STACK_FIELDS = ("id", "stack_name", "description", "creation_time", "updated_time",
+                "stack_status", "stack_status_reason", "parameters", "outputs",
+                "disable_rollback", "timeout_mins", "tags")
+LIST_COLUMNS = ("id", "stack_name", "stack_status", "creation_time", "updated_time")
+
+#: stackctl command -> (EngineService stack_action, action name in the final status).
+SIMPLE_ACTIONS = {
+    "stack-suspend": ("suspend", "SUSPEND", "Suspend a stack's resources (dependents first)."),
+    "stack-resume": ("resume", "RESUME", "Resume a suspended stack's resources."),
+    "stack-check": ("check", "CHECK", "Check that every resource of a stack is healthy."),
+    "stack-cancel-update": ("cancel_update", "ROLLBACK",
+                            "Cancel a running update and roll back to the previous template."),
+}
+
+
+def _backend(args: argparse.Namespace) -> Any:
+    from hearth.cli.backend import get_backend
+    return get_backend(args)
+
+
+def _read_file(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise command.CommandError(f"Cannot read {path}: {exc.strerror}")
+
+
+def template_request(args: argparse.Namespace) -> dict[str, Any]:
+    """Return the template, files and environment arguments of a create or update.
+
+    Files the template and environments refer to are gathered client-side
+    (as heatclient does) by :mod:`hearth.cli.template_files` when present.
+    """
+    request: dict[str, Any] = {}
+    env_paths = list(getattr(args, "environment_file", None) or [])
+    if getattr(args, "template_file", None):
+        try:
+            from hearth.cli import template_files
+        except ImportError:
+            template_files = None
+        if template_files is not None and hasattr(template_files, "gather"):
+            return dict(template_files.gather(args.template_file, env_paths))
+        request["template"] = _read_file(args.template_file)
+        request["files"] = {}
+    if env_paths:
+        files = request.setdefault("files", {})
+        for path in env_paths:
+            name = "file://" + os.path.abspath(path)
+            files[name] = _read_file(path)
+        request["environment_files"] = ["file://" + os.path.abspath(p) for p in env_paths]
+    return request
+
+
+def run_action(backend: Any, stack_identity: str | None, start: Callable[[], Any],
+               action: str, cancel_action: str = "cancel_without_rollback") -> int:
+    """Start an action, stream its events, print the final status; return the exit code."""
+    from hearth.cli.progress import ProgressPrinter, last_event_id
+    marker = last_event_id(backend, stack_identity) if stack_identity else None
+    started = start()
+    if started and started.get("id"):
+        stack_identity = started["id"]
+    assert stack_identity is not None
+    printer = ProgressPrinter(backend, stack_identity, marker)
+    stack = printer.follow(on_interrupt=lambda: backend.stack_action(stack_identity,
+                                                                     cancel_action))
+    print(f"Stack {stack['stack_name']} {stack['stack_status']}")
+    if stack["stack_status"] == f"{action}_COMPLETE":
+        return 0
+    command.print_error(stack.get("stack_status_reason") or stack["stack_status"])
+    return 1
+
+
+def add_template_arguments(parser: argparse.ArgumentParser, required: bool) -> None:
+    """Add -f/-e/-P/--timeout/--disable-rollback/--tags, shared by create and update."""
+    parser.add_argument("-f", "--template-file", required=required, metavar="FILE",
+                        help="Path to the template.")
+    parser.add_argument("-e", "--environment-file", action="append", metavar="ENV",
+                        help="Environment file (repeatable, later ones win).")
+    parser.add_argument("-P", "--parameter", action="append", metavar="KEY=VALUE",
+                        help="Parameter value (repeatable, or 'K1=V1;K2=V2').")
+    parser.add_argument("--timeout", type=int, metavar="MIN",
+                        help="Stack action timeout in minutes.")
+    parser.add_argument("--disable-rollback", action="store_true", default=None,
+                        help="Keep what was created when the action fails (no rollback).")
+    parser.add_argument("--tags", metavar="T1,T2", help="Comma separated stack tags.")
+
+
+def _tags(args: argparse.Namespace) -> list[str] | None:
+    return [tag for tag in args.tags.split(",") if tag] if args.tags else None
+
+
+def do_stack_create(args: argparse.Namespace) -> int:
+    """Create a stack and follow it to the end."""
+    backend = _backend(args)
+    request = template_request(args)
+    params = command.parse_key_values(args.parameter)
+    disable_rollback = bool(args.disable_rollback)
+    return run_action(backend, None, lambda: backend.create_stack(
+        args.name, request.pop("template"), params=params,
+        disable_rollback=disable_rollback, timeout_mins=args.timeout, tags=_tags(args),
+        **request), "CREATE")
+
+
+def do_stack_update(args: argparse.Namespace) -> int:
+    """Update a stack (or preview the update with --dry-run)."""
+    if not args.template_file and not args.existing:
+        raise command.CommandError("stack-update needs -f FILE or --existing", exit_code=2)
+    backend = _backend(args)
+    request = template_request(args)
+    fields = dict(request, params=command.parse_key_values(args.parameter),
+                  existing=args.existing, clear_parameters=args.clear_parameter or None,
+                  timeout_mins=args.timeout, tags=_tags(args))
+    if args.disable_rollback is not None:
+        fields["disable_rollback"] = args.disable_rollback
+    if args.dry_run:
+        changes = backend.preview_update_stack(args.name, **fields)["resource_changes"]
+        rows = [{"change": kind, "resource_name": item.get("resource_name"),
+                 "resource_type": item.get("resource_type")}
+                for kind, items in changes.items() for item in items]
+        output.listing(rows, ("change", "resource_name", "resource_type"), args.format)
+        return 0
+    return run_action(backend, args.name, lambda: backend.update_stack(args.name, **fields),
+                      "UPDATE", cancel_action="cancel_update")
+
+
+def do_stack_delete(args: argparse.Namespace) -> int:
+    """Delete stacks after confirmation (required on a terminal, -y otherwise)."""
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise command.CommandError(
+                "stack-delete: refusing to delete without -y when stdin is not a terminal")
+        answer = input(f"Are you sure you want to delete stack(s) {', '.join(args.name)} "
+                       "[y/N]? ")
+        if answer.strip().lower() not in ("y", "yes"):
+            print("Not deleted.")
+            return 1
+    backend = _backend(args)
+    code = 0
+    for name in args.name:
+        stack_id = backend.identify_stack(name)["id"]
+        code |= run_action(backend, stack_id, lambda sid=stack_id: backend.delete_stack(sid),
+                           "DELETE")
+    return code
+
+
+def make_simple_action(action: str, final_action: str) -> command.Handler:
+    """Return the handler of a stack action command (suspend, resume, check, cancel)."""
+    def handler(args: argparse.Namespace) -> int:
+        backend = _backend(args)
+        stack_id = backend.identify_stack(args.name)["id"]
+        return run_action(backend, stack_id,
+                          lambda: backend.stack_action(stack_id, action), final_action)
+    return handler
+
+
+def do_stack_list(args: argparse.Namespace) -> int:
+    """List stacks."""
+    stacks = _backend(args).list_stacks(show_deleted=args.show_deleted)
+    output.listing(stacks, LIST_COLUMNS, args.format)
+    return 0
+
+
+def do_stack_show(args: argparse.Namespace) -> int:
+    """Show one stack (Heat's stack object with --format json)."""
+    stack = _backend(args).show_stack(args.name)
+    output.show(stack, args.format, fields=[f for f in STACK_FIELDS if f in stack])
+    return 0
+
+
+def do_template_show(args: argparse.Namespace) -> int:
+    """Print a stack's template."""
+    template = _backend(args).get_template(args.name)
+    output.dump_structured(template, args.format)
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the stack commands."""
+    parser = command.add_command(subparsers, "stack-create", do_stack_create,
+                                 "Create a stack and wait for it.")
+    add_template_arguments(parser, required=True)
+    parser.add_argument("name", metavar="NAME", help="Name of the new stack.")
+
+    parser = command.add_command(subparsers, "stack-update", do_stack_update,
+                                 "Update a stack and wait for it.", formats=output.ALL_FORMATS)
+    add_template_arguments(parser, required=False)
+    parser.add_argument("--existing", action="store_true",
+                        help="PATCH: keep the current template, files and parameters unless "
+                             "given.")
+    parser.add_argument("--clear-parameter", action="append", metavar="KEY",
+                        help="Reset a parameter to its default (repeatable).")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="Only show what would change.")
+    parser.add_argument("name", metavar="NAME", help="Stack name or id.")
+
+    parser = command.add_command(subparsers, "stack-delete", do_stack_delete,
+                                 "Delete stacks and wait for them.")
+    parser.add_argument("-y", "--yes", action="store_true", help="Do not ask for confirmation.")
+    parser.add_argument("name", metavar="NAME", nargs="+", help="Stack name or id.")
+
+    for name, (action, final, help_text) in SIMPLE_ACTIONS.items():
+        parser = command.add_command(subparsers, name, make_simple_action(action, final),
+                                     help_text)
+        parser.add_argument("name", metavar="NAME", help="Stack name or id.")
+
+    parser = command.add_command(subparsers, "stack-list", do_stack_list, "List stacks.",
+                                 formats=output.ALL_FORMATS)
+    parser.add_argument("--show-deleted", action="store_true", help="Include deleted stacks.")
+
+    parser = command.add_command(subparsers, "stack-show", do_stack_show, "Show a stack.",
+                                 formats=output.ALL_FORMATS)
+    parser.add_argument("name", metavar="NAME", help="Stack name or id.")
+
+    parser = command.add_command(subparsers, "template-show", do_template_show,
+                                 "Show a stack's template.", formats=("yaml", "json"))
+    parser.add_argument("name", metavar="NAME", help="Stack name or id.")
