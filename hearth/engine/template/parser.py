@@ -1,0 +1,181 @@
+"""Turn template and environment text into located dicts and lists.
+
+JSON is tried first when the text looks like JSON, then YAML.  The YAML
+loader is a SafeLoader whose mappings and sequences are
+:class:`~hearth.engine.template.located.LocatedDict` /
+:class:`~hearth.engine.template.located.LocatedList`, recording the 1-based
+line of every key and item; unquoted dates stay strings (``2016-10-14`` is
+a version, not a date) and a key written twice in one mapping is an error
+naming both lines.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import yaml
+
+from hearth.common import config, exception
+from hearth.engine.template.located import LocatedDict, LocatedList
+
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+#: What the top level must be, per kind of document (Heat's wording).
+NOT_A_MAPPING = {
+    "template": "The template is not a JSON object or YAML mapping.",
+    "environment": "The environment is not a valid YAML mapping data type.",
+}
+
+
+class LocatedLoader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """A safe YAML loader that keeps lines and leaves dates as strings."""
+
+    yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP_TAG]
+        for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
+    }
+
+    def construct_located_mapping(self, node: yaml.MappingNode) -> LocatedDict:
+        """Build a LocatedDict; a duplicate key is an error naming both lines."""
+        self.flatten_mapping(node)
+        result = LocatedDict(line=node.start_mark.line + 1)
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=True)
+            line = key_node.start_mark.line + 1
+            try:
+                seen = key in result.lines
+            except TypeError:
+                raise yaml.constructor.ConstructorError(
+                    "while constructing a mapping", node.start_mark,
+                    "found unhashable key", key_node.start_mark) from None
+            if seen:
+                raise DuplicateKey(key, result.lines[key], line)
+            result[key] = self.construct_object(value_node, deep=True)
+            result.lines[key] = line
+        return result
+
+    def construct_located_sequence(self, node: yaml.SequenceNode) -> LocatedList:
+        """Build a LocatedList with the line of every item."""
+        return LocatedList(
+            (self.construct_object(child, deep=True) for child in node.value),
+            line=node.start_mark.line + 1,
+            lines=[child.start_mark.line + 1 for child in node.value],
+        )
+
+
+LocatedLoader.add_constructor("tag:yaml.org,2002:map", LocatedLoader.construct_located_mapping)
+LocatedLoader.add_constructor("tag:yaml.org,2002:seq", LocatedLoader.construct_located_sequence)
+
+
+class DuplicateKey(Exception):
+    """A key appears twice in one mapping (internal; turned into a located error)."""
+
+    def __init__(self, key: Any, first_line: int, second_line: int) -> None:
+        super().__init__(key)
+        self.key = key
+        self.first_line = first_line
+        self.second_line = second_line
+
+
+def _decode(text: str | bytes, filename: str | None) -> str:
+    if isinstance(text, str):
+        return text
+    try:
+        return text.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise exception.StackValidationFailed(
+            f"the file is not valid UTF-8 ({exc.reason} at byte {exc.start})",
+            error="Error parsing template", filename=filename) from None
+
+
+def _check_size(text: str | bytes) -> None:
+    config.register_opts()
+    limit = config.CONF.max_template_size
+    size = len(text.encode("utf-8") if isinstance(text, str) else text)
+    if size > limit:
+        raise exception.TemplateSizeExceeded(actual=size, limit=limit)
+
+
+def _looks_like_json(text: str) -> bool:
+    return text.lstrip().startswith("{")
+
+
+def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise DuplicateKey(key, 0, 0)
+        result[key] = value
+    return result
+
+
+def _load_json(text: str, filename: str | None) -> Any:
+    """Return the JSON document, located through the YAML loader where it can."""
+    try:
+        data = json.loads(text, object_pairs_hook=_reject_duplicates)
+    except json.JSONDecodeError as exc:
+        raise exception.StackValidationFailed(
+            exc.msg, error="Error parsing template", line=exc.lineno, filename=filename) from None
+    except DuplicateKey:
+        _load_yaml(text, filename)  # raises the same error with both lines when it can
+        raise
+    try:
+        located = _load_yaml(text, filename)
+    except exception.HearthException:
+        return data
+    return located if located == data else data
+
+
+def _load_yaml(text: str, filename: str | None) -> Any:
+    try:
+        return yaml.load(text, Loader=LocatedLoader)  # noqa: S506 - LocatedLoader is a SafeLoader
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise exception.StackValidationFailed(
+            problem, error="Error parsing template",
+            line=mark.line + 1 if mark else None, filename=filename) from None
+    except yaml.YAMLError as exc:
+        raise exception.StackValidationFailed(
+            str(exc), error="Error parsing template", filename=filename) from None
+    except RecursionError:
+        raise exception.StackValidationFailed(
+            "the document is nested too deeply", error="Error parsing template",
+            filename=filename) from None
+
+
+def parse(text: str | bytes, filename: str | None = None,
+          kind: str = "template") -> LocatedDict:
+    """Parse a template (or, with ``kind="environment"``, an environment).
+
+    Raises TemplateSizeExceeded over ``max_template_size`` and
+    StackValidationFailed (naming ``filename`` and the line) for syntax
+    errors, duplicate keys and a top level that is not a mapping.  An empty
+    document is an empty mapping.
+    """
+    _check_size(text)
+    text = _decode(text, filename)
+    try:
+        data = _load_json(text, filename) if _looks_like_json(text) else _load_yaml(text, filename)
+    except DuplicateKey as dup:
+        lines = (f" (lines {dup.first_line} and {dup.second_line})"
+                 if dup.first_line else "")
+        raise exception.StackValidationFailed(
+            f'duplicate key "{dup.key}"{lines}', error="Error parsing template",
+            line=dup.second_line or None, filename=filename) from None
+    if data is None:
+        return LocatedDict(line=1)
+    if not isinstance(data, dict):
+        raise exception.StackValidationFailed(NOT_A_MAPPING[kind], filename=filename, line=1)
+    return data if isinstance(data, LocatedDict) else locate(data)
+
+
+def locate(value: Any) -> Any:
+    """Return ``value`` with plain dicts and lists turned into located ones (no lines)."""
+    if isinstance(value, dict) and not isinstance(value, LocatedDict):
+        return LocatedDict({key: locate(item) for key, item in value.items()})
+    if isinstance(value, list) and not isinstance(value, LocatedList):
+        return LocatedList(locate(item) for item in value)
+    return value
