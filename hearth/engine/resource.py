@@ -1,0 +1,343 @@
+"""The resource plug-in contract: the :class:`Resource` base class.
+
+A resource type is a subclass declaring ``properties_schema``,
+``attributes_schema`` and ``support_status`` and implementing some of the
+handlers the engine looks up by name (see :data:`HANDLER_NAMES`):
+``handle_<action>()`` starts an action and returns a cookie;
+``check_<action>_complete(cookie)`` is polled until it returns True.  A
+missing handler is a no-op, a missing check means "complete at once".
+Updates call ``handle_update(json_snippet, tmpl_diff, prop_diff)``; raising
+:class:`~hearth.common.exception.UpdateReplace` asks for a replacement.
+
+Running the life cycle belongs to the engine (``hearth.engine.resource_actions``);
+the entry points here (:meth:`Resource.create`, ...) only delegate to it, so
+a Heat plug-in author finds the names they know.
+
+A resource sees its stack through the minimal :class:`StackView` protocol.
+"""
+
+from __future__ import annotations
+
+import base64
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, NamedTuple, Protocol, runtime_checkable
+
+from hearth.common import exception
+from hearth.engine import attributes, properties, support
+from hearth.engine.resource_store import ResourceStore
+from hearth.engine.template import function
+from hearth.engine.template.context import ResolutionContext
+
+UpdateReplace = exception.UpdateReplace
+
+ACTIONS = (INIT, CREATE, DELETE, UPDATE, ROLLBACK, SUSPEND, RESUME, ADOPT, SNAPSHOT, CHECK) = (
+    "INIT", "CREATE", "DELETE", "UPDATE", "ROLLBACK", "SUSPEND", "RESUME", "ADOPT",
+    "SNAPSHOT", "CHECK")
+STATUSES = (IN_PROGRESS, FAILED, COMPLETE) = ("IN_PROGRESS", "FAILED", "COMPLETE")
+
+#: action → (handler, completion check) method names the engine looks up.
+HANDLER_NAMES: dict[str, tuple[str, str]] = {
+    action: (f"handle_{action.lower()}", f"check_{action.lower()}_complete")
+    for action in (CREATE, UPDATE, DELETE, SUSPEND, RESUME, SNAPSHOT, CHECK, ADOPT)
+}
+
+#: Longest physical resource name (as Heat).
+MAX_PHYSICAL_NAME = 255
+
+
+@runtime_checkable
+class StackView(Protocol):
+    """What a resource may ask of its stack; the engine's Stack provides it.
+
+    ``clock`` is the injected time source (``time.monotonic`` by default):
+    waiting plug-ins compare it against a deadline instead of sleeping.
+    """
+
+    name: str
+    id: str | None
+    context: ResolutionContext
+    store: ResourceStore
+    env: Any
+    clock: Callable[[], float]
+
+
+class ResourceState(NamedTuple):
+    """A resource's current (action, status, reason)."""
+
+    action: str
+    status: str
+    reason: str
+
+
+def short_id(resource_uuid: str) -> str:
+    """Return the 12-character id Heat derives from a version 4 UUID's random bits."""
+    value = uuid.UUID(resource_uuid)
+    if value.version != 4:
+        raise ValueError(f"Invalid UUID version ({value.version})")
+    raw = (value.time << 4).to_bytes(8, "big")
+    return base64.b32encode(raw)[:12].decode("ascii").lower()
+
+
+class Resource:
+    """The base of every resource type (Heat's plug-in contract).
+
+    ``definition`` is the template's ResourceDefinition (``type``,
+    ``properties``, ``metadata``, ``deletion_policy``, ``update_policy``,
+    ``external_id``, ``description``, ``line``); ``stack`` a :class:`StackView`.
+    """
+
+    properties_schema: ClassVar[dict[str, properties.Schema]] = {}
+    attributes_schema: ClassVar[dict[str, attributes.Schema]] = {}
+    update_policy_schema: ClassVar[dict[str, properties.Schema]] = {}
+    support_status: ClassVar[support.SupportStatus] = support.SupportStatus()
+    default_client_name: ClassVar[str | None] = None
+    entity: ClassVar[str | None] = None
+    #: the registered type name (set by the registry).
+    resource_type: ClassVar[str | None] = None
+
+    ACTIONS = ACTIONS
+    STATUSES = STATUSES
+    INIT, CREATE, DELETE, UPDATE, ROLLBACK, SUSPEND, RESUME, ADOPT, SNAPSHOT, CHECK = ACTIONS
+    IN_PROGRESS, FAILED, COMPLETE = STATUSES
+
+    def __init__(self, name: str, definition: Any, stack: StackView) -> None:
+        self.name = name
+        self.t = definition
+        self.stack = stack
+        self.uuid = str(uuid.uuid4())
+        self.resource_id: str | None = None
+        self.action, self.status, self.status_reason = INIT, COMPLETE, ""
+        self.properties = self.make_properties(definition)
+        self.attributes = attributes.Attributes(name, self.attributes_schema,
+                                                self._resolve_any_attribute)
+        self._metadata: Any = None
+
+    # --- construction helpers -----------------------------------------------
+
+    def make_properties(self, definition: Any) -> properties.Properties:
+        """Return the Properties of ``definition`` read through this type's schema."""
+        return properties.Properties(
+            self.properties_schema, getattr(definition, "properties", None) or {},
+            resolver=function.resolve, parent_name=[self.name, "properties"],
+            context=getattr(self.stack, "context", None))
+
+    @property
+    def type_name(self) -> str:
+        """Return the type the template named (or the registered type)."""
+        return getattr(self.t, "type", None) or self.resource_type or type(self).__name__
+
+    @classmethod
+    def has_attribute(cls, name: str) -> bool:
+        """Return whether ``get_attr`` may name ``name`` for this type."""
+        return name in attributes.BASE_ATTRIBUTES or name in cls.attributes_schema
+
+    # --- state (plain data the engine sets) --------------------------------
+
+    @property
+    def state(self) -> ResourceState:
+        """Return (action, status, reason)."""
+        return ResourceState(self.action, self.status, self.status_reason)
+
+    def state_set(self, action: str, status: str, reason: str = "") -> None:
+        """Record a new state (the engine checks transitions and writes events)."""
+        self.action, self.status, self.status_reason = action, status, reason
+
+    # --- persistence through the stack's store -----------------------------
+
+    def resource_id_set(self, resource_id: Any) -> None:
+        """Set and store the physical resource id."""
+        self.resource_id = None if resource_id is None else str(resource_id)
+        self.stack.store.set_resource_id(self, self.resource_id)
+
+    def data_set(self, key: str, value: Any, redact: bool = False) -> None:
+        """Store one item of per-resource data (``redact`` hides it from listings)."""
+        self.stack.store.save_data(self, key, value, redact)
+
+    def data_get(self) -> dict[str, Any]:
+        """Return all stored per-resource data."""
+        return self.stack.store.load_data(self)
+
+    def data(self) -> dict[str, Any]:
+        """Return all stored per-resource data (Heat's older name)."""
+        return self.data_get()
+
+    def data_delete(self, key: str) -> None:
+        """Remove one item of per-resource data."""
+        self.stack.store.delete_data(self, key)
+
+    def metadata_get(self) -> Any:
+        """Return the metadata: as last set, else the template's (resolved)."""
+        if self._metadata is None:
+            self._metadata = function.resolve(getattr(self.t, "metadata", None) or {})
+        return self._metadata
+
+    def metadata_set(self, metadata: Any) -> None:
+        """Replace and store the metadata."""
+        self._metadata = metadata
+        self.stack.store.save_metadata(self, metadata)
+
+    # --- names and references ----------------------------------------------
+
+    def physical_resource_name(self) -> str | None:
+        """Return ``<stack>-<resource>-<short id>`` (None while INIT), at most 255 characters."""
+        if self.action == INIT:
+            return None
+        suffix = f"-{short_id(self.uuid)}"
+        name = f"{self.stack.name}-{self.name}"
+        if len(name) + len(suffix) > MAX_PHYSICAL_NAME:
+            name = name[len(name) + len(suffix) - MAX_PHYSICAL_NAME:].lstrip("-_.")
+        return name + suffix
+
+    def get_reference_id(self) -> str:
+        """Return what ``get_resource`` gives: the physical id, or the name before one exists."""
+        return str(self.resource_id) if self.resource_id is not None else self.name
+
+    def FnGetRefId(self) -> str:  # noqa: N802 - Heat's name
+        """Return the reference id (``get_resource`` / ``Ref``)."""
+        return self.get_reference_id()
+
+    def FnGetAtt(self, name: str, *path: Any) -> Any:  # noqa: N802 - Heat's name
+        """Return attribute ``name`` walked down ``path``; unknown names are template errors."""
+        if name not in self.attributes:
+            raise exception.InvalidTemplateAttribute(
+                f"The Referenced Attribute ({self.name} {name}) is incorrect.")
+        return self.attributes.get_path(name, path)
+
+    def _resolve_any_attribute(self, name: str) -> Any:
+        if name == attributes.SHOW_ATTR:
+            return self._show_resource()
+        return self._resolve_attribute(name)
+
+    def _resolve_attribute(self, name: str) -> Any:
+        """Return the value of attribute ``name`` (plug-ins override)."""
+        return None
+
+    def _show_resource(self) -> Any:
+        """Return the ``show`` attribute: the physical object's details (plug-ins override)."""
+        return None
+
+    # --- validation ---------------------------------------------------------
+
+    def validate(self) -> None:
+        """Validate the properties; plug-ins extend this for type-specific checks."""
+        self.properties.validate()
+
+    # --- deciding between in-place update and replacement -------------------
+
+    def needs_replace(self, after_props: properties.Properties) -> bool:
+        """Return whether the new properties force a replacement regardless of the diff."""
+        return False
+
+    def needs_replace_failed(self) -> bool:
+        """Return whether a FAILED resource is replaced rather than updated."""
+        return True
+
+    def needs_replace_with_prop_diff(self, changed_properties: set[str],
+                                     after_props: properties.Properties,
+                                     before_props: properties.Properties) -> bool:
+        """Return whether these changed properties force a replacement."""
+        return False
+
+    def needs_replace_with_tmpl_diff(self, tmpl_diff: Mapping[str, Any]) -> bool:
+        """Return whether a change outside the properties forces a replacement."""
+        return False
+
+    def _needs_update(self, after: Any, before: Any, after_props: properties.Properties,
+                      before_props: properties.Properties, prev_resource: Any = None,
+                      check_init_complete: bool = True) -> bool:
+        """Return whether an in-place update is needed; raise UpdateReplace to replace.
+
+        Replace when the resource failed (and :meth:`needs_replace_failed`),
+        was never created or is deleted, or :meth:`needs_replace` says so.
+        """
+        replace_states = {(DELETE, COMPLETE), (CHECK, FAILED)}
+        if check_init_complete:
+            replace_states.add((INIT, COMPLETE))
+        if ((self.status == FAILED and self.needs_replace_failed())
+                or (self.action, self.status) in replace_states
+                or self.needs_replace(after_props)):
+            raise UpdateReplace(self.name)
+        return definition_digest(before) != definition_digest(after)
+
+    def update_diffs(self, after: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Return (tmpl_diff, prop_diff) between the current definition and ``after``.
+
+        Raises UpdateReplace when a changed property is not update_allowed
+        (or a type hook asks for it) and NotSupported when it is immutable.
+        """
+        after_props = self.make_properties(after)
+        prop_diff = self.properties.update_allowed_diff(after_props)
+        immutable = self.properties.immutable_keys(prop_diff)
+        if immutable:
+            raise exception.NotSupported(
+                feature=f"Update to properties {', '.join(immutable)} of {self.name} "
+                        f"({self.type_name})")
+        tmpl_diff = {key: value for key, value in definition_digest(after).items()
+                     if key != "properties" and definition_digest(self.t).get(key) != value}
+        if (self.properties.replacement_keys(prop_diff)
+                or self.needs_replace_with_prop_diff(set(prop_diff), after_props,
+                                                     self.properties)
+                or self.needs_replace_with_tmpl_diff(tmpl_diff)):
+            raise UpdateReplace(self.name)
+        return tmpl_diff, prop_diff
+
+    # --- life-cycle entry points (run by the engine) ------------------------
+
+    def _run(self, action: str, *args: Any) -> Any:
+        from hearth.engine import resource_actions
+
+        return resource_actions.run(self, action, *args)
+
+    def create(self) -> Any:
+        """Create the resource (a task run by the engine's scheduler)."""
+        return self._run(CREATE)
+
+    def update(self, after: Any, before: Any = None, prev_resource: Any = None) -> Any:
+        """Update the resource to definition ``after`` (in place or by UpdateReplace)."""
+        return self._run(UPDATE, after, before, prev_resource)
+
+    def suspend(self) -> Any:
+        """Suspend the resource."""
+        return self._run(SUSPEND)
+
+    def resume(self) -> Any:
+        """Resume the suspended resource."""
+        return self._run(RESUME)
+
+    def delete(self) -> Any:
+        """Delete the resource (honouring its deletion policy)."""
+        return self._run(DELETE)
+
+    def snapshot(self) -> Any:
+        """Snapshot the resource."""
+        return self._run(SNAPSHOT)
+
+    def check(self) -> Any:
+        """Check the resource still exists and is healthy."""
+        return self._run(CHECK)
+
+    def handler(self, action: str) -> Callable[..., Any] | None:
+        """Return the bound ``handle_<action>`` method, or None if the type has none."""
+        return getattr(self, HANDLER_NAMES[action][0], None)
+
+    def completion_check(self, action: str) -> Callable[..., bool] | None:
+        """Return the bound ``check_<action>_complete`` method, or None."""
+        return getattr(self, HANDLER_NAMES[action][1], None)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} {self.action}_{self.status}>"
+
+
+def definition_digest(definition: Any) -> dict[str, Any]:
+    """Return the resolved, comparable parts of a resource definition."""
+    if definition is None:
+        return {}
+    keys = ("type", "properties", "metadata", "deletion_policy", "update_policy")
+    return {key: function.resolve(getattr(definition, key, None)) for key in keys}
+
+
+def now(stack: StackView) -> float:
+    """Return the stack's clock reading (``time.monotonic`` if it has none)."""
+    return getattr(stack, "clock", time.monotonic)()

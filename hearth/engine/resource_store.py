@@ -1,0 +1,68 @@
+"""Where a resource keeps what outlives one call: its data, metadata and id.
+
+A resource never talks to the database.  It reaches a :class:`ResourceStore`
+as ``self.stack.store``; the engine provides a DB-backed one, tests use
+:class:`InMemoryResourceStore`.  Stores key everything by the resource's
+``uuid``, so a replacement (a new Resource object of the same name) starts
+empty.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+
+@runtime_checkable
+class ResourceStore(Protocol):
+    """The persistence a resource needs."""
+
+    def load_data(self, resource: Any) -> dict[str, Any]:
+        """Return the resource's data as a plain ``{key: value}`` dict."""
+
+    def save_data(self, resource: Any, key: str, value: Any, redact: bool) -> None:
+        """Store one data item; ``redact`` hides its value from listings and events."""
+
+    def delete_data(self, resource: Any, key: str) -> None:
+        """Remove one data item (no error if it does not exist)."""
+
+    def save_metadata(self, resource: Any, metadata: Any) -> None:
+        """Store the resource's metadata (replacing it)."""
+
+    def set_resource_id(self, resource: Any, resource_id: str | None) -> None:
+        """Store the physical resource id."""
+
+
+class InMemoryResourceStore:
+    """A :class:`ResourceStore` in dicts, for tests and dry runs."""
+
+    def __init__(self) -> None:
+        self.data: dict[str, dict[str, Any]] = {}
+        self.redacted: dict[str, set[str]] = {}
+        self.metadata: dict[str, Any] = {}
+        self.resource_ids: dict[str, str | None] = {}
+
+    def load_data(self, resource: Any) -> dict[str, Any]:
+        """Return a copy of the resource's data."""
+        return dict(self.data.get(resource.uuid, {}))
+
+    def save_data(self, resource: Any, key: str, value: Any, redact: bool) -> None:
+        """Store one item and remember whether it is redacted."""
+        self.data.setdefault(resource.uuid, {})[key] = value
+        redacted = self.redacted.setdefault(resource.uuid, set())
+        if redact:
+            redacted.add(key)
+        else:
+            redacted.discard(key)
+
+    def delete_data(self, resource: Any, key: str) -> None:
+        """Remove one item if present."""
+        self.data.get(resource.uuid, {}).pop(key, None)
+        self.redacted.get(resource.uuid, set()).discard(key)
+
+    def save_metadata(self, resource: Any, metadata: Any) -> None:
+        """Store the metadata."""
+        self.metadata[resource.uuid] = metadata
+
+    def set_resource_id(self, resource: Any, resource_id: str | None) -> None:
+        """Store the physical id."""
+        self.resource_ids[resource.uuid] = resource_id
