@@ -402,6 +402,25 @@ class SignalNotSupported(NotSupported):
     """The resource type cannot take signals, or not in this state."""
 
 
+class PluginLoadError(HearthException):
+    """A resource plug-in module could not be imported or gave a bad mapping."""
+
+    msg_fmt = "Failed to load resource plug-in %(module)s: %(reason)s"
+
+
+class ResourceTypeConflict(HearthException):
+    """Two plug-in modules claim the same resource type name."""
+
+    msg_fmt = ("Resource type %(type_name)s is provided by both %(first)s and %(second)s; "
+               "%(second)s is ignored for it.")
+
+
+class ResourceTypeUnavailable(HearthException):
+    """A resource type exists but may not be used here (hidden for new stacks)."""
+
+    msg_fmt = "%(message)s"
+
+
 # --- the Salt-style layer --------------------------------------------------
 
 class CommandExecutionError(HearthException):
@@ -449,6 +468,38 @@ class JobNotFound(EntityNotFound):
 
     def __init__(self, jid: str) -> None:
         super().__init__(entity="Job", name=jid)
+
+
+# --- the database ------------------------------------------------------------
+
+class DatabaseSchemaTooNew(HearthException):
+    """The database was migrated by a newer Hearth than this one."""
+
+    msg_fmt = ("The database schema revision %(revision)s is newer than this Hearth "
+               "knows (newest known: %(head)s). Upgrade Hearth, or use another database.")
+
+
+class DatabaseNotMigrated(HearthException):
+    """The schema is older than the code and automatic migration is off."""
+
+    msg_fmt = ("The database schema is at revision %(revision)s but this Hearth needs "
+               "%(head)s. Run 'hearth-manage db-sync'.")
+
+
+class InvalidSortKey(BadRequest):
+    """A list request names a sort key that is not allowed."""
+
+    def __init__(self, key: str, allowed: Sequence[str]) -> None:
+        super().__init__(message=f'Invalid sort key "{key}". Allowed: '
+                                 f'{", ".join(allowed)}.{did_you_mean(key, allowed)}')
+
+
+class InvalidFilter(BadRequest):
+    """A list request names a filter that is not allowed."""
+
+    def __init__(self, key: str, allowed: Sequence[str]) -> None:
+        super().__init__(message=f'Invalid filter "{key}". Allowed: '
+                                 f'{", ".join(allowed)}.{did_you_mean(key, allowed)}')
 
 
 def prefix_validation_error(
