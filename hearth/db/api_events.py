@@ -1,0 +1,114 @@
+"""Events: record (purging the oldest past the per-stack limit), list, show."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import delete, func, select
+
+from hearth.common import config, exception
+from hearth.db import models, pagination
+from hearth.db.session import Database
+
+# API sort key -> column expression; the id is always the final tie-break.
+EVENT_SORT_KEYS = {
+    "event_time": models.Event.created_at,
+    "created_at": models.Event.created_at,
+    "resource_type": func.coalesce(models.Event.resource_type, ""),
+}
+EVENT_DEFAULT_SORT = ("event_time",)
+
+# Filter key -> column (a value or a list of values, any of).
+EVENT_FILTERS = {
+    "resource_name": models.Event.resource_name,
+    "resource_status": models.Event.resource_status,
+    "resource_action": models.Event.resource_action,
+    "resource_type": models.Event.resource_type,
+    "physical_resource_id": models.Event.physical_resource_id,
+}
+
+
+def _purge_limits(max_events: int | None, batch_size: int | None) -> tuple[int, int]:
+    config.register_opts()
+    return (config.CONF.max_events_per_stack if max_events is None else max_events,
+            config.CONF.event_purge_batch_size if batch_size is None else batch_size)
+
+
+def event_create(db: Database, values: Mapping[str, Any], max_events: int | None = None,
+                 purge_batch_size: int | None = None) -> models.Event:
+    """Record an event; purge the stack's oldest events past ``max_events_per_stack``.
+
+    When the stack already holds ``max_events`` events, the oldest
+    ``event_purge_batch_size`` (at least enough to make room) are deleted
+    first.  ``max_events`` 0 keeps every event.  The arguments default to
+    the configuration options.
+    """
+    limit, batch = _purge_limits(max_events, purge_batch_size)
+    row = models.Event()
+    row.set_columns(values)
+    with db.session_scope(write=True) as session:
+        if limit:
+            _purge_oldest(session, row.stack_id, limit, batch)
+        session.add(row)
+    return row
+
+
+def _purge_oldest(session, stack_id: str, limit: int, batch: int) -> None:
+    count = session.scalar(select(func.count(models.Event.id))
+                           .where(models.Event.stack_id == stack_id))
+    if count < limit:
+        return
+    excess = max(batch, count - limit + 1)
+    oldest = (select(models.Event.id).where(models.Event.stack_id == stack_id)
+              .order_by(models.Event.id).limit(excess).scalar_subquery())
+    session.execute(delete(models.Event).where(models.Event.id.in_(oldest)))
+
+
+def event_get(db: Database, stack_id: str, event_uuid: str) -> models.Event:
+    """Return the event of a stack by its uuid (EntityNotFound)."""
+    query = select(models.Event).where(models.Event.stack_id == stack_id,
+                                       models.Event.uuid == event_uuid)
+    with db.session_scope() as session:
+        row = session.scalars(query).first()
+    if row is None:
+        raise exception.EntityNotFound(entity="Event", name=event_uuid)
+    return row
+
+
+def event_list(db: Database, stack_ids: str | Sequence[str],
+               filters: Mapping[str, Any] | None = None, limit: int | None = None,
+               marker: str | None = None, sort_keys: Sequence[str] | None = None,
+               sort_dir: str | None = None) -> list[models.Event]:
+    """Return the events of one stack (or several, for nested depth), filtered and paged.
+
+    Default order: oldest first (``event_time`` ascending, id tie-break).
+    ``marker`` is the uuid of the last event of the previous page.
+    """
+    ids = [stack_ids] if isinstance(stack_ids, str) else list(stack_ids)
+    direction = pagination.check_sort_dir(sort_dir, "asc")
+    expressions = pagination.sort_expressions(sort_keys, EVENT_SORT_KEYS, EVENT_DEFAULT_SORT)
+    query = select(models.Event).where(models.Event.stack_id.in_(ids))
+    for key, value in (filters or {}).items():
+        if key not in EVENT_FILTERS:
+            raise exception.InvalidFilter(key, sorted(EVENT_FILTERS))
+        values = value if isinstance(value, (list, tuple, set)) else [value]
+        query = query.where(EVENT_FILTERS[key].in_(list(values)))
+    with db.session_scope() as session:
+        marker_values = None
+        if marker is not None:
+            marker_values = session.execute(
+                select(*pagination.marker_query_columns(expressions, models.Event.id))
+                .where(models.Event.uuid == marker)).first()
+            if marker_values is None:
+                raise exception.EntityNotFound(entity="Event marker", name=marker)
+        query = pagination.paginate(query, expressions, models.Event.id, direction, limit,
+                                    marker_values)
+        return list(session.scalars(query))
+
+
+def event_count_by_stack(db: Database, stack_id: str) -> int:
+    """Return how many events a stack has."""
+    query = select(func.count(models.Event.id)).where(models.Event.stack_id == stack_id)
+    with db.session_scope() as session:
+        return int(session.scalar(query))

@@ -1,0 +1,1 @@
+"""Alembic migrations of Hearth's schema (env.py, versions/)."""

@@ -1,0 +1,153 @@
+"""Engines and sessions: one :class:`Database` handle per URL.
+
+SQLite (the embedded default)
+    WAL journal (readers never block the writer), ``busy_timeout`` so that a
+    second process waits for the write lock instead of failing, foreign keys
+    on.  pysqlite's own transaction handling is switched off and Hearth emits
+    ``BEGIN`` itself: write transactions start with ``BEGIN IMMEDIATE`` so
+    that they take the write lock first and cannot fail half-way with
+    ``SQLITE_BUSY`` when another process committed in between.
+
+    Pool: a ``QueuePool`` of connections opened with
+    ``check_same_thread=False``.  Under eventlet every green thread runs on
+    the same OS thread, so a connection is never used by two threads at once:
+    the pool hands one connection to one green thread at a time (its lock is
+    a green lock once monkey-patched), and a connection that comes back from
+    a ``tpool`` worker thread is only reused after it was returned, which
+    SQLite (serialized mode) allows.  A busy wait blocks the OS thread, which
+    only happens when another *process* writes.
+
+PostgreSQL (psycopg2)
+    eventlet's psycopg2 patcher installs a wait callback, so a query waits on
+    the hub instead of blocking every green thread.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+SQLITE_BUSY_TIMEOUT_MS = 30000
+_BEGIN_OPTION = "hearth_sqlite_begin"
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    """Turn on WAL, busy_timeout and foreign keys; let Hearth emit BEGIN."""
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we emit BEGIN ourselves
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        mode = connection.get_execution_options().get(_BEGIN_OPTION, "DEFERRED")
+        connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+def _make_psycopg2_green() -> None:
+    """Make psycopg2 cooperate with eventlet (idempotent)."""
+    from eventlet.support import psycopg2_patcher
+
+    psycopg2_patcher.make_psycopg_green()
+
+
+def get_engine(url: str) -> Engine:
+    """Create a SQLAlchemy engine for ``url`` with Hearth's settings."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            os.makedirs(os.path.dirname(os.path.abspath(parsed.database)), exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False,
+                                                  "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
+                               pool_size=10, max_overflow=20)
+        _configure_sqlite(engine)
+        return engine
+    if parsed.get_backend_name() == "postgresql":
+        _make_psycopg2_green()
+        return create_engine(url, pool_size=10, max_overflow=40, pool_pre_ping=True)
+    return create_engine(url)
+
+
+class Database:
+    """A database handle: the engine and session factory of one URL.
+
+    Every function of :mod:`hearth.db.api` takes a ``Database`` as its first
+    argument and runs in its own short transaction.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = get_engine(url)
+        self.dialect = self.engine.dialect.name
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @contextlib.contextmanager
+    def session_scope(self, write: bool = False) -> Iterator[Session]:
+        """Yield a session in a transaction; commit on success, roll back on error.
+
+        ``write=True`` takes SQLite's write lock when the transaction begins.
+        """
+        with self._sessions() as session:
+            if write and self.dialect == "sqlite":
+                session.connection(execution_options={_BEGIN_OPTION: "IMMEDIATE"})
+            try:
+                yield session
+                session.commit()
+            except BaseException:
+                session.rollback()
+                raise
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+
+_DATABASES: dict[str, Database] = {}
+_DATABASES_LOCK = threading.Lock()
+
+
+def get_database(url: str | None = None) -> Database:
+    """Return the shared handle of ``url`` (default: the configured database).
+
+    On first use the schema is checked, and created or migrated when
+    ``[database] auto_migrate`` is on (:func:`hearth.db.migration.ensure_schema`).
+    """
+    from hearth.common import config
+    from hearth.db import migration
+
+    url = url or config.database_url()
+    with _DATABASES_LOCK:
+        database = _DATABASES.get(url)
+        if database is None:
+            config.register_opts()
+            migration.ensure_schema(url, auto_migrate=config.CONF.database.auto_migrate)
+            database = _DATABASES[url] = Database(url)
+        return database
+
+
+def forget_database(url: str) -> None:
+    """Dispose of and drop the shared handle of ``url`` (tests, shutdown)."""
+    with _DATABASES_LOCK:
+        database = _DATABASES.pop(url, None)
+    if database is not None:
+        database.dispose()
+
+
+@contextlib.contextmanager
+def session_scope(url: str | None = None, write: bool = False) -> Iterator[Session]:
+    """Yield a session of the shared handle of ``url`` (see :meth:`Database.session_scope`)."""
+    with get_database(url).session_scope(write=write) as session:
+        yield session
