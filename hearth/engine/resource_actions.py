@@ -1,0 +1,319 @@
+"""Per-resource action tasks: create, update, delete, suspend, resume, check, snapshot.
+
+Each public function returns a generator task for the scheduler
+(:mod:`hearth.engine.scheduler`).  A task records ``<ACTION>_IN_PROGRESS``,
+calls the plug-in's ``handle_<action>`` once, polls
+``check_<action>_complete`` (yielding between polls) and records
+``COMPLETE`` or ``FAILED``.  Every state change goes through
+:func:`set_state`, which checks it against :data:`TRANSITIONS` and hands it
+to ``resource.stack.record_resource_state`` (persisted, written as an event,
+published on the bus).
+
+What a task needs from a resource (``hearth.engine.resource.Resource``):
+``name``, ``type_name``, ``action``, ``status``, ``status_reason``,
+``resource_id``, ``t`` (its ResourceDefinition), ``properties``, ``validate()``,
+``stack`` (``clock``, ``env``, ``store``, ``record_resource_state``), the
+plug-in's ``handle_*``/``check_*_complete`` methods, and for updates
+``make_properties``, ``_needs_update`` and ``update_diffs``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from hearth.common import exception
+from hearth.engine.scheduler import Task
+
+ACTIONS = (INIT, CREATE, DELETE, UPDATE, ROLLBACK, SUSPEND, RESUME, ADOPT, SNAPSHOT, CHECK) = (
+    "INIT", "CREATE", "DELETE", "UPDATE", "ROLLBACK", "SUSPEND", "RESUME", "ADOPT",
+    "SNAPSHOT", "CHECK")
+STATUSES = (IN_PROGRESS, FAILED, COMPLETE) = ("IN_PROGRESS", "FAILED", "COMPLETE")
+
+State = tuple[str, str]
+
+_SETTLED = frozenset((a, s) for a in ACTIONS for s in (COMPLETE, FAILED))
+_LIVE = frozenset(state for state in _SETTLED
+                  if state[0] not in (INIT, DELETE) and state != (CREATE, FAILED))
+
+#: Where each action may start from (the resource's state before IN_PROGRESS).
+ACTION_STARTS: dict[str, frozenset[State]] = {
+    # a new resource, or a failed create being retried
+    CREATE: frozenset({(INIT, COMPLETE), (CREATE, FAILED)}),
+    # an existing physical resource taken over (external_id)
+    ADOPT: frozenset({(INIT, COMPLETE)}),
+    # delete works from anywhere, even a state an engine crash left IN_PROGRESS
+    DELETE: frozenset((a, s) for a in ACTIONS for s in STATUSES),
+    # update in place needs a resource that exists
+    UPDATE: _LIVE,
+    SUSPEND: _LIVE - {(SUSPEND, COMPLETE)},
+    RESUME: frozenset({(SUSPEND, COMPLETE), (SUSPEND, FAILED), (RESUME, FAILED)}),
+    # check may follow anything that exists, including a failed check
+    CHECK: _LIVE | {(CREATE, FAILED)},
+    SNAPSHOT: _LIVE,
+}
+
+#: Every allowed (old state, new state) pair; :func:`check_transition` is the one checker.
+TRANSITIONS: frozenset[tuple[State, State]] = frozenset(
+    {(start, (action, IN_PROGRESS)) for action, starts in ACTION_STARTS.items()
+     for start in starts}
+    # an action ends in COMPLETE or FAILED
+    | {((action, IN_PROGRESS), (action, end)) for action in ACTIONS for end in (COMPLETE, FAILED)}
+    # mark-unhealthy (and its undo) from any settled state
+    | {(state, (CHECK, FAILED)) for state in _SETTLED}
+    | {((CHECK, FAILED), (CHECK, COMPLETE))}
+    # the engine that held the stack died: recovery fails what it left running
+    | {((action, IN_PROGRESS), (action, FAILED)) for action in ACTIONS}
+)
+
+#: Reason written with every state change that has nothing more specific to say.
+STATE_CHANGED = "state changed"
+HIDDEN = "******"
+
+
+class InvalidResourceTransition(exception.HearthException):
+    """A resource was asked to move between two states that do not connect."""
+
+    msg_fmt = "Resource %(resource)s cannot go from %(old)s to %(new)s."
+
+
+def check_transition(resource_name: str, old: State, new: State) -> None:
+    """Raise InvalidResourceTransition unless ``old`` -> ``new`` is in :data:`TRANSITIONS`."""
+    if old != new and (old, new) not in TRANSITIONS:
+        raise InvalidResourceTransition(resource=resource_name, old="_".join(old),
+                                        new="_".join(new))
+
+
+def set_state(resource: Any, action: str, status: str, reason: str = STATE_CHANGED) -> None:
+    """Move ``resource`` to ``action``/``status``, persist it and record the event."""
+    check_transition(resource.name, (resource.action, resource.status), (action, status))
+    resource.action, resource.status, resource.status_reason = action, status, reason
+    resource.stack.record_resource_state(resource)
+
+
+# --- the plug-in calls -----------------------------------------------------
+
+def plugin_steps(resource: Any, action: str, *args: Any) -> Task:
+    """Call ``handle_<action>(*args)`` then poll ``check_<action>_complete`` until True.
+
+    A missing handle is a no-op; a missing check means done after the handle.
+    A number returned by the check (instead of True/False) is a poll-delay request.
+    """
+    name = action.lower()
+    handle = getattr(resource, f"handle_{name}", None)
+    check = getattr(resource, f"check_{name}_complete", None)
+    cookie = handle(*args) if handle is not None else None
+    if check is None:
+        return
+    while True:
+        done = check(cookie)
+        if done is True or (done and not isinstance(done, (int, float))):
+            return
+        yield done if isinstance(done, (int, float)) and not isinstance(done, bool) else None
+
+
+def recorded(resource: Any, action: str, steps: Iterable[Any]) -> Task:
+    """Run ``steps`` framed by IN_PROGRESS and COMPLETE/FAILED, as Heat's action recorder.
+
+    A plug-in error becomes :class:`ResourceFailure` (reason "Type: resources.name: msg").
+    Cancellation and timeouts are recorded as FAILED and propagate unchanged.
+    """
+    set_state(resource, action, IN_PROGRESS)
+    try:
+        yield from steps
+    except exception.ForcedCancel:
+        set_state(resource, action, FAILED, f"{action.capitalize()} cancelled")
+        raise
+    except exception.StackTimeout:
+        set_state(resource, action, FAILED, f"{action.capitalize()} timed out")
+        raise
+    except Exception as error:  # noqa: BLE001 - any plug-in error fails the resource
+        failure = exception.ResourceFailure(error, resource, action)
+        set_state(resource, action, FAILED, str(failure))
+        raise failure from error
+    set_state(resource, action, COMPLETE)
+
+
+# --- hooks -----------------------------------------------------------------
+
+def hook_key(hook: str) -> str:
+    """Return the resource-data key that marks ``hook`` as pending."""
+    return f"hook:{hook}"
+
+
+def has_hook(resource: Any, hook: str) -> bool:
+    """Return whether the environment sets breakpoint ``hook`` on this resource."""
+    matches = getattr(resource.stack.env, "has_hook", None)
+    return bool(matches and matches(resource.name, hook))
+
+
+def paused_at_hook(resource: Any, action: str, hook: str) -> Task:
+    """Wait, recording why, until a signal ``{"unset_hook": hook}`` clears the hook."""
+    if not has_hook(resource, hook):
+        return
+    store = resource.stack.store
+    store.save_data(resource, hook_key(hook), "set", False)
+    resource.status_reason = f"{action} paused until Hook {hook} is cleared"
+    resource.stack.record_resource_state(resource)
+    while hook_key(hook) in store.load_data(resource):
+        yield
+    resource.status_reason = f"Hook {hook} is cleared"
+    resource.stack.record_resource_state(resource)
+
+
+def clear_hook(resource: Any, hook: str) -> None:
+    """Clear a pending hook (the ``unset_hook`` signal)."""
+    store = resource.stack.store
+    if hook_key(hook) not in store.load_data(resource):
+        raise exception.InvalidBreakPointHook(
+            message=f"The \"{hook}\" hook is not defined on {resource.name}")
+    store.delete_data(resource, hook_key(hook))
+
+
+# --- actions ---------------------------------------------------------------
+
+def resolved_field(definition: Any, key: str) -> Any:
+    """Return a resource definition's field (``deletion_policy``...) resolved."""
+    from hearth.engine.template import function
+    return function.resolve(getattr(definition, key, None))
+
+
+def create(resource: Any) -> Task:
+    """Create the resource (or adopt it and check it when it names an ``external_id``)."""
+    external_id = resolved_field(resource.t, "external_id")
+    if external_id:
+        resource.resource_id = external_id
+        resource.stack.store.set_resource_id(resource, external_id)
+        yield from recorded(resource, ADOPT, ())
+        yield from recorded(resource, CHECK, plugin_steps(resource, CHECK))
+        return
+    yield from paused_at_hook(resource, CREATE, "pre-create")
+    resource.validate()
+    yield from recorded(resource, CREATE, plugin_steps(resource, CREATE))
+    yield from paused_at_hook(resource, CREATE, "post-create")
+
+
+#: deletion_policy -> what deleting does with the physical resource.
+DELETION_STEPS: dict[str, Callable[[Any], Iterable[Any]]] = {
+    "Delete": lambda resource: plugin_steps(resource, DELETE),
+    "Retain": lambda resource: (),
+    "Snapshot": lambda resource: plugin_steps(resource, "snapshot_delete",
+                                              resource.action_state()
+                                              if hasattr(resource, "action_state") else None),
+}
+
+
+def deletion_policy(resource: Any) -> str:
+    """Return the resource's deletion policy (Delete, Retain or Snapshot)."""
+    return resolved_field(resource.t, "deletion_policy") or "Delete"
+
+
+def delete(resource: Any, policy: str | None = None) -> Task:
+    """Delete the resource according to its deletion policy (no-op if never created)."""
+    if (resource.action, resource.status) in ((INIT, COMPLETE), (DELETE, COMPLETE)):
+        return
+    yield from paused_at_hook(resource, DELETE, "pre-delete")
+    steps = DELETION_STEPS[policy or deletion_policy(resource)](resource)
+    yield from recorded(resource, DELETE, steps)
+
+
+def restricted(resource: Any, action: str) -> bool:
+    """Return whether the environment's restricted_actions forbid ``action`` (update/replace)."""
+    check = getattr(resource.stack.env, "restricted_actions", None)
+    return bool(check and action in check(resource.name))
+
+
+def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = None) -> Task:
+    """Update the resource in place to definition ``after``, or raise UpdateReplace.
+
+    Raises before recording anything when the resource must be replaced
+    (:class:`UpdateReplace`), when a changed property is immutable
+    (:class:`NotSupported`) or when restricted_actions forbid it
+    (:class:`ResourceActionRestricted`); returns at once when nothing changed.
+    """
+    after_props = resource.make_properties(after)
+    try:
+        if getattr(after, "type", resource.type_name) != resource.type_name:
+            raise exception.UpdateReplace(resource.name)
+        if not resource._needs_update(after, before or resource.t, after_props,
+                                      resource.properties, prev_resource):
+            return
+        tmpl_diff, prop_diff = resource.update_diffs(after)
+    except exception.UpdateReplace:
+        if restricted(resource, "replace"):
+            raise exception.ResourceActionRestricted(action="replace")
+        raise
+    if restricted(resource, "update"):
+        raise exception.ResourceActionRestricted(action="update")
+    after_props.validate()
+    yield from recorded(resource, UPDATE,
+                        plugin_steps(resource, UPDATE, after, tmpl_diff, prop_diff))
+    resource.t, resource.properties = after, after_props
+
+
+def simple_action(resource: Any, action: str) -> Task:
+    """Suspend, resume, check or snapshot the resource (one function, the action a parameter).
+
+    Resources that never got created (INIT) or are gone are skipped.
+    """
+    if resource.action in (INIT, DELETE):
+        return
+    yield from recorded(resource, action, plugin_steps(resource, action))
+
+
+def signal(resource: Any, details: Any) -> None:
+    """Deliver a signal: ``{"unset_hook": name}`` clears a hook, else ``handle_signal``."""
+    if isinstance(details, dict) and "unset_hook" in details:
+        clear_hook(resource, details["unset_hook"])
+        return
+    if resource.action in (SUSPEND, DELETE):
+        raise exception.SignalNotSupported(
+            feature=f"Signal resource during {resource.action}")
+    handler = getattr(resource, "handle_signal", None)
+    if handler is None:
+        raise exception.SignalNotSupported(
+            feature=f"Signal to resource {resource.name} ({resource.type_name})")
+    handler(details)
+
+
+# --- event data ------------------------------------------------------------
+
+def mask(value: Any, secrets: Iterable[str]) -> Any:
+    """Return ``value`` with every secret string (or a string holding one) as ``******``."""
+    secrets = [s for s in secrets if s]
+    if not secrets:
+        return value
+    if isinstance(value, str):
+        return HIDDEN if any(secret in value for secret in secrets) else value
+    if isinstance(value, dict):
+        return {key: mask(item, secrets) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [mask(item, secrets) for item in value]
+    return value
+
+
+def event_properties(resource: Any, secrets: Iterable[str]) -> dict[str, Any]:
+    """Return the resource's resolved properties for an event, secrets masked."""
+    try:
+        values = {key: resource.properties.get_user_value(key) for key in resource.properties
+                  if key in resource.properties.data}
+    except Exception:  # noqa: BLE001 - an unresolvable property must not stop the event
+        values = {}
+    return mask(values, secrets)
+
+
+#: action -> the task function that runs it (``Resource.create()`` etc. come here).
+ACTION_TASKS: dict[str, Callable[..., Task]] = {
+    CREATE: create,
+    UPDATE: update,
+    DELETE: delete,
+    SUSPEND: lambda resource: simple_action(resource, SUSPEND),
+    RESUME: lambda resource: simple_action(resource, RESUME),
+    CHECK: lambda resource: simple_action(resource, CHECK),
+    SNAPSHOT: lambda resource: simple_action(resource, SNAPSHOT),
+}
+
+
+def run(resource: Any, action: str, *args: Any) -> Task:
+    """Return the task that runs ``action`` on ``resource`` (the Resource entry points)."""
+    return ACTION_TASKS[action](resource, *args)
