@@ -1,0 +1,45 @@
+"""``template-version-list`` and ``template-function-list``: what templates may use."""
+
+from __future__ import annotations
+
+import argparse
+
+from hearth.cli import command, output
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the template version and function listing commands."""
+    command.add_command(
+        subparsers, "template-version-list", list_versions,
+        help="List the template versions (HOT) this engine understands.",
+        formats=output.ALL_FORMATS)
+    parser = command.add_command(
+        subparsers, "template-function-list", list_functions,
+        help="List the intrinsic functions of a template version.",
+        description="List the intrinsic functions of a template version. VERSION may be a "
+                    "date (2016-10-14), an alias (newton) or heat_template_version.<date>.",
+        formats=output.ALL_FORMATS)
+    parser.add_argument("version", metavar="VERSION", help="Template version, e.g. 2021-04-16.")
+    parser.add_argument("--with-condition-functions", action="store_true",
+                        help="Also list the functions usable in conditions.")
+
+
+def list_versions(args: argparse.Namespace) -> int:
+    """Print every template version with its type and aliases."""
+    from hearth.engine.template import versions
+
+    rows = [version.as_listing() for version in versions.all_versions()]
+    output.listing(rows, ["version", "type", "aliases"], args.format,
+                   headers=["Version", "Type", "Aliases"])
+    return 0
+
+
+def list_functions(args: argparse.Namespace) -> int:
+    """Print the functions of one template version with their descriptions."""
+    from hearth.engine.template import versions
+
+    version = versions.find_version(args.version)
+    rows = version.function_list(with_condition_functions=args.with_condition_functions)
+    output.listing(rows, ["functions", "description"], args.format,
+                   headers=["Functions", "Description"])
+    return 0
