@@ -1,0 +1,77 @@
+"""Who is asking: the token check, tenancy and request ids (Falcon middleware).
+
+Every request under ``/v1/{tenant_id}`` carries ``X-Auth-Token``.  The
+token is verified by a ``verify`` callable (normally
+:func:`hearth.db.tokens.verify_token`); its project must equal the URL's
+tenant, else 403.  In no-auth mode any token (or none) is accepted and the
+caller is the admin of the URL's tenant, as Heat's ``noauth`` pipeline.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import falcon
+
+from hearth.common import exception
+from hearth.common.context import RequestContext
+
+REQUEST_ID_HEADER = "X-Openstack-Request-Id"
+
+Verifier = Callable[[str], Any]  # token -> object with project_id, user, roles
+
+
+class AuthMiddleware:
+    """Put a :class:`RequestContext` on ``req.context.hearth`` for every routed request."""
+
+    def __init__(self, verify: Verifier | None, noauth: bool = False) -> None:
+        if verify is None and not noauth:
+            raise ValueError("AuthMiddleware needs a token verifier unless noauth is on")
+        self.verify = verify
+        self.noauth = noauth
+
+    def process_request(self, req: falcon.Request, resp: falcon.Response) -> None:
+        """Give the request its id (echoed on the response, even on errors)."""
+        req.context.request_id = f"req-{uuid.uuid4()}"
+        req.context.hearth = None
+
+    def process_resource(self, req: falcon.Request, resp: falcon.Response,
+                         resource: Any, params: dict[str, str]) -> None:
+        """Authenticate the request when its operation needs it."""
+        operation = getattr(resource, "route", None)
+        operation = operation.operation(req.method) if operation else None
+        tenant = params.get("tenant_id")
+        if operation is None or not operation.authenticated or tenant is None:
+            req.context.hearth = RequestContext(project_id=tenant or "", user="anonymous",
+                                                request_id=req.context.request_id)
+            return
+        req.context.hearth = self.authenticate(req, tenant)
+
+    def authenticate(self, req: falcon.Request, tenant: str) -> RequestContext:
+        """Return the caller's context for the URL's tenant, or raise 401/403."""
+        if self.noauth:
+            return RequestContext(project_id=tenant, user=req.get_header("X-Auth-User") or "admin",
+                                  roles=("admin",), request_id=req.context.request_id)
+        secret = req.get_header("X-Auth-Token")
+        if not secret:
+            raise exception.Unauthorized(message="Authentication required: send X-Auth-Token.")
+        token = self.verify(secret)
+        if token.project_id != tenant:
+            raise exception.InvalidTenant(target=tenant, actual=token.project_id)
+        return RequestContext(project_id=token.project_id, user=token.user,
+                              roles=tuple(token.roles), request_id=req.context.request_id)
+
+    def process_response(self, req: falcon.Request, resp: falcon.Response,
+                         resource: Any, req_succeeded: bool) -> None:
+        """Echo the request id on every response."""
+        request_id = getattr(req.context, "request_id", None)
+        if request_id:
+            resp.set_header(REQUEST_ID_HEADER, request_id)
+
+
+def require_admin(ctx: RequestContext, what: str) -> None:
+    """Raise Forbidden unless the caller holds the admin role."""
+    if not ctx.is_admin:
+        raise exception.Forbidden(f"Only the admin role may {what}.")

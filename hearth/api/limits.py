@@ -1,0 +1,98 @@
+"""Read request bodies within Hearth's limits and pull templates out of them.
+
+A body larger than ``CONF.max_json_body_size`` or a template larger than
+``CONF.max_template_size`` is refused before any parsing; malformed JSON is
+a 400 that says where the JSON broke.  Templates named by ``template_url``
+are fetched only over http(s): the server never reads its own disk.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.parse
+from collections.abc import Mapping
+from typing import Any
+
+from hearth.common import exception
+from hearth.common.config import CONF
+
+ALLOWED_URL_SCHEMES = ("http", "https")
+URL_FETCH_TIMEOUT = 10.0
+
+
+def read_json(stream: Any, content_length: int | None,
+              limit: int | None = None) -> Any:
+    """Return the parsed JSON body (None when empty); enforce the size limit."""
+    limit = CONF.max_json_body_size if limit is None else limit
+    if content_length is not None and content_length > limit:
+        raise _too_large(content_length, limit)
+    data = stream.read(limit + 1) if stream is not None else b""
+    if len(data) > limit:
+        raise _too_large(len(data), limit)
+    if not data.strip():
+        return None
+    try:
+        return json.loads(data)
+    except UnicodeDecodeError as exc:
+        raise exception.BadRequest(message=f"The request body is not UTF-8: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise exception.BadRequest(
+            message=f"The request body is not valid JSON: {exc.msg} "
+                    f"(line {exc.lineno}, column {exc.colno})") from None
+
+
+def _too_large(actual: int, limit: int) -> exception.RequestLimitExceeded:
+    return exception.RequestLimitExceeded(
+        message=f"JSON body size ({actual} bytes) exceeds maximum allowed size "
+                f"({limit} bytes).")
+
+
+def template_size(template: Any) -> int:
+    """Return the size in bytes a template takes (its text, or its JSON form)."""
+    if isinstance(template, str):
+        return len(template.encode())
+    return len(json.dumps(template, separators=(",", ":")).encode())
+
+
+def check_template_size(template: Any) -> None:
+    """Raise TemplateSizeExceeded when the template is over ``CONF.max_template_size``."""
+    size = template_size(template)
+    if size > CONF.max_template_size:
+        raise exception.TemplateSizeExceeded(actual=size, limit=CONF.max_template_size)
+
+
+def fetch_template_url(url: str) -> str:
+    """Return the text at an http(s) ``url``; other schemes are refused."""
+    scheme = urllib.parse.urlsplit(url).scheme.lower()
+    if scheme not in ALLOWED_URL_SCHEMES:
+        raise exception.BadRequest(
+            message=f"Could not retrieve template: the URL scheme '{scheme}' is not "
+                    f"allowed (allowed: {', '.join(ALLOWED_URL_SCHEMES)}).")
+    import requests
+    try:
+        with requests.get(url, timeout=URL_FETCH_TIMEOUT, stream=True) as response:
+            response.raise_for_status()
+            data = response.raw.read(CONF.max_template_size + 1, decode_content=True)
+    except requests.RequestException as exc:
+        raise exception.BadRequest(
+            message=f"Could not retrieve template from {url}: {exc}") from None
+    if len(data) > CONF.max_template_size:
+        raise exception.TemplateSizeExceeded(actual=len(data), limit=CONF.max_template_size)
+    return data.decode("utf-8", errors="replace")
+
+
+def template_from_body(body: Mapping[str, Any], required: bool = True) -> Any:
+    """Return the template of a create/update/validate body, within the size limit.
+
+    ``template`` (a map or its text) wins over ``template_url``.  Without
+    either, BadRequest when ``required`` else None.
+    """
+    template = body.get("template")
+    if template is None and body.get("template_url"):
+        template = fetch_template_url(body["template_url"])
+    if template is None:
+        if required:
+            raise exception.BadRequest(message="No template specified")
+        return None
+    check_template_size(template)
+    return template

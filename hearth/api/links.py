@@ -1,0 +1,71 @@
+"""Build the ``links`` entries of Heat's API objects from the request's base URL.
+
+``base`` is always the tenant URL, e.g. ``http://127.0.0.1:8004/v1/admin``.
+Path segments are percent-quoted so names with ``/`` or ``:`` stay one segment.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+
+def quote(segment: str) -> str:
+    """Quote one path segment (everything but unreserved characters)."""
+    return urllib.parse.quote(str(segment), safe="")
+
+
+def stack_url(base: str, stack_name: str, stack_id: str) -> str:
+    """Return the canonical URL of a stack."""
+    return f"{base}/stacks/{quote(stack_name)}/{quote(stack_id)}"
+
+
+def resource_url(base: str, stack_name: str, stack_id: str, resource_name: str) -> str:
+    """Return the URL of a resource of a stack."""
+    return f"{stack_url(base, stack_name, stack_id)}/resources/{quote(resource_name)}"
+
+
+def _link(href: str, rel: str) -> dict[str, str]:
+    return {"href": href, "rel": rel}
+
+
+def with_stack_links(base: str, stack: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a stack object with its ``self`` link."""
+    href = stack_url(base, stack["stack_name"], stack["id"])
+    return {**stack, "links": [_link(href, "self")]}
+
+
+def _owner(item: Mapping[str, Any], stack_name: str, stack_id: str) -> tuple[str, str]:
+    """Return the (name, id) of the stack an item belongs to (nested items say so)."""
+    return item.get("stack_name") or stack_name, item.get("stack_id") or stack_id
+
+
+def with_resource_links(base: str, stack_name: str, stack_id: str,
+                        resource: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a resource object with its ``self``, ``stack`` and ``nested`` links."""
+    name, ident = _owner(resource, stack_name, stack_id)
+    links = [_link(resource_url(base, name, ident, resource["resource_name"]), "self"),
+             _link(stack_url(base, name, ident), "stack")]
+    nested = resource.get("nested_stack_name"), resource.get("nested_stack_id")
+    if all(nested):
+        links.append(_link(stack_url(base, *nested), "nested"))
+    return {**resource, "links": links}
+
+
+def with_event_links(base: str, stack_name: str, stack_id: str,
+                     event: Mapping[str, Any]) -> dict[str, Any]:
+    """Return an event object with its ``self``, ``resource`` and ``stack`` links."""
+    name, ident = _owner(event, stack_name, stack_id)
+    resource = resource_url(base, name, ident, event["resource_name"])
+    links = [_link(f"{resource}/events/{quote(event['id'])}", "self"),
+             _link(resource, "resource"),
+             _link(stack_url(base, name, ident), "stack")]
+    return {**event, "links": links}
+
+
+def next_page(url_without_query: str, query: Iterable[tuple[str, str]], marker: str) -> str:
+    """Return the URL of the next page: the same query with ``marker`` replaced."""
+    pairs = [(key, value) for key, value in query if key != "marker"]
+    pairs.append(("marker", marker))
+    return f"{url_without_query}?{urllib.parse.urlencode(pairs)}"

@@ -1,0 +1,120 @@
+"""The OpenAPI 3.1 document of the API, built from the routes table.
+
+``python -m hearth.api.openapi`` prints the document; ``openapi.json`` next
+to this module is that output (a test keeps the two equal) and is what
+``GET /v1/openapi.json`` serves.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import sys
+from typing import Any
+
+from hearth import __version__
+from hearth.api import faults, params
+from hearth.api.routing import Operation, Route
+from hearth.api.schemas import REQUESTS, RESPONSES
+
+DOCUMENT_PATH = os.path.join(os.path.dirname(__file__), "openapi.json")
+
+_KIND_SCHEMAS: dict[params.Kind, dict[str, Any]] = {
+    params.Kind.STR: {"type": "string"},
+    params.Kind.BOOL: {"type": "boolean"},
+    params.Kind.INT: {"type": "integer", "minimum": 0},
+    params.Kind.LIST: {"type": "array", "items": {"type": "string"}},
+    params.Kind.FILTER: {"type": "array", "items": {"type": "string"}},
+    params.Kind.CSV: {"type": "string", "description": "Comma-separated list."},
+}
+_EXPLODED = (params.Kind.LIST, params.Kind.FILTER)
+_ERROR_STATUSES = (400, 401, 403, 404, 409)
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _query_parameter(name: str, param: params.Param) -> dict[str, Any]:
+    schema = dict(_KIND_SCHEMAS[param.kind])
+    if param.choices and "items" in schema:
+        schema["items"] = {**schema["items"], "enum": list(param.choices)}
+    elif param.choices:
+        schema["enum"] = list(param.choices)
+    return {"name": name, "in": "query", "required": False, "description": param.help,
+            "schema": schema, "explode": param.kind in _EXPLODED}
+
+
+def _path_parameters(path: str) -> list[dict[str, Any]]:
+    return [{"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+            for name in re.findall(r"{(\w+)}", path)]
+
+
+def _request_body_name(operation: Operation) -> str | None:
+    return next((name for name, schema in REQUESTS.items() if schema is operation.body), None)
+
+
+def _operation(route: Route, operation: Operation) -> dict[str, Any]:
+    success: dict[str, Any] = {"description": operation.summary}
+    if operation.response:
+        success["content"] = {"application/json": {"schema": _ref(operation.response)}}
+    if operation.status == 302:
+        success["headers"] = {"Location": {"schema": {"type": "string"},
+                                           "description": "The canonical URL."}}
+    responses = {str(operation.status): success}
+    for status in _ERROR_STATUSES:
+        responses[str(status)] = {"description": faults.TITLES[status][0],
+                                  "content": {"application/json": {"schema": _ref("Error")}}}
+    document: dict[str, Any] = {
+        "summary": operation.summary,
+        "operationId": f"{operation.method.lower()}:{route.path}",
+        "parameters": _path_parameters(route.path) + [
+            _query_parameter(name, param) for name, param in sorted(
+                (operation.query or {}).items())],
+        "responses": responses,
+    }
+    if operation.authenticated:
+        document["security"] = [{"token": []}]
+    body_name = _request_body_name(operation)
+    if body_name:
+        document["requestBody"] = {"required": body_name != "Signal", "content": {
+            "application/json": {"schema": _ref(body_name)}}}
+    return document
+
+
+def build_document(routes: tuple[Route, ...] | None = None) -> dict[str, Any]:
+    """Return the OpenAPI document of ``routes`` (default: the application's)."""
+    if routes is None:
+        from hearth.api.app import ROUTES
+        routes = ROUTES
+    paths = {route.path: {op.method.lower(): _operation(route, op) for op in route.operations}
+             for route in routes}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Hearth orchestration API (Heat v1 compatible)",
+                 "version": __version__},
+        "paths": paths,
+        "components": {
+            "schemas": {**REQUESTS, **RESPONSES},
+            "securitySchemes": {"token": {"type": "apiKey", "in": "header",
+                                          "name": "X-Auth-Token"}},
+        },
+    }
+
+
+@functools.lru_cache(maxsize=1)
+def load_document() -> dict[str, Any]:
+    """Return the shipped document (``openapi.json``)."""
+    with open(DOCUMENT_PATH, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def render_document() -> str:
+    """Return the document as the text stored in ``openapi.json``."""
+    return json.dumps(build_document(), indent=1, sort_keys=True) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.stdout.write(render_document())

@@ -1,0 +1,147 @@
+"""Routes as data, and the one Falcon resource that serves any route.
+
+A :class:`Route` is a URI template with its :class:`Operation` records; an
+operation names its handler, the query keys it accepts (a spec from
+:mod:`hearth.api.params`), whether it reads a JSON body, its success status
+and the schema of its answer (for the OpenAPI document).  Handlers are plain
+functions ``handler(request: ApiRequest) -> Any``: the returned value is the
+JSON body of a 200, or a :class:`Reply` for other statuses and headers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import falcon
+
+from hearth.api import limits, params
+from hearth.common import exception
+from hearth.common.context import RequestContext
+
+JSON_TYPE = "application/json; charset=UTF-8"
+
+
+@dataclass
+class Reply:
+    """A handler's answer when it is not a plain 200 with a JSON body."""
+
+    body: Any = None
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    empty: bool = False
+
+
+@dataclass
+class ApiRequest:
+    """What a handler gets: who asks, the engine, and the parsed request."""
+
+    ctx: RequestContext
+    service: Any
+    path: dict[str, str]
+    query: dict[str, Any]
+    body: Any
+    raw: falcon.Request
+
+    @property
+    def base(self) -> str:
+        """Return the tenant URL (``http://host:port/v1/{tenant}``)."""
+        return f"{self.raw.prefix}/v1/{self.path['tenant_id']}"
+
+    @property
+    def stack_identity(self) -> str:
+        """Return ``name/id`` of the stack named in a canonical URL."""
+        return f"{self.path['stack_name']}/{self.path['stack_id']}"
+
+    def body_object(self) -> dict[str, Any]:
+        """Return the body as a JSON object (an empty body is ``{}``); else BadRequest."""
+        if self.body is None:
+            return {}
+        if not isinstance(self.body, dict):
+            raise exception.BadRequest(
+                message=f"The request body must be a JSON object, not "
+                        f"{type(self.body).__name__}.")
+        return self.body
+
+
+Handler = Callable[[ApiRequest], Any]
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One method of one route."""
+
+    method: str
+    handler: Handler
+    summary: str
+    query: params.QuerySpec | None = field(default_factory=dict)
+    body: Mapping[str, Any] | None = None      # JSON schema of the request body
+    status: int = 200
+    response: str | None = None                # schema name in the OpenAPI document
+    authenticated: bool = True
+
+
+@dataclass(frozen=True)
+class Route:
+    """A URI template and its operations."""
+
+    path: str
+    operations: tuple[Operation, ...]
+
+    def operation(self, method: str) -> Operation | None:
+        """Return the operation for an HTTP method, or None."""
+        return next((op for op in self.operations if op.method == method), None)
+
+
+def render(resp: falcon.Response, result: Any) -> None:
+    """Write a handler's result (a body or a Reply) into the Falcon response."""
+    reply = result if isinstance(result, Reply) else Reply(body=result)
+    resp.status = reply.status
+    for name, value in reply.headers.items():
+        resp.set_header(name, value)
+    if reply.empty:
+        return
+    resp.content_type = JSON_TYPE
+    resp.text = json.dumps(reply.body)
+
+
+class RouteResource:
+    """The Falcon resource of one route: parse, call the handler, render."""
+
+    def __init__(self, route: Route, service: Any) -> None:
+        self.route = route
+        self.service = service
+        for op in route.operations:
+            setattr(self, f"on_{op.method.lower()}", self._responder(op))
+        allowed = ", ".join(sorted({op.method for op in route.operations} | {"OPTIONS"}))
+
+        def on_options(req: falcon.Request, resp: falcon.Response, **_: str) -> None:
+            resp.status = 204
+            resp.set_header("Allow", allowed)
+        self.on_options = on_options
+
+    def _responder(self, op: Operation) -> Callable[..., None]:
+        def respond(req: falcon.Request, resp: falcon.Response, **path: str) -> None:
+            query = params.parse_query(op.query, req.query_string)
+            body = None
+            if op.body is not None:
+                body = limits.read_json(req.bounded_stream, req.content_length)
+                validate_body(op.body, body)
+            api_request = ApiRequest(ctx=req.context.hearth, service=self.service,
+                                     path=path, query=query, body=body, raw=req)
+            render(resp, op.handler(api_request))
+        return respond
+
+
+def validate_body(schema: Mapping[str, Any], body: Any) -> None:
+    """Raise BadRequest naming the first place where ``body`` breaks ``schema``."""
+    import jsonschema
+    validator = jsonschema.Draft202012Validator(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(body))
+    if error is None:
+        return
+    where = "/".join(str(p) for p in error.absolute_path)
+    prefix = f"Invalid request body at '{where}'" if where else "Invalid request body"
+    raise exception.BadRequest(message=f"{prefix}: {error.message}")

@@ -1,0 +1,160 @@
+"""JSON schemas of request bodies and answers: one table, read by handlers and OpenAPI.
+
+Request schemas are enforced on every request (:func:`hearth.api.routing.validate_body`);
+answer schemas describe what the handlers return and are held against a live
+server by the tests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Schema = dict[str, Any]
+
+_STRING = {"type": "string"}
+_NULLABLE_STRING = {"type": ["string", "null"]}
+_BOOLISH = {"type": ["boolean", "string"]}
+_OBJECT = {"type": "object"}
+_LINKS = {"type": "array", "items": {
+    "type": "object", "required": ["href", "rel"],
+    "properties": {"href": _STRING, "rel": _STRING}}}
+
+_STACK_FIELDS: Schema = {
+    "template": {"type": ["object", "string"], "description": "The template (map or text)."},
+    "template_url": {"type": "string", "description": "http(s) URL of the template."},
+    "parameters": {"type": "object", "description": "Parameter values."},
+    "environment": {"type": ["object", "string"], "description": "Environment (map or YAML)."},
+    "environment_files": {"type": "array", "items": _STRING,
+                          "description": "Names in 'files' of environments to merge."},
+    "files": {"type": "object", "additionalProperties": _STRING,
+              "description": "Contents of files the template refers to, by name."},
+    "files_container": _STRING,
+    "disable_rollback": _BOOLISH,
+    "timeout_mins": {"type": ["integer", "string"], "description": "Action timeout."},
+    "tags": {"type": ["string", "array"], "items": _STRING,
+             "description": "Comma-separated string or list of tags."},
+}
+
+REQUESTS: dict[str, Schema] = {
+    "StackCreate": {"type": "object", "required": ["stack_name"],
+                    "properties": {"stack_name": {"type": "string", "minLength": 1},
+                                   "adopt_stack_data": {"type": ["object", "string"]},
+                                   **_STACK_FIELDS}},
+    "StackUpdate": {"type": "object",
+                    "properties": {**_STACK_FIELDS,
+                                   "clear_parameters": {"type": "array", "items": _STRING},
+                                   "converge": _BOOLISH, "existing": _BOOLISH}},
+    "Validate": {"type": "object", "properties": {**_STACK_FIELDS}},
+    "StackAction": {"type": "object", "minProperties": 1, "maxProperties": 1,
+                    "description": "Exactly one of suspend, resume, check, cancel_update, "
+                                   "cancel_without_rollback (value ignored)."},
+    "MarkUnhealthy": {"type": "object", "required": ["mark_unhealthy"],
+                      "additionalProperties": False,
+                      "properties": {"mark_unhealthy": {"type": "boolean"},
+                                     "resource_status_reason": _STRING}},
+    "Signal": {"description": "Any JSON value (the signal's details), or nothing."},
+}
+
+_STACK_SUMMARY: Schema = {
+    "type": "object",
+    "required": ["id", "stack_name", "stack_status", "creation_time", "links"],
+    "properties": {
+        "id": _STRING, "stack_name": _STRING, "links": _LINKS,
+        "description": _NULLABLE_STRING, "stack_status": _STRING,
+        "stack_status_reason": _NULLABLE_STRING, "creation_time": _NULLABLE_STRING,
+        "updated_time": _NULLABLE_STRING, "deletion_time": _NULLABLE_STRING,
+        "stack_owner": _NULLABLE_STRING, "parent": _NULLABLE_STRING,
+        "tags": {"type": ["array", "null"]},
+    },
+}
+
+_STACK: Schema = {
+    **_STACK_SUMMARY,
+    "required": [*_STACK_SUMMARY["required"], "parameters", "disable_rollback"],
+    "properties": {**_STACK_SUMMARY["properties"],
+                   "parameters": _OBJECT, "outputs": {"type": "array"},
+                   "disable_rollback": {"type": "boolean"},
+                   "timeout_mins": {"type": ["integer", "null"]},
+                   "capabilities": {"type": "array"},
+                   "notification_topics": {"type": "array"},
+                   "template_description": _NULLABLE_STRING},
+}
+
+_RESOURCE: Schema = {
+    "type": "object",
+    "required": ["resource_name", "logical_resource_id", "physical_resource_id",
+                 "resource_type", "resource_status", "links", "required_by"],
+    "properties": {"resource_name": _STRING, "logical_resource_id": _STRING,
+                   "physical_resource_id": {"type": ["string", "null"]},
+                   "resource_type": _STRING, "resource_status": _STRING,
+                   "resource_status_reason": _NULLABLE_STRING,
+                   "creation_time": _NULLABLE_STRING, "updated_time": _NULLABLE_STRING,
+                   "required_by": {"type": "array", "items": _STRING}, "links": _LINKS},
+}
+
+_EVENT: Schema = {
+    "type": "object",
+    "required": ["id", "event_time", "resource_name", "resource_status", "links"],
+    "properties": {"id": _STRING, "event_time": _STRING, "resource_name": _STRING,
+                   "logical_resource_id": _STRING,
+                   "physical_resource_id": {"type": ["string", "null"]},
+                   "resource_status": _STRING, "resource_status_reason": _NULLABLE_STRING,
+                   "links": _LINKS},
+}
+
+
+def _wrap(key: str, schema: Schema) -> Schema:
+    return {"type": "object", "required": [key], "properties": {key: schema}}
+
+
+def _list_of(key: str, schema: Schema) -> Schema:
+    return _wrap(key, {"type": "array", "items": schema})
+
+
+RESPONSES: dict[str, Schema] = {
+    "Error": {"type": "object", "required": ["code", "title", "explanation", "error"],
+              "properties": {"code": {"type": "integer"}, "title": _STRING,
+                             "explanation": _STRING,
+                             "error": {"type": "object", "required": ["type", "message"],
+                                       "properties": {"type": _STRING, "message": _STRING,
+                                                      "traceback": {"type": "null"}}}}},
+    "Versions": _list_of("versions", {"type": "object", "required": ["id", "status", "links"]}),
+    "StackCreated": _wrap("stack", {"type": "object", "required": ["id", "links"],
+                                    "properties": {"id": _STRING, "links": _LINKS}}),
+    "StackList": {**_list_of("stacks", _STACK_SUMMARY),
+                  "properties": {"stacks": {"type": "array", "items": _STACK_SUMMARY},
+                                 "links": _LINKS, "count": {"type": "integer"}}},
+    "StackDetailList": _list_of("stacks", _STACK),
+    "Stack": _wrap("stack", _STACK),
+    "StackPreview": _wrap("stack", {"type": "object", "required": ["stack_name"]}),
+    "UpdatePreview": _wrap("resource_changes", {
+        "type": "object",
+        "properties": {k: {"type": "array"}
+                       for k in ("added", "deleted", "replaced", "updated", "unchanged")}}),
+    "StackData": {"type": "object", "required": ["id", "name", "template", "resources"]},
+    "Map": _OBJECT,
+    "Files": {"type": "object", "additionalProperties": _STRING},
+    "Accepted": {"type": "object", "required": ["code", "title"]},
+    "Redirect": {"type": "object", "required": ["code", "title", "message"]},
+    "Null": {"type": "null"},
+    "OutputList": _list_of("outputs", {"type": "object", "required": ["output_key"]}),
+    "Output": _wrap("output", {"type": "object", "required": ["output_key"]}),
+    "ResourceList": _list_of("resources", _RESOURCE),
+    "Resource": _wrap("resource", {**_RESOURCE,
+                                   "properties": {**_RESOURCE["properties"],
+                                                  "attributes": _OBJECT}}),
+    "Metadata": _wrap("metadata", _OBJECT),
+    "EventList": _list_of("events", _EVENT),
+    "Event": _wrap("event", _EVENT),
+    "Validation": {"type": "object", "required": ["Parameters"]},
+    "TemplateVersions": _list_of("template_versions", {
+        "type": "object", "required": ["version", "type"]}),
+    "TemplateFunctions": _list_of("template_functions", {
+        "type": "object", "required": ["functions", "description"]}),
+    "ResourceTypes": _list_of("resource_types", {"type": ["string", "object"]}),
+    "ResourceTypeSchema": {"type": "object", "required": ["resource_type", "properties",
+                                                          "attributes"]},
+    "BuildInfo": {"type": "object", "required": ["api", "engine"]},
+    "Services": _list_of("services", _OBJECT),
+    "OpenAPI": {"type": "object", "required": ["openapi", "paths"]},
+}

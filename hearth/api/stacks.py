@@ -1,0 +1,193 @@
+"""Stack handlers: create, preview, list, show, update, update preview, delete.
+
+Each handler turns the parsed request into one EngineService call and the
+answer into Heat's envelope with links.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Mapping
+from typing import Any
+
+from hearth.api import auth, limits, links, params
+from hearth.api.routing import ApiRequest, Reply
+from hearth.common import exception
+from hearth.common.config import CONF
+
+ACCEPTED = {"code": "202 Accepted", "title": "Accepted",
+            "message": "The request is accepted for processing."}
+
+
+def _tags(value: Any) -> list[str] | None:
+    if value is None:
+        return None
+    items = value.split(",") if isinstance(value, str) else value
+    return [item.strip() for item in items if item.strip()]
+
+
+def _bool(key: str, value: Any) -> bool | None:
+    if value is None or isinstance(value, bool):
+        return value
+    return params.parse_value(key, params.Param(params.Kind.BOOL, key), str(value))
+
+
+def _timeout(value: Any) -> int | None:
+    if value is None:
+        return None
+    try:
+        minutes = int(value)
+    except ValueError:
+        raise exception.BadRequest(
+            message=f"Invalid timeout_mins '{value}': must be an integer.") from None
+    if minutes <= 0:
+        raise exception.BadRequest(
+            message=f"Invalid timeout_mins '{value}': must be a positive integer.")
+    return minutes
+
+
+def stack_fields(body: Mapping[str, Any], template_required: bool) -> dict[str, Any]:
+    """Return the EngineService keyword arguments common to create, update and validate."""
+    return {
+        "template": limits.template_from_body(body, required=template_required),
+        "params": body.get("parameters"),
+        "files": body.get("files"),
+        "environment": body.get("environment"),
+        "environment_files": body.get("environment_files"),
+    }
+
+
+def _action_fields(body: Mapping[str, Any]) -> dict[str, Any]:
+    return {"disable_rollback": _bool("disable_rollback", body.get("disable_rollback")),
+            "timeout_mins": _timeout(body.get("timeout_mins")),
+            "tags": _tags(body.get("tags"))}
+
+
+def _refuse_adopt(body: Mapping[str, Any]) -> None:
+    if body.get("adopt_stack_data") is not None:
+        raise exception.NotSupported(feature="Stack Adopt")
+
+
+def check_stack_quota(request: ApiRequest) -> None:
+    """Raise RequestLimitExceeded when the project owns ``max_stacks_per_tenant`` stacks."""
+    limit = CONF.max_stacks_per_tenant
+    if limit >= 0 and request.service.count_stacks(request.ctx) >= limit:
+        raise exception.RequestLimitExceeded(
+            message=f"You have reached the maximum stacks per tenant, {limit}. "
+                    "Please delete some stacks.")
+
+
+def create(request: ApiRequest) -> Reply:
+    """POST /stacks: create a stack; 201 with its link and Location."""
+    body = request.body
+    _refuse_adopt(body)
+    check_stack_quota(request)
+    fields = {**stack_fields(body, template_required=True), **_action_fields(body)}
+    if fields["disable_rollback"] is None:
+        fields["disable_rollback"] = True
+    result = request.service.create_stack(request.ctx, body["stack_name"], **fields)
+    stack = links.with_stack_links(request.base, {"stack_name": body["stack_name"], **result})
+    location = stack["links"][0]["href"]
+    return Reply(body={"stack": {"id": stack["id"], "links": stack["links"]}}, status=201,
+                 headers={"Location": location})
+
+
+def preview(request: ApiRequest) -> dict[str, Any]:
+    """POST /stacks/preview: what create would make, without making it."""
+    body = request.body
+    fields = {**stack_fields(body, template_required=True), **_action_fields(body)}
+    fields = {key: value for key, value in fields.items() if value is not None}
+    return {"stack": request.service.preview_stack(request.ctx, body["stack_name"], **fields)}
+
+
+def _list_arguments(request: ApiRequest) -> dict[str, Any]:
+    query = request.query
+    if query.get("global_tenant"):
+        auth.require_admin(request.ctx, "list the stacks of every project (global_tenant)")
+    arguments = {key: query[key] for key in (
+        "show_deleted", "show_nested", "show_hidden", "tags", "tags_any", "not_tags",
+        "not_tags_any", "global_tenant") if key in query}
+    filters = params.split_filters(query, params.STACK_LIST)
+    return {"filters": filters or None, **arguments}
+
+
+def index(request: ApiRequest) -> dict[str, Any]:
+    """GET /stacks: stack summaries, with a next link when a page is full."""
+    query = request.query
+    arguments = _list_arguments(request)
+    stacks = request.service.list_stacks(
+        request.ctx, limit=query.get("limit"), marker=query.get("marker"),
+        sort_keys=query.get("sort_keys"), sort_dir=query.get("sort_dir"), **arguments)
+    result: dict[str, Any] = {"stacks": [links.with_stack_links(request.base, s)
+                                         for s in stacks]}
+    limit = query.get("limit")
+    if limit and len(stacks) >= limit:
+        pairs = urllib.parse.parse_qsl(request.raw.query_string, keep_blank_values=True)
+        result["links"] = [{"rel": "next", "href": links.next_page(
+            f"{request.base}/stacks", pairs, stacks[-1]["id"])}]
+    if query.get("with_count"):
+        result["count"] = request.service.count_stacks(request.ctx, **arguments)
+    return result
+
+
+def detail(request: ApiRequest) -> dict[str, Any]:
+    """GET /stacks/detail: full stack objects (outputs not resolved)."""
+    arguments = _list_arguments(request)
+    stacks = request.service.list_stacks(request.ctx, **arguments)
+    shown = [request.service.show_stack(request.ctx, f"{s['stack_name']}/{s['id']}",
+                                        resolve_outputs=False) for s in stacks]
+    return {"stacks": [links.with_stack_links(request.base, s) for s in shown]}
+
+
+def show(request: ApiRequest) -> dict[str, Any]:
+    """GET /stacks/{name}/{id}: the stack, outputs resolved unless told not to."""
+    stack = request.service.show_stack(request.ctx, request.stack_identity,
+                                       resolve_outputs=request.query.get("resolve_outputs", True))
+    return {"stack": links.with_stack_links(request.base, stack)}
+
+
+def _update_arguments(request: ApiRequest, existing: bool) -> dict[str, Any]:
+    body = request.body
+    _refuse_adopt(body)
+    fields = {**stack_fields(body, template_required=not existing), **_action_fields(body),
+              "existing": existing, "clear_parameters": body.get("clear_parameters")}
+    return fields
+
+
+def update(request: ApiRequest) -> Reply:
+    """PUT /stacks/{name}/{id}: replace the template; 202."""
+    request.service.update_stack(request.ctx, request.stack_identity,
+                                 **_update_arguments(request, existing=False))
+    return Reply(body=ACCEPTED, status=202)
+
+
+def update_patch(request: ApiRequest) -> Reply:
+    """PATCH /stacks/{name}/{id}: update keeping what is not given; 202."""
+    request.service.update_stack(request.ctx, request.stack_identity,
+                                 **_update_arguments(request, existing=True))
+    return Reply(body=ACCEPTED, status=202)
+
+
+def _preview_update(request: ApiRequest, existing: bool) -> dict[str, Any]:
+    arguments = _update_arguments(request, existing=existing)
+    if request.query.get("show_nested"):
+        arguments["show_nested"] = True
+    arguments = {key: value for key, value in arguments.items() if value is not None}
+    return request.service.preview_update_stack(request.ctx, request.stack_identity,
+                                                **arguments)
+
+
+def preview_update(request: ApiRequest) -> dict[str, Any]:
+    """PUT /stacks/{name}/{id}/preview: the changes an update would make."""
+    return _preview_update(request, existing=False)
+
+
+def preview_update_patch(request: ApiRequest) -> dict[str, Any]:
+    """PATCH /stacks/{name}/{id}/preview: the changes a PATCH update would make."""
+    return _preview_update(request, existing=True)
+
+
+def delete(request: ApiRequest) -> Reply:
+    """DELETE /stacks/{name}/{id}: start the delete; 204."""
+    request.service.delete_stack(request.ctx, request.stack_identity)
+    return Reply(status=204, empty=True)
