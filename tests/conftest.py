@@ -20,3 +20,16 @@ def hearth_home(tmp_path, monkeypatch):
     home.mkdir()
     monkeypatch.setenv("HEARTH_HOME", str(home))
     return home
+
+
+# Databases: a private PostgreSQL server, and fresh migrated databases per test
+# (``db_url``/``db`` run a test on SQLite and on PostgreSQL).
+from tests.fixtures.postgres import (  # noqa: E402,F401
+    db,
+    db_url,
+    postgres_server,
+    postgres_template,
+    postgres_url,
+    sqlite_template,
+    sqlite_url,
+)
