@@ -1,0 +1,217 @@
+"""Check a template's structure with a JSON Schema built per version.
+
+The schema is not written by hand for each version: :func:`build_schema`
+derives it from the version's key-set data (``sections``,
+``resource_keys``, ``output_keys``, ``parameter_keys``, ``parameter_types``,
+``deletion_policies``).  jsonschema's errors are rewritten into Hearth's
+located messages through the ``x-messages`` table attached to each
+sub-schema (keyed by the jsonschema keyword that failed), and the best
+error (deepest path, then first by line) is the one reported, so the
+result is deterministic.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import jsonschema
+
+from hearth.common import exception
+from hearth.engine.template.located import line_of
+
+_MAP = {"type": "object"}
+_FUNCTION_OR_MAP = {"type": ["object", "null"]}
+_TEXT = {"type": "string", "x-messages": {"type": "must be a string, not {kind}"}}
+
+#: Generic messages, per failing jsonschema keyword, when a schema has none.
+GENERIC_MESSAGES = {
+    "type": "must be {expected}, not {kind}",
+    "required": 'is missing "{missing}"',
+    "additionalProperties": '"{key}" is not a valid keyword here.{hint}',
+    "enum": '"{value}" is not one of {allowed}',
+    "minProperties": "must not be empty",
+}
+
+_KINDS = {dict: "a map", list: "a list", str: "a string", bool: "a boolean",
+          int: "a number", float: "a number", type(None): "null"}
+_EXPECTED = {"object": "a map", "array": "a list", "string": "a string", "null": "null",
+             "boolean": "a boolean", "number": "a number", "integer": "an integer"}
+
+
+def _definition(keys: frozenset[str], required: str | None, what: str,
+                properties: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Return the schema of one definition (resource, output, parameter)."""
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {key: dict((properties or {}).get(key, {})) for key in sorted(keys)},
+        "additionalProperties": False,
+        "x-messages": {
+            "type": f"{what} must be a map, not {{kind}}",
+            "additionalProperties": f'"{{key}}" is not a valid keyword inside {what}.{{hint}}',
+        },
+    }
+    if required:
+        schema["required"] = [required]
+        schema["x-messages"]["required"] = f'{what} must contain a "{required}" key'
+    return schema
+
+
+def _named_map(item_schema: Mapping[str, Any], section: str) -> dict[str, Any]:
+    return {"type": ["object", "null"], "additionalProperties": item_schema,
+            "x-messages": {"type": f'the "{section}" section must be a map, not {{kind}}'}}
+
+
+#: The key sets of a TemplateVersion the schema is built from.
+KEY_SETS = ("sections", "resource_keys", "output_keys", "parameter_keys",
+            "parameter_types", "deletion_policies")
+
+
+def build_schema(version: Any) -> dict[str, Any]:
+    """Return the JSON Schema of templates of ``version`` (a TemplateVersion)."""
+    return _build_schema(*(frozenset(getattr(version, name)) for name in KEY_SETS))
+
+
+@functools.cache
+def _build_schema(sections: frozenset[str], resource_keys: frozenset[str],
+                  output_keys: frozenset[str], parameter_keys: frozenset[str],
+                  parameter_types: frozenset[str],
+                  deletion_policies: frozenset[str]) -> dict[str, Any]:
+    policies = sorted(deletion_policies)
+    resource = _definition(resource_keys, "type", "a resource definition", {
+        "type": {**_TEXT, "x-messages": {"type": "the resource type must be a string, "
+                                                 "not {kind}"}},
+        "properties": _FUNCTION_OR_MAP,
+        "metadata": _FUNCTION_OR_MAP,
+        "update_policy": _FUNCTION_OR_MAP,
+        "description": _TEXT,
+        "depends_on": {"type": ["string", "array", "null"], "items": _TEXT,
+                       "x-messages": {"type": "must be a resource name or a list of "
+                                              "resource names, not {kind}"}},
+        "deletion_policy": {"anyOf": [{"enum": policies}, _MAP],
+                            "x-messages": {"anyOf": '"{value}" is not a valid deletion '
+                                                    f'policy; use one of {", ".join(policies)}'}},
+    })
+    output = _definition(output_keys, "value", "an output definition",
+                         {"description": _TEXT})
+    types = sorted(parameter_types)
+    parameter = _definition(parameter_keys, "type", "a parameter definition", {
+        "type": {"enum": types, "x-messages": {
+            "enum": f'"{{value}}" is not a valid parameter type; use one of {", ".join(types)}'}},
+        "label": _TEXT,
+        "description": _TEXT,
+        "hidden": {"type": ["boolean", "string"]},
+        "immutable": {"type": ["boolean", "string"]},
+        "constraints": {"type": ["array", "null"], "items": _MAP,
+                        "x-messages": {"type": "constraints must be a list, not {kind}"}},
+        "tags": {"type": "array", "items": _TEXT},
+    })
+    group = {
+        "type": "object", "required": ["parameters"], "additionalProperties": False,
+        "properties": {"label": _TEXT, "description": _TEXT,
+                       "parameters": {"type": "array", "x-messages": {
+                           "type": "the parameters of a group must be a list, not {kind}"}}},
+        "x-messages": {"type": "a parameter group must be a map, not {kind}",
+                       "required": 'a parameter group must contain a "parameters" list',
+                       "additionalProperties":
+                           '"{key}" is not a valid keyword inside a parameter group.{hint}'},
+    }
+    section_schemas = {
+        "heat_template_version": {},
+        "description": {**_TEXT, "x-messages": {"type": "the description must be a string, "
+                                                        "not {kind}"}},
+        "parameter_groups": {"type": ["array", "null"], "items": group},
+        "parameters": _named_map(parameter, "parameters"),
+        "resources": _named_map(resource, "resources"),
+        "outputs": _named_map(output, "outputs"),
+        "conditions": _named_map({}, "conditions"),
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {name: section_schemas.get(name, {}) for name in sorted(sections)},
+        "additionalProperties": False,
+        "x-messages": {"additionalProperties":
+                       'Unknown section "{key}": not a valid template section.{hint}'},
+    }
+
+
+def _kind(value: Any) -> str:
+    for cls, name in _KINDS.items():
+        if type(value) is cls or (cls not in (bool, int) and isinstance(value, cls)):
+            return name
+    return type(value).__name__
+
+
+def _unexpected_keys(error: jsonschema.ValidationError) -> list[Any]:
+    allowed = set(error.schema.get("properties", {}))
+    keys = [key for key in error.instance if key not in allowed]
+    return sorted(keys, key=lambda key: (line_of(error.instance, key) or 0, str(key)))
+
+
+def _fields(error: jsonschema.ValidationError) -> dict[str, Any]:
+    fields: dict[str, Any] = {"value": error.instance, "kind": _kind(error.instance)}
+    if error.validator == "type":
+        expected = error.validator_value
+        expected = expected if isinstance(expected, list) else [expected]
+        fields["expected"] = " or ".join(_EXPECTED.get(name, name) for name in expected)
+    elif error.validator == "required":
+        fields["missing"] = next((key for key in error.validator_value
+                                  if key not in error.instance), "")
+    elif error.validator == "additionalProperties":
+        key = _unexpected_keys(error)[0]
+        fields["key"] = key
+        fields["hint"] = exception.did_you_mean(key, error.schema.get("properties", {}))
+    elif error.validator == "enum":
+        fields["allowed"] = ", ".join(str(v) for v in error.validator_value)
+    return fields
+
+
+def _line(document: Any, error: jsonschema.ValidationError) -> int | None:
+    """Return the line of the offending key (or value) of ``error``."""
+    container, key = None, None
+    node = document
+    for step in error.absolute_path:
+        container, key = node, step
+        node = node[step]
+    if error.validator == "additionalProperties":
+        return line_of(error.instance, _unexpected_keys(error)[0])
+    if error.validator == "required" or container is None:
+        return line_of(node) if isinstance(node, (dict, list)) else line_of(container, key)
+    return line_of(container, key)
+
+
+def _to_validation_error(document: Any, error: jsonschema.ValidationError,
+                         filename: str | None) -> exception.StackValidationFailed:
+    template = error.schema.get("x-messages", {}).get(error.validator) \
+        or GENERIC_MESSAGES.get(error.validator, error.message)
+    return exception.StackValidationFailed(
+        template.format(**_fields(error)), path=list(error.absolute_path),
+        line=_line(document, error), filename=filename)
+
+
+def _rank(document: Any, error: jsonschema.ValidationError) -> tuple[Any, ...]:
+    line = _line(document, error) or 0
+    return (-len(error.absolute_path), line, [str(step) for step in error.absolute_path])
+
+
+def _validator(schema: dict[str, Any]) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema)
+
+
+def find_errors(document: Mapping[str, Any], version: Any,
+                filename: str | None = None) -> list[exception.StackValidationFailed]:
+    """Return every structural error, best first (deepest, then by line)."""
+    validator = _validator(build_schema(version))
+    errors: Sequence[jsonschema.ValidationError] = sorted(
+        validator.iter_errors(document), key=lambda error: _rank(document, error))
+    return [_to_validation_error(document, error, filename) for error in errors]
+
+
+def validate_structure(document: Mapping[str, Any], version: Any,
+                       filename: str | None = None) -> None:
+    """Raise the best StackValidationFailed if ``document`` breaks the version's structure."""
+    errors = find_errors(document, version, filename)
+    if errors:
+        raise errors[0]
