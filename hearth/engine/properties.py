@@ -6,6 +6,8 @@ same declaration validates the template's values, serialises itself for
 :class:`Properties` is the mapping a resource reads: ``props['port']``
 resolves intrinsic functions, applies the default, converts the value to
 its type and (during :meth:`Properties.validate`) checks the constraints.
+As in Heat, a property written as null reads as its type's empty value
+('' / 0 / [] / {} / False) and one not written at all (nor defaulted) as None.
 
 Errors are :class:`~hearth.common.exception.StackValidationFailed` with
 ``error="Property error"``; their path grows through nested LIST and MAP
@@ -27,7 +29,7 @@ TYPES = (INTEGER, STRING, NUMBER, BOOLEAN, MAP, LIST, ANY) = constraints.SCHEMA_
 
 PROPERTY_ERROR = "Property error"
 
-#: What a property reads as when it is neither set nor defaulted.
+#: What a property written as null (and not defaulted) reads as.
 EMPTY_VALUES: dict[str, Any] = {
     INTEGER: 0, NUMBER: 0, STRING: "", BOOLEAN: False, ANY: None}
 _EMPTY_FACTORIES: dict[str, Callable[[], Any]] = {MAP: dict, LIST: list}
@@ -324,9 +326,10 @@ class Properties(Mapping):
             raise KeyError(f"Invalid Property {key}")
         schema = self.schema[key]
         raw = _child(self._source, key)
-        value = self._resolve_raw(key) if key in self.data else None
+        given = key in self.data
+        value = self._resolve_raw(key) if given else None
         if value is function.ABSENT:
-            value = None
+            value, given = None, False
         if value is None:
             if validate and _unknown(value, raw):
                 return None
@@ -335,7 +338,9 @@ class Properties(Mapping):
             elif schema.required and validate:
                 raise self._error(f"Property {key} not assigned", [], line_of(self._source))
             else:
-                return empty_value(schema.type)
+                # As in Heat: an explicit null reads as the type's empty value,
+                # a property not written at all reads as None.
+                return empty_value(schema.type) if given else None
         return self._typed(key, schema, value, validate)
 
     def _typed(self, key: Any, schema: Schema, value: Any, validate: bool) -> Any:

@@ -1,0 +1,104 @@
+"""Turn a template's type name into the plug-in class that implements it.
+
+The environment's ``resource_registry`` (aliases, wildcards, per-resource
+overrides) is applied first, then the plug-in class map.  An unknown type
+is :class:`~hearth.common.exception.ResourceTypeNotFound` with a "did you
+mean"; a HIDDEN type is refused for new stacks (``allow_hidden`` lets
+existing stacks keep using it); a DEPRECATED one logs a warning.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from hearth.common import exception
+from hearth.engine import support
+from hearth.engine.plugin_manager import PluginManager
+
+LOG = logging.getLogger(__name__)
+
+#: A provider-template reference resolved by the environment becomes a class
+#: through this hook (the engine's template-resource factory).
+TemplateClassFactory = Callable[[Any], type]
+
+
+class ResourceRegistry:
+    """The final type-name → class lookup of one engine."""
+
+    def __init__(self, manager: PluginManager,
+                 template_class_factory: TemplateClassFactory | None = None) -> None:
+        self.manager = manager
+        self.template_class_factory = template_class_factory
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping[str, type]) -> ResourceRegistry:
+        """Build a registry from one in-memory mapping (tests)."""
+        return cls(PluginManager.from_mappings([("memory", mapping)]))
+
+    @property
+    def classes(self) -> dict[str, type]:
+        """Return every registered type name → class."""
+        return self.manager.classes
+
+    @property
+    def failures(self) -> list[exception.HearthException]:
+        """Return the plug-in load failures (for ``resource-type-list --all``)."""
+        return self.manager.failures
+
+    def resolve_name(self, type_name: str, env: Any = None,
+                     resource_name: str | None = None) -> Any:
+        """Return what ``type_name`` means after the environment's resource_registry."""
+        registry = getattr(env, "registry", None)
+        if registry is None:
+            return type_name
+        return registry.resolve_type(type_name, resource_name=resource_name)
+
+    def get_class(self, type_name: str, env: Any = None, resource_name: str | None = None,
+                  allow_hidden: bool = False) -> type:
+        """Return the class implementing ``type_name`` (for ``resource_name``, if given)."""
+        resolved = self.resolve_name(type_name, env, resource_name)
+        if not isinstance(resolved, str) or resolved not in self.classes:
+            if self.template_class_factory is not None and _is_template(resolved):
+                return self.template_class_factory(resolved)
+            candidates = list(self.classes)
+            raise exception.ResourceTypeNotFound(
+                type_name=str(type_name), hint=exception.did_you_mean(type_name, candidates))
+        resource_class = self.classes[resolved]
+        check_support(resolved, resource_class, allow_hidden)
+        return resource_class
+
+
+def _is_template(resolved: Any) -> bool:
+    if not isinstance(resolved, str):
+        return resolved is not None
+    return resolved.endswith((".yaml", ".yml", ".template", ".json")) or "://" in resolved
+
+
+def check_support(type_name: str, resource_class: type, allow_hidden: bool = False) -> None:
+    """Refuse a HIDDEN type for new stacks; warn about a DEPRECATED one."""
+    status = getattr(resource_class, "support_status", None) or support.SupportStatus()
+    if status.status == support.HIDDEN and not allow_hidden:
+        raise exception.ResourceTypeUnavailable(
+            message=f"Resource type {type_name} is hidden and may not be used in new "
+                    f"stacks.{' ' + status.message if status.message else ''}")
+    if status.status == support.DEPRECATED:
+        LOG.warning("Resource type %s is deprecated%s", type_name,
+                    f": {status.message}" if status.message else ".")
+
+
+def deprecation_warning(type_name: str, resource_class: type) -> str | None:
+    """Return the warning text for a deprecated type, or None."""
+    status = getattr(resource_class, "support_status", None)
+    if status is None or status.status != support.DEPRECATED:
+        return None
+    detail = f" {status.message}" if status.message else ""
+    return f"{type_name} is DEPRECATED.{detail}"
+
+
+@functools.lru_cache(maxsize=1)
+def default_registry() -> ResourceRegistry:
+    """Return the registry of every discovered plug-in (loaded once per process)."""
+    return ResourceRegistry(PluginManager.load())
