@@ -1,0 +1,175 @@
+"""A stack at run time: its stored record, template, parameters and live resources.
+
+:class:`Stack` is also the :class:`~hearth.engine.resource.StackView`
+resources see (``name``, ``id``, ``context``, ``store``, ``env``,
+``clock``) and the recorder of every state change
+(:meth:`Stack.record_resource_state`, :meth:`Stack.state_set`): each one is
+written through the db API, recorded as an event and published on the bus.
+
+Sequencing the actions lives in :mod:`hearth.engine.stack_actions` and
+:mod:`hearth.engine.update`; outputs in :mod:`hearth.engine.outputs`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from hearth.db import api_events, api_resources, api_stacks, models
+from hearth.db.session import Database
+from hearth.engine import resource_actions
+from hearth.engine.resource_store_db import DbResourceStore
+from hearth.engine.scheduler import green_sleep
+from hearth.engine.stack_context import StackContext
+from hearth.engine.template import function
+
+LOG = logging.getLogger(__name__)
+
+STACK_RESOURCE_TYPE = "OS::Heat::Stack"
+
+try:  # the bus is optional: an engine without it still records every event
+    from hearth import bus as _bus
+except ImportError:  # pragma: no cover - depends on another part of Hearth
+    _bus = None
+
+
+def publish(tag: str, data: Mapping[str, Any]) -> None:
+    """Publish ``data`` on the event bus under ``tag`` when the bus exists."""
+    if _bus is not None:
+        try:
+            _bus.publish(tag, dict(data))
+        except Exception:  # noqa: BLE001 - a bus problem never fails a stack action
+            LOG.debug("bus publish of %s failed", tag, exc_info=True)
+
+
+def requirements(definition: Any) -> set[str]:
+    """Return the names of the resources a definition needs before it (depends_on, refs)."""
+    names = set(getattr(definition, "depends_on", None) or ())
+    for part in ("properties", "metadata"):
+        names.update(function.dependencies(getattr(definition, part, None) or {}))
+    return names
+
+
+class Stack:
+    """One stack: record, template pieces and live resources, plus the recorder.
+
+    ``template`` is the parsed template object, ``parameters`` the resolved
+    values (pseudo parameters included), ``definitions`` the
+    ``{name: ResourceDefinition}`` of the template, ``registry`` the
+    resource registry (``get_class(type, env, name)``).
+    """
+
+    def __init__(self, db: Database, row: models.Stack, template: Any, env: Any,
+                 parameters: Mapping[str, Any], definitions: Mapping[str, Any],
+                 registry: Any, files: Mapping[str, str] | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] | None = None,
+                 hidden_parameters: tuple[str, ...] = ()) -> None:
+        self.db = db
+        self.row = row
+        self.template = template
+        self.env = env
+        self.parameters = dict(parameters)
+        self.hidden_parameters = hidden_parameters
+        self.definitions = dict(definitions)
+        self.registry = registry
+        self.files = dict(files or {})
+        self.clock = clock
+        self.sleep = sleep or green_sleep
+        self.walker: Any = None  # the walk in progress, for cancel
+        self.store = DbResourceStore(db)
+        self.resources: dict[str, Any] = {}
+        self.context = StackContext(row.name, row.id, row.project_id, self.parameters,
+                                    self.resources, self.files)
+        for name, definition in self.definitions.items():
+            self.resources[name] = self.make_resource(name, definition)
+
+    # --- the StackView -------------------------------------------------------
+    @property
+    def name(self) -> str:
+        """Return the stack's name."""
+        return self.row.name
+
+    @property
+    def id(self) -> str:
+        """Return the stack's id."""
+        return self.row.id
+
+    @property
+    def action(self) -> str:
+        """Return the stack's current action."""
+        return self.row.action
+
+    @property
+    def status(self) -> str:
+        """Return the stack's current status."""
+        return self.row.status
+
+    def make_resource(self, name: str, definition: Any) -> Any:
+        """Build the Resource object of ``definition`` (not stored until it acts)."""
+        cls = self.registry.get_class(definition.type, self.env, name)
+        resource = cls(name, definition, self)
+        resource.db_id = None
+        return resource
+
+    def attach_rows(self, rows: list[models.Resource]) -> None:
+        """Give the live resources the state stored in ``rows`` (latest row per name)."""
+        for row in rows:
+            resource = self.resources.get(row.name)
+            if resource is None or row.replaced_by is not None:
+                continue
+            resource.db_id, resource.uuid = row.id, row.uuid
+            resource.action, resource.status = row.action, row.status
+            resource.status_reason = row.status_reason
+            resource.resource_id = row.physical_resource_id
+
+    def requires(self) -> dict[str, set[str]]:
+        """Return ``{resource: names it requires}`` among this stack's resources."""
+        return {name: requirements(resource.t) & set(self.resources)
+                for name, resource in self.resources.items()}
+
+    # --- recording -----------------------------------------------------------
+    def secrets(self) -> list[str]:
+        """Return the values that must never appear in events or API output."""
+        return [str(self.parameters[name]) for name in self.hidden_parameters
+                if self.parameters.get(name) not in (None, "")]
+
+    def record_resource_state(self, resource: Any) -> None:
+        """Persist a resource's state and record it as an event (the resource recorder)."""
+        values = {"action": resource.action, "status": resource.status,
+                  "status_reason": resource.status_reason,
+                  "physical_resource_id": resource.resource_id}
+        if resource.db_id is None:
+            row = api_resources.resource_create(self.db, dict(
+                values, name=resource.name, uuid=resource.uuid, stack_id=self.id,
+                type=resource.type_name))
+            resource.db_id = row.id
+        else:
+            api_resources.resource_update(self.db, resource.db_id, **values)
+        self.record_event(resource.name, resource.resource_id, resource.type_name,
+                          resource.action, resource.status, resource.status_reason,
+                          resource_actions.event_properties(resource, self.secrets()))
+
+    def record_event(self, resource_name: str, physical_id: str | None, type_name: str,
+                     action: str, status: str, reason: str,
+                     properties: Mapping[str, Any] | None = None) -> None:
+        """Write one event and publish it on the bus."""
+        values = {"stack_id": self.id, "resource_name": resource_name,
+                  "physical_resource_id": physical_id, "resource_type": type_name,
+                  "resource_action": action, "resource_status": status,
+                  "resource_status_reason": reason,
+                  "resource_properties": dict(properties or {})}
+        row = api_events.event_create(self.db, values)
+        publish(f"hearth/stack/{self.id}/{resource_name}/{action}_{status}",
+                dict(values, id=row.uuid, stack_name=self.name))
+
+    def state_set(self, action: str, status: str, reason: str) -> None:
+        """Set and store the stack's state and record a stack-level event."""
+        self.row = api_stacks.stack_update(self.db, self.id, action=action, status=status,
+                                           status_reason=reason)
+        self.record_event(self.name, self.id, STACK_RESOURCE_TYPE, action, status, reason)
+
+    def __repr__(self) -> str:
+        return f"<Stack {self.name} {self.action}_{self.status}>"
