@@ -300,8 +300,10 @@ class Parameters(Mapping[str, Any]):
                  env_params: Mapping[str, Any] | None = None,
                  param_defaults: Mapping[str, Any] | None = None,
                  validate_value: bool = True, *, stack_name: str | None = None,
-                 stack_id: str | None = None, project_id: str | None = None) -> None:
+                 stack_id: str | None = None, project_id: str | None = None,
+                 filename: str | None = None) -> None:
         section = schema_section or {}
+        self.filename = filename
         self.version = version
         self.section = section
         self.user_params = {**(env_params or {}), **(user_params or {})}
@@ -323,7 +325,7 @@ class Parameters(Mapping[str, Any]):
         except exception.InvalidSchemaError as exc:
             raise exception.InvalidParameterValue(
                 f"Parameter '{name}' is invalid: {exc}", path=["parameters", name],
-                line=line_of(self.section, name)) from None
+                line=line_of(self.section, name), filename=self.filename) from None
 
     def validate(self, context: Any = None) -> None:
         """Check for unknown user parameters, then every parameter in order."""
@@ -332,12 +334,18 @@ class Parameters(Mapping[str, Any]):
                 raise exception.UnknownUserParameter(
                     name, exception.did_you_mean(name, self.section))
         for name in self.section:
-            self.params[name].validate(self.validate_value, context)
+            try:
+                self.params[name].validate(self.validate_value, context)
+            except exception.StackValidationFailed as exc:
+                raise exc.located(self.filename) from None
 
     def __getitem__(self, name: str) -> Any:
         if name not in self.params:
             raise KeyError(name)
-        return self.params[name].value()
+        try:
+            return self.params[name].value()
+        except exception.StackValidationFailed as exc:
+            raise exc.located(self.filename) from None
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.params)
@@ -364,7 +372,8 @@ class Parameters(Mapping[str, Any]):
                 and self.params[name].value() != new.params[name].value()]
 
 
-def validate_parameter_groups(groups: Any, parameter_names: Sequence[str]) -> None:
+def validate_parameter_groups(groups: Any, parameter_names: Sequence[str],
+                              filename: str | None = None) -> None:
     """Check ``parameter_groups`` as Heat does.
 
     It must be a list of groups, each naming known parameters, and no
@@ -377,7 +386,8 @@ def validate_parameter_groups(groups: Any, parameter_names: Sequence[str]) -> No
              ) -> exception.StackValidationFailed:
         path = ["parameter_groups"] if label is None else ["parameter_groups", label]
         return exception.StackValidationFailed(message, error="Parameter Groups error",
-                                               path=path, line=line or line_of(groups))
+                                               path=path, line=line or line_of(groups),
+                                               filename=filename)
 
     if not isinstance(groups, list):
         raise fail("The parameter_groups should be a list.")
