@@ -1,0 +1,123 @@
+"""Turn stacks, resources, events and outputs into the JSON objects of Heat's v1 API.
+
+Field names, ``ACTION_STATUS`` strings and ``YYYY-MM-DDTHH:MM:SSZ`` times are
+Heat's; ``links`` are left to the REST layer.  Hidden parameters show as
+``******``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+HIDDEN = "******"
+
+
+def format_time(value: datetime | None) -> str | None:
+    """Return ``value`` as Heat prints it (UTC, second precision), None when unset."""
+    return value.strftime("%Y-%m-%dT%H:%M:%SZ") if value else None
+
+
+def status(action: str, state: str) -> str:
+    """Return ``ACTION_STATUS``."""
+    return f"{action}_{state}"
+
+
+def format_parameters(row: Any, parameters: Mapping[str, Any],
+                      hidden: Iterable[str] = ()) -> dict[str, str]:
+    """Return the parameters map with pseudo parameters, hidden ones as ``******``."""
+    hidden = set(hidden)
+    result = {name: HIDDEN if name in hidden else _text(value)
+              for name, value in parameters.items() if not name.startswith("OS::")}
+    result.update({"OS::stack_id": row.id, "OS::stack_name": row.name,
+                   "OS::project_id": row.project_id})
+    return result
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list):
+        return ",".join(_text(item) for item in value)
+    if isinstance(value, dict):
+        import json
+        return json.dumps(value)
+    return "" if value is None else str(value)
+
+
+def format_stack_summary(row: Any, description: str = "") -> dict[str, Any]:
+    """Return a stack-list item."""
+    return {
+        "id": row.id,
+        "stack_name": row.name,
+        "description": description,
+        "stack_status": status(row.action, row.status),
+        "stack_status_reason": row.status_reason,
+        "creation_time": format_time(row.created_at),
+        "updated_time": format_time(row.updated_at),
+        "deletion_time": format_time(row.deleted_at),
+        "stack_owner": row.username,
+        "parent": row.owner_id,
+        "stack_user_project_id": row.project_id,
+        "tags": list(row.tags or []) or None,
+    }
+
+
+def format_stack(row: Any, description: str, parameters: Mapping[str, str],
+                 outputs: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """Return the full stack object (stack-show)."""
+    result = format_stack_summary(row, description)
+    result.update({
+        "template_description": description,
+        "parameters": dict(parameters),
+        "disable_rollback": row.disable_rollback,
+        "timeout_mins": row.timeout_mins,
+        "capabilities": [],
+        "notification_topics": [],
+    })
+    if outputs is not None:
+        result["outputs"] = outputs
+    return result
+
+
+def format_resource(row: Any, stack_row: Any, required_by: list[str],
+                    description: str = "", attributes: Mapping[str, Any] | None = None
+                    ) -> dict[str, Any]:
+    """Return a resource object (list item; ``attributes`` added for show)."""
+    result = {
+        "resource_name": row.name,
+        "logical_resource_id": row.name,
+        "physical_resource_id": row.physical_resource_id or "",
+        "resource_type": row.type,
+        "resource_status": status(row.action, row.status),
+        "resource_status_reason": row.status_reason,
+        "creation_time": format_time(row.created_at),
+        "updated_time": format_time(row.updated_at or row.created_at),
+        "required_by": list(required_by),
+        "stack_name": stack_row.name,
+        "stack_id": stack_row.id,
+    }
+    if attributes is not None:
+        result["description"] = description
+        result["attributes"] = dict(attributes)
+    return result
+
+
+def format_event(row: Any, with_details: bool = False) -> dict[str, Any]:
+    """Return an event object (``resource_type``/``resource_properties`` with details)."""
+    result = {
+        "id": row.uuid,
+        "event_time": format_time(row.created_at),
+        "logical_resource_id": row.resource_name,
+        "resource_name": row.resource_name,
+        "physical_resource_id": row.physical_resource_id or "",
+        "resource_status": status(row.resource_action, row.resource_status),
+        "resource_status_reason": row.resource_status_reason,
+    }
+    if with_details:
+        result["resource_type"] = row.resource_type
+        result["resource_properties"] = row.resource_properties or {}
+    return result

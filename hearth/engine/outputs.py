@@ -1,0 +1,49 @@
+"""Resolve a stack's outputs on demand, each with its own error."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from hearth.engine import resource_actions
+from hearth.engine.template import function
+
+
+def _field(definition: Any, key: str) -> Any:
+    if isinstance(definition, Mapping):
+        return definition.get(key)
+    return getattr(definition, key, None)
+
+
+def description(definition: Any) -> str:
+    """Return an output's description (Heat's default when it has none)."""
+    return _field(definition, "description") or "No description given"
+
+
+def output_definitions(stack: Any) -> dict[str, Any]:
+    """Return ``{key: output definition}`` of the stack's template (parsed snippets)."""
+    return dict(stack.template.outputs(stack.context) or {})
+
+
+def list_outputs(stack: Any) -> list[dict[str, Any]]:
+    """Return ``[{"output_key", "description"}]`` without resolving values."""
+    return [{"output_key": key, "description": description(definition)}
+            for key, definition in output_definitions(stack).items()]
+
+
+def resolve_output(stack: Any, key: str, definition: Any) -> dict[str, Any]:
+    """Return one output object; a resolution error goes to ``output_error``."""
+    result: dict[str, Any] = {"output_key": key, "description": description(definition)}
+    try:
+        value = function.resolve(_field(definition, "value"))
+        result["output_value"] = resource_actions.mask(value, stack.secrets())
+    except Exception as error:  # noqa: BLE001 - each output carries its own error
+        result["output_value"] = None
+        result["output_error"] = str(error)
+    return result
+
+
+def resolve_outputs(stack: Any) -> list[dict[str, Any]]:
+    """Return every output object, in template order."""
+    return [resolve_output(stack, key, definition)
+            for key, definition in output_definitions(stack).items()]
