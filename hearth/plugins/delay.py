@@ -8,7 +8,7 @@ from collections.abc import Callable
 from hearth.engine import constraints, properties, resource, support
 from hearth.plugins._waiting import Wait
 
-DELAY_ACTIONS = (resource.CREATE, resource.DELETE, resource.SUSPEND, resource.RESUME)
+DELAYED_ACTIONS = (resource.CREATE, resource.DELETE, resource.SUSPEND, resource.RESUME)
 
 
 def _seconds(description: str, default: float) -> properties.Schema:
@@ -42,7 +42,7 @@ class Delay(resource.Resource):
         DELAY_ACTIONS: properties.Schema(
             properties.Schema.LIST, "Actions during which the delay will occur.",
             update_allowed=True, default=[resource.CREATE],
-            constraints=[constraints.AllowedValues(list(DELAY_ACTIONS))]),
+            constraints=[constraints.AllowedValues(list(DELAYED_ACTIONS))]),
     }
 
     #: the jitter source (a seam for tests).

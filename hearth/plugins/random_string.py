@@ -11,7 +11,7 @@ from hearth.common import exception
 from hearth.engine import attributes, constraints, properties, resource, support
 
 #: Character class name → its characters (Heat's classes).
-CHARACTER_CLASSES: dict[str, str] = {
+CLASS_CHARACTERS: dict[str, str] = {
     "lettersdigits": string.ascii_letters + string.digits,
     "letters": string.ascii_letters,
     "lowercase": string.ascii_lowercase,
@@ -67,7 +67,7 @@ class RandomString(resource.Resource):
         SEQUENCE: properties.Schema(
             properties.Schema.STRING,
             "Sequence of characters to build the random string from.",
-            constraints=[constraints.AllowedValues(list(CHARACTER_CLASSES))],
+            constraints=[constraints.AllowedValues(list(CLASS_CHARACTERS))],
             support_status=support.SupportStatus(
                 support.HIDDEN, version="5.0.0",
                 previous_status=support.SupportStatus(
@@ -82,7 +82,7 @@ class RandomString(resource.Resource):
                     properties.Schema.STRING,
                     "A character class and its corresponding min constraint to "
                     "generate the random string from.",
-                    constraints=[constraints.AllowedValues(list(CHARACTER_CLASSES))],
+                    constraints=[constraints.AllowedValues(list(CLASS_CHARACTERS))],
                     default="lettersdigits"),
                 MIN: _min_schema("The minimum number of characters from this character "
                                  "class that will be in the generated string."),
@@ -122,7 +122,7 @@ class RandomString(resource.Resource):
                    else self.properties[self.CHARACTER_CLASSES] or [])
         pools = [(item[self.SEQUENCE_KEY], item[self.MIN])
                  for item in self.properties[self.CHARACTER_SEQUENCES] or []]
-        pools += [(CHARACTER_CLASSES[item[self.CLASS]], item[self.MIN]) for item in classes]
+        pools += [(CLASS_CHARACTERS[item[self.CLASS]], item[self.MIN]) for item in classes]
         return pools
 
     def validate(self) -> None:
