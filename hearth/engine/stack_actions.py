@@ -89,7 +89,8 @@ def run_action(stack: Any, action: str) -> bool:
     DELETE soft-deletes the stack record.
     """
     plan = ACTION_PLANS[action]
-    stack.state_set(action, IN_PROGRESS, f"Stack {action} started")
+    if (stack.action, stack.status) != (action, IN_PROGRESS):
+        stack.state_set(action, IN_PROGRESS, f"Stack {action} started")
     result = walk_resources(stack, stack.requires(), plan.direction,
                             lambda name: plan.task(stack.resources[name]),
                             plan.aggregate_errors)

@@ -1,0 +1,118 @@
+"""One engine's runtime: its registration, heartbeat, stack locks and running actions.
+
+An engine registers itself, beats on a green thread, and acts on a stack
+only while it holds the stack's lock (:mod:`hearth.db.api_locks`): a lock
+held by a live engine gives :class:`ActionInProgress`, one held by a dead
+engine is stolen.  At start the engine fails the stacks that dead engines
+left IN_PROGRESS ("Engine went down during stack <ACTION>"), so every stack
+can always be updated, rolled back or deleted.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from hearth.common import exception
+from hearth.common.config import CONF
+from hearth.db import api_engines, api_events, api_locks, api_stacks
+from hearth.db.session import Database
+from hearth.engine import scheduler
+
+LOG = logging.getLogger(__name__)
+
+
+class EngineRuntime:
+    """Register, beat, lock and run stack actions on green threads."""
+
+    def __init__(self, db: Database, engine_id: str | None = None) -> None:
+        self.db = db
+        self.engine_id = engine_id or str(uuid.uuid4())
+        self.running: dict[str, Any] = {}      # stack id -> green thread
+        self.live_stacks: dict[str, Any] = {}  # stack id -> Stack acting now (for cancel)
+        api_engines.engine_register(db, self.engine_id, socket.gethostname(), os.getpid(),
+                                    "hearth-engine")
+        self._beating = True
+        self._heart = scheduler.spawn(self._beat)
+        self.recover()
+
+    def _beat(self) -> None:
+        while self._beating:
+            try:
+                api_engines.engine_heartbeat(self.db, self.engine_id)
+            except Exception:  # noqa: BLE001 - a missed beat is retried next time
+                LOG.debug("engine %s heartbeat failed", self.engine_id, exc_info=True)
+            scheduler.green_sleep(CONF.engine_heartbeat_interval)
+
+    def recover(self) -> list[str]:
+        """Fail stacks left IN_PROGRESS by dead engines; return their ids."""
+        recovered = []
+        for row in api_locks.stacks_in_progress_of_dead_engines(
+                self.db, CONF.engine_life_check_timeout):
+            reason = f"Engine went down during stack {row.action}"
+            api_stacks.stack_update(self.db, row.id, status="FAILED", status_reason=reason)
+            api_events.event_create(self.db, {
+                "stack_id": row.id, "resource_name": row.name, "physical_resource_id": row.id,
+                "resource_type": "OS::Heat::Stack", "resource_action": row.action,
+                "resource_status": "FAILED", "resource_status_reason": reason})
+            holder = api_locks.lock_get_engine_id(self.db, row.id)
+            if holder:
+                api_locks.lock_release(self.db, row.id, holder)
+            LOG.warning("stack %s (%s): %s", row.name, row.id, reason)
+            recovered.append(row.id)
+        return recovered
+
+    def lock(self, stack_id: str, stack_name: str, action: str) -> None:
+        """Take the stack's lock or raise ActionInProgress."""
+        holder = api_locks.lock_take(self.db, stack_id, self.engine_id,
+                                     CONF.engine_life_check_timeout)
+        if holder is not None and holder != self.engine_id:
+            raise exception.ActionInProgress(stack_name=stack_name, action=action)
+        if holder == self.engine_id and stack_id in self.running:
+            raise exception.ActionInProgress(stack_name=stack_name, action=action)
+
+    def start(self, stack: Any, work: Callable[[], Any]) -> None:
+        """Run ``work`` for ``stack`` on a green thread; release the lock at its end."""
+        def runner() -> None:
+            try:
+                work()
+            except Exception:  # noqa: BLE001 - logged; the stack state tells the user
+                LOG.exception("stack %s: action failed unexpectedly", stack.name)
+                stack.state_set(stack.action, "FAILED", "Internal error: see the engine log")
+            finally:
+                self.running.pop(stack.id, None)
+                self.live_stacks.pop(stack.id, None)
+                api_locks.lock_release(self.db, stack.id, self.engine_id)
+        self.live_stacks[stack.id] = stack
+        self.running[stack.id] = scheduler.spawn(runner)
+
+    def wait(self, stack_id: str, timeout: float | None = None) -> None:
+        """Wait (green) until the stack's action in this engine ends."""
+        thread = self.running.get(stack_id)
+        if thread is None:
+            return
+        done = scheduler.Event()
+        thread.link(lambda _thread: done.send(True))
+        done.wait(timeout)
+
+    def cancel(self, stack_id: str, with_rollback: bool) -> bool:
+        """Throw ForcedCancel into the stack's running walk; return whether one ran here."""
+        stack = self.live_stacks.get(stack_id)
+        walker = getattr(stack, "walker", None)
+        if walker is None:
+            return False
+        walker.cancel(exception.ForcedCancel(with_rollback=with_rollback))
+        return True
+
+    def stop(self) -> None:
+        """Cancel running actions (they end FAILED), stop beating, deregister."""
+        for stack_id in list(self.live_stacks):
+            self.cancel(stack_id, with_rollback=False)
+        for stack_id in list(self.running):
+            self.wait(stack_id, timeout=CONF.api.graceful_shutdown_timeout)
+        self._beating = False
+        api_engines.engine_deregister(self.db, self.engine_id)
