@@ -1,0 +1,51 @@
+"""One loader for every module family (execution modules now; cloud, pillar later).
+
+Public names: :class:`Loader`, :class:`ModuleFamily`, :data:`EXECUTION`,
+:class:`LoadedFunction`, :func:`execution_loader`, :func:`opts_from_conf`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from hearth.loader.exports import LoadedFunction
+from hearth.loader.family import EXECUTION, ModuleFamily
+from hearth.loader.lazy import Loader
+
+__all__ = ["EXECUTION", "LoadedFunction", "Loader", "ModuleFamily", "execution_loader",
+           "opts_from_conf"]
+
+
+def opts_from_conf(conf: Any = None) -> dict[str, Any]:
+    """Build the ``__opts__`` dict from Hearth's configuration.
+
+    Per-module options (``[DEFAULT] module_opts``) become flat
+    ``module.option`` keys, as in Salt's minion configuration.
+    """
+    from hearth.common import config
+
+    conf = conf if conf is not None else config.CONF
+    config.register_opts(conf)
+    opts: dict[str, Any] = {
+        "id": conf.minion_id,
+        "state_path": conf.state_path,
+        "cachedir": f"{conf.state_path}/cache",
+        "module_dirs": list(conf.module_dirs),
+        "enable_zip_modules": conf.enable_zip_modules,
+    }
+    opts.update(conf.module_opts)
+    return opts
+
+
+def execution_loader(opts: Mapping[str, Any], grains: Mapping[str, Any] | None = None,
+                     pillar: Mapping[str, Any] | None = None) -> Loader:
+    """Return a loader of execution modules with ``__grains__`` and ``__pillar__`` packed.
+
+    Without ``grains`` the core grains are computed on first use (cached).
+    """
+    if grains is None:
+        from hearth.grains import LazyGrains
+
+        grains = LazyGrains(opts)
+    return Loader(EXECUTION, opts, pack={"__grains__": grains, "__pillar__": dict(pillar or {})})

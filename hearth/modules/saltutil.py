@@ -1,0 +1,63 @@
+"""Look at and stop running jobs (Salt's ``saltutil`` job functions), refresh modules."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import signal as signals
+from typing import Any
+
+from hearth.jobs import ProcTable
+
+
+def _table() -> ProcTable:
+    cachedir = __opts__.get("cachedir") or os.path.join(  # noqa: F821
+        __opts__.get("state_path") or ".", "cache")  # noqa: F821
+    return ProcTable(os.path.join(cachedir, "proc"))
+
+
+def running() -> list[dict[str, Any]]:
+    """Return the records (fun, pid, jid, tgt) of the jobs running on this host."""
+    return _table().running()
+
+
+def is_running(fun: str) -> list[dict[str, Any]]:
+    """Return the running jobs whose function matches the glob ``fun``."""
+    return [job for job in running() if fnmatch.fnmatchcase(job.get("fun", ""), fun)]
+
+
+def find_job(jid: str) -> dict[str, Any]:
+    """Return the record of the running job ``jid``, or ``{}``."""
+    return _table().find(str(jid))
+
+
+def signal_job(jid: str, sig: int) -> str:
+    """Send the signal ``sig`` to the process running job ``jid``; say what happened."""
+    job = find_job(jid)
+    if not job:
+        return ""
+    pid = int(job["pid"])
+    if pid == os.getpid():
+        return f"Job {jid} runs inside this process (pid {pid}) and cannot be signalled"
+    try:
+        os.kill(pid, int(sig))
+    except ProcessLookupError:
+        _table().remove(str(jid))
+        return f"Job {jid} was not running and job data has been cleaned up"
+    return f"Signal {int(sig)} sent to job {jid} at pid {pid}"
+
+
+def term_job(jid: str) -> str:
+    """Send SIGTERM to the process running job ``jid``."""
+    return signal_job(jid, signals.SIGTERM)
+
+
+def kill_job(jid: str) -> str:
+    """Send SIGKILL to the process running job ``jid``."""
+    return signal_job(jid, signals.SIGKILL)
+
+
+def refresh_modules(**kwargs: Any) -> bool:
+    """Reload every execution module; return True."""
+    __salt__.refresh()  # noqa: F821
+    return True
