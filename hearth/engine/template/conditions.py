@@ -59,7 +59,7 @@ class Conditions:
         if isinstance(name_or_expression, str):
             return self._named(name_or_expression, path, line)
         parsed = parse_condition(self.version, self.context, name_or_expression, path, line)
-        return self._truth(resolve(parsed), path, line)
+        return self._truth("condition", resolve(parsed), path, line)
 
     def evaluate_all(self) -> dict[str, bool]:
         """Evaluate every condition (validation); return name -> truth."""
@@ -71,8 +71,8 @@ class Conditions:
             return self._values[name]
         if name not in self.section:
             raise exception.StackValidationFailed(
-                f'Invalid condition "{name}": it is not defined in the "{SECTION}" section.'
-                + exception.did_you_mean(name, self.section), path=path, line=line)
+                f'Invalid condition "{name}"' + exception.did_you_mean(name, self.section),
+                path=path, line=line)
         if name in self._evaluating:
             cycle = [*self._evaluating[self._evaluating.index(name):], name]
             raise exception.StackValidationFailed(
@@ -81,22 +81,18 @@ class Conditions:
         self._evaluating.append(name)
         try:
             where, where_line = (SECTION, name), line_of(self.section, name)
-            definition = self.section[name]
-            if isinstance(definition, str):
-                value = self._named(definition, where, where_line)
-            else:
-                parsed = parse_condition(self.version, self.context, definition, where,
-                                         where_line)
-                value = self._truth(resolve(parsed), where, where_line)
+            parsed = parse_condition(self.version, self.context, self.section[name], where,
+                                     where_line)
+            value = self._truth(f'condition "{name}"', resolve(parsed), where, where_line)
         finally:
             self._evaluating.pop()
         self._values[name] = value
         return value
 
     @staticmethod
-    def _truth(value: Any, path: tuple[Any, ...], line: int | None) -> bool:
+    def _truth(what: str, value: Any, path: tuple[Any, ...], line: int | None) -> bool:
         if not isinstance(value, bool):
             raise exception.StackValidationFailed(
-                f"The definition of condition is invalid: it must be a boolean, a condition "
-                f"name or a condition function, not {value!r}", path=path, line=line)
+                f"The definition of {what} is invalid: {value} (a condition must be a "
+                f"boolean, a condition name or a condition function)", path=path, line=line)
         return value

@@ -36,9 +36,9 @@ class SnippetParser:
             entry = self.version.condition_functions.get(name)
             if entry is None and self.version.is_function(name):
                 raise exception.StackValidationFailed(
-                    f'The function "{name}" is invalid in this context: only condition '
-                    f'functions ({", ".join(self.version.condition_functions)}) may be used '
-                    f'in conditions', path=path, line=line)
+                    f'The function "{name}" is invalid in this context (only '
+                    f'{", ".join(self.version.condition_functions)} may be used in '
+                    f'conditions)', path=path, line=line)
         if entry is None:
             entry = self.version.functions.get(name)
         if entry is Removed:

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from hearth.engine.template.function import Function, resolve
-from hearth.engine.template.functions.arguments import is_list, is_map, unpack_list, unpack_map
+from hearth.engine.template.functions.arguments import is_list, is_map, unpack_list
 
 # --- repeat ----------------------------------------------------------------
 
@@ -18,14 +18,15 @@ class Repeat(Function):
     """Repeat a template for each value (or combination) of for_each lists."""
 
     usage = '{"for_each": {"%var%": list, ...}, "template": any}'
-    optional_keys: tuple[str, ...] = ()
     #: what the error says for_each values must be
     allowed_values = "lists"
 
     def _arguments(self, args: Any) -> dict[str, Any]:
         if not is_map(args):
             raise self.error(f'Arguments to "{self.fn_name}" must be a map: {self.usage}')
-        parts = unpack_map(self, args, ("for_each", "template"), self.optional_keys, self.usage)
+        if not {"for_each", "template"} <= set(args):
+            raise self.error(f'Arguments to "{self.fn_name}" must be of the form: {self.usage}')
+        parts = dict(args)
         if not isinstance(parts["for_each"], Function) and not is_map(parts["for_each"]):
             raise self.error(f'The "for_each" argument to "{self.fn_name}" must contain a map')
         return parts
@@ -91,8 +92,6 @@ class RepeatWithMap(Repeat):
 
 class RepeatWithNestedLoop(RepeatWithMap):
     """Repeat a template over for_each lists, as permutations or pairwise."""
-
-    optional_keys = ("permutations",)
 
     def combinations(self, lists: Sequence[list[Any]], args: Mapping[str, Any]
                      ) -> Iterable[tuple[Any, ...]]:

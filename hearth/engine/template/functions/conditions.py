@@ -67,13 +67,19 @@ class And(Function):
     def validate(self) -> None:
         """Check the shape: a list of at least two conditions."""
         super().validate()
-        if not isinstance(self.args, Function):
-            unpack_list(self, self.args, 2, None, self.usage)
+        self._arguments()
+
+    def _arguments(self) -> list[Any]:
+        if not is_list(self.args):
+            raise self.error(f'Arguments to "{self.fn_name}" must be a list of conditions')
+        if len(self.args) < 2:
+            raise self.error(f'The minimum number of condition arguments to "{self.fn_name}" '
+                             f'is 2.')
+        return list(self.args)
 
     def conditions(self) -> list[bool]:
         """Return the truth of each condition, in order."""
-        return [condition_value(self, item)
-                for item in unpack_list(self, self.args, 2, None, self.usage)]
+        return [condition_value(self, item) for item in self._arguments()]
 
     def result(self) -> bool:
         """Return whether every condition is true."""

@@ -217,12 +217,6 @@ class GetFile(Function):
             raise self.error(f'No content found in the "files" section for '
                              f'{self.fn_name} path: {key}') from None
 
-    def validate(self) -> None:
-        """Check that a literal key names a file of the files map."""
-        super().validate()
-        if not isinstance(self.args, Function):
-            self.result()
-
 
 class ResourceFacade(Function):
     """Return metadata, deletion_policy or update_policy of the parent resource."""

@@ -44,13 +44,14 @@ class Replace(Function):
         if not isinstance(params, Function) and not is_map(params):
             raise self.error(f'"{self.fn_name}" parameters must be a mapping')
 
-    def replacement(self, value: Any) -> str:
+    def replacement(self, key: Any, value: Any) -> str:
         """Return the text a param value becomes (None becomes '')."""
         if value is None:
             return ""
         if isinstance(value, (str, int, float, bool)):
             return str(value)
-        raise self.error(f'"{self.fn_name}" params must be strings or numbers, not {value!r}')
+        raise self.error(f'"{self.fn_name}" params must be strings or numbers, param {key} is '
+                         f'not valid')
 
     def check(self, template: str, params: Mapping[str, Any]) -> None:
         """Hook for the strict variants: refuse params they do not allow."""
@@ -62,7 +63,7 @@ class Replace(Function):
             raise self.error(f'"{self.fn_name}" template must be a string')
         if not is_map(params):
             raise self.error(f'"{self.fn_name}" parameters must be a mapping')
-        texts = {str(key): self.replacement(value) for key, value in params.items()}
+        texts = {str(key): self.replacement(key, value) for key, value in params.items()}
         self.check(template, params)
         keys = sorted((key for key in texts if key), key=lambda k: (-len(k), k))
         if not keys:
@@ -74,11 +75,11 @@ class Replace(Function):
 class ReplaceJson(Replace):
     """Replace placeholders in a string; list and map values become JSON."""
 
-    def replacement(self, value: Any) -> str:
+    def replacement(self, key: Any, value: Any) -> str:
         """Return the text a param value becomes; lists and maps as JSON."""
         if is_list(value) or is_map(value):
             return to_json(value)
-        return super().replacement(value)
+        return super().replacement(key, value)
 
 
 class ReplaceJsonStrict(ReplaceJson):
@@ -109,13 +110,14 @@ class ReplaceJsonVeryStrict(ReplaceJsonStrict):
 class Join(Function):
     """Join a list of strings with a delimiter."""
 
-    usage = "[delimiter, [string, ...]]"
+    usage = '"list_join" : [ " ", [ "str1", "str2"]]'
     maximum_lists: int | None = 1
 
     def _arguments(self, args: Any) -> tuple[Any, list[Any]]:
-        items = unpack_list(self, args, 2, self.maximum_lists and self.maximum_lists + 1,
-                            self.usage)
-        return items[0], items[1:]
+        maximum = self.maximum_lists and self.maximum_lists + 1
+        if not is_list(args) or len(args) < 2 or (maximum and len(args) > maximum):
+            raise self.error(f'Incorrect arguments to "{self.fn_name}" should be: {self.usage}')
+        return args[0], list(args[1:])
 
     def validate(self) -> None:
         """Check the shape and, when literal, the delimiter and items."""
@@ -158,7 +160,7 @@ class Join(Function):
 class JoinMultiple(Join):
     """Join one or more lists of strings with a delimiter; lists/maps become JSON."""
 
-    usage = "[delimiter, [string, ...], [string, ...], ...]"
+    usage = '"list_join" : [ " ", [ "str1", "str2"], [ "str3", ...], ...]'
     maximum_lists = None
 
     def text(self, item: Any) -> str:
@@ -175,17 +177,22 @@ class JoinMultiple(Join):
 class StrSplit(Function):
     """Split a string by a delimiter, optionally returning one item."""
 
-    usage = "[delimiter, string] or [delimiter, string, index]"
+    usage = '"str_split" : [ ",", "apples,pears", <index>]'
 
     def validate(self) -> None:
         """Check the number of arguments."""
         super().validate()
         if not isinstance(self.args, Function):
-            unpack_list(self, self.args, 2, 3, self.usage)
+            self._arguments(self.args)
+
+    def _arguments(self, args: Any) -> list[Any]:
+        if not is_list(args) or not 2 <= len(args) <= 3:
+            raise self.error(f'Incorrect arguments to "{self.fn_name}" should be: {self.usage}')
+        return list(args)
 
     def result(self) -> Any:
         """Return the list of parts, or the part at the index."""
-        delimiter, text, *index = unpack_list(self, resolve(self.args), 2, 3, self.usage)
+        delimiter, text, *index = self._arguments(resolve(self.args))
         if text is None:
             return None
         if not isinstance(text, str):
@@ -212,20 +219,18 @@ class Digest(Function):
     usage = "[algorithm, value]"
 
     def validate(self) -> None:
-        """Check the shape and, when literal, the algorithm."""
+        """Check the shape (Heat checks the algorithm only at run time)."""
         super().validate()
-        if isinstance(self.args, Function):
-            return
-        algorithm, value = unpack_list(self, self.args, 2, 2, self.usage)
-        if not isinstance(algorithm, Function):
-            self._algorithm(algorithm)
+        if not isinstance(self.args, Function):
+            unpack_list(self, self.args, 2, 2, self.usage)
 
     def _algorithm(self, algorithm: Any) -> str:
         if not isinstance(algorithm, str):
             raise self.error("Algorithm must be a string")
         if algorithm not in hashlib.algorithms_available:
-            raise self.error("Algorithm must be one of "
-                             + ", ".join(sorted(hashlib.algorithms_available)))
+            raise self.error("Algorithm must be one of {"
+                             + ", ".join(repr(a) for a in sorted(hashlib.algorithms_available))
+                             + "}")
         return algorithm
 
     def result(self) -> str:

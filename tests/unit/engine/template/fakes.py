@@ -96,3 +96,15 @@ class FakeContext:
     def facade(self, key: str) -> Any:
         """Return the parent resource's value of ``key``."""
         return self.facades.get(key)
+
+
+def evaluate(snippet: Any, version: str = "2021-04-16", context: FakeContext | None = None,
+             validate: bool = True) -> Any:
+    """Parse ``snippet`` for ``version``, validate it and return its value."""
+    from hearth.engine.template import function, snippet as snippets, versions
+
+    parsed = snippets.parse_snippet(versions.find_version(version), context or FakeContext(),
+                                    snippet, ("outputs", "o", "value"))
+    if validate:
+        function.validate(parsed)
+    return function.resolve(parsed)
