@@ -20,10 +20,12 @@ _LINKS = {"type": "array", "items": {
     "properties": {"href": _STRING, "rel": _STRING}}}
 
 _STACK_FIELDS: Schema = {
-    "template": {"type": ["object", "string"], "description": "The template (map or text)."},
+    "template": {"type": ["object", "string", "null"],
+                 "description": "The template (map or text)."},
     "template_url": {"type": "string", "description": "http(s) URL of the template."},
     "parameters": {"type": "object", "description": "Parameter values."},
-    "environment": {"type": ["object", "string"], "description": "Environment (map or YAML)."},
+    "environment": {"type": ["object", "string", "null"],
+                    "description": "Environment (map or YAML)."},
     "environment_files": {"type": "array", "items": _STRING,
                           "description": "Names in 'files' of environments to merge."},
     "files": {"type": "object", "additionalProperties": _STRING,

@@ -1,0 +1,54 @@
+"""Query-string parsing: typed values, unknown keys and bad values."""
+
+import pytest
+
+from hearth.api import params
+from hearth.common import exception
+
+
+def test_typed_values_and_repeatable_keys():
+    query = params.parse_query(params.STACK_LIST,
+                               "limit=5&with_count=True&sort_keys=stack_name"
+                               "&sort_keys=creation_time&name=a&name=b&status=COMPLETE"
+                               "&tags=x,%20y")
+    assert query == {"limit": 5, "with_count": True,
+                     "sort_keys": ["stack_name", "creation_time"], "name": ["a", "b"],
+                     "status": "COMPLETE", "tags": ["x", "y"]}
+    assert params.split_filters(query, params.STACK_LIST) == {"name": ["a", "b"],
+                                                              "status": "COMPLETE"}
+
+
+def test_unknown_key_is_refused_with_the_accepted_ones():
+    with pytest.raises(exception.BadRequest) as info:
+        params.parse_query(params.STACK_SHOW, "resolve_outputs=false&bogus=1")
+    assert str(info.value) == ("Invalid query parameter(s): bogus. "
+                               "Accepted: resolve_outputs.")
+
+
+def test_endpoint_without_query_keys_says_none_accepted():
+    with pytest.raises(exception.BadRequest) as info:
+        params.parse_query(params.NONE, "x=")
+    assert str(info.value) == "Invalid query parameter(s): x. Accepted: none."
+
+
+@pytest.mark.parametrize(("query", "message"), [
+    ("with_detail=maybe", "Unrecognized value 'maybe' for 'with_detail', acceptable values "
+                          "are: true, false"),
+    ("nested_depth=two", "Only integer is acceptable by 'nested_depth'."),
+    ("nested_depth=-1", "Only non-negative integer is acceptable by 'nested_depth'."),
+    ("with_detail=true&with_detail=false", "The query key 'with_detail' may be given only once."),
+])
+def test_bad_values(query, message):
+    with pytest.raises(exception.BadRequest) as info:
+        params.parse_query(params.RESOURCE_LIST, query)
+    assert str(info.value) == message
+
+
+def test_choices_are_checked():
+    with pytest.raises(exception.BadRequest) as info:
+        params.parse_query(params.STACK_LIST, "sort_dir=up")
+    assert str(info.value) == "Invalid value 'up' for 'sort_dir', acceptable values are: asc, desc"
+
+
+def test_lookup_spec_accepts_anything():
+    assert params.parse_query(params.ANY, "a=1&b=2") == {"a": "1", "b": "2"}
