@@ -1,0 +1,169 @@
+"""The dependency graph of a template's resources, built by small named steps.
+
+Edges point from a resource to each resource it needs: ``web -> db`` means
+``web`` requires ``db``.  A walker for CREATE starts a node once all its
+successors are done; for DELETE the same walker runs on
+:func:`reverse_for_delete`'s graph.  The graph is generic: nodes carry the
+objects they were built from and nothing here knows about resource types.
+
+Each step takes and returns the graph, so :data:`BUILD_STEPS` reads as the
+list of what building does, and the canonical text :func:`dump` is logged
+after each step at debug level.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+import networkx as nx
+
+from hearth.common import exception
+from hearth.engine.template.located import line_of
+
+LOG = logging.getLogger(__name__)
+
+
+class GraphNode(Protocol):
+    """What the graph needs from a definition."""
+
+    name: str
+    depends_on: list[str]
+    line: int | None
+    raw: Any
+
+    def reference_dependencies(self) -> set[str]:
+        """Return names referred to by functions."""
+
+
+class GraphInput:
+    """What the steps read: the definitions, the disabled names, the file name."""
+
+    def __init__(self, definitions: Mapping[str, GraphNode], disabled: Iterable[str] = (),
+                 filename: str | None = None) -> None:
+        self.definitions = definitions
+        self.disabled = set(disabled)
+        self.filename = filename
+
+    @property
+    def known(self) -> set[str]:
+        """Return every resource name of the template, enabled or not."""
+        return set(self.definitions) | self.disabled
+
+
+def add_resources(graph: nx.DiGraph, data: GraphInput) -> nx.DiGraph:
+    """Add one node per resource (disabled ones too, dropped later)."""
+    for name, definition in data.definitions.items():
+        graph.add_node(name, definition=definition)
+    for name in sorted(data.disabled):
+        graph.add_node(name, definition=None, disabled=True)
+    return graph
+
+
+def add_depends_on_edges(graph: nx.DiGraph, data: GraphInput) -> nx.DiGraph:
+    """Add ``depends_on`` edges; an unknown name is a located error."""
+    for name, definition in data.definitions.items():
+        for index, target in enumerate(definition.depends_on):
+            if target not in data.known:
+                depends = (definition.raw or {}).get("depends_on")
+                line = line_of(depends, index) if isinstance(depends, list) else None
+                raise exception.InvalidTemplateReference(
+                    f'The specified reference "{target}" (in {name}) is incorrect.'
+                    + exception.did_you_mean(target, sorted(data.known)),
+                    path=["resources", name, "depends_on"],
+                    line=line or line_of(definition.raw, "depends_on") or definition.line,
+                    filename=data.filename)
+            graph.add_edge(name, target)
+    return graph
+
+
+def add_reference_edges(graph: nx.DiGraph, data: GraphInput) -> nx.DiGraph:
+    """Add edges for get_resource/get_attr anywhere in the definition."""
+    for name, definition in data.definitions.items():
+        for target in sorted(definition.reference_dependencies()):
+            if target not in data.known:
+                raise exception.InvalidTemplateReference(
+                    f'The specified reference "{target}" (in {name}) is incorrect.'
+                    + exception.did_you_mean(target, sorted(data.known)),
+                    path=["resources", name], line=definition.line, filename=data.filename)
+            graph.add_edge(name, target)
+    return graph
+
+
+def drop_disabled(graph: nx.DiGraph, data: GraphInput) -> nx.DiGraph:
+    """Remove resources whose condition is false: they are simply absent."""
+    graph.remove_nodes_from(data.disabled)
+    return graph
+
+
+def check_cycles(graph: nx.DiGraph, data: GraphInput) -> nx.DiGraph:
+    """Raise CircularDependencyException naming one cycle, in a fixed order."""
+    cycle = find_cycle(graph)
+    if cycle:
+        raise exception.CircularDependencyException(cycle, filename=data.filename)
+    return graph
+
+
+Step = Callable[[nx.DiGraph, GraphInput], nx.DiGraph]
+
+#: What building a graph does, in order.
+BUILD_STEPS: Sequence[Step] = (
+    add_resources,          # one node per resource
+    add_depends_on_edges,   # explicit dependencies
+    add_reference_edges,    # get_resource / get_attr in properties, metadata, policies
+    drop_disabled,          # condition false: absent
+    check_cycles,           # a cycle is an error naming it
+)
+
+
+def find_cycle(graph: nx.DiGraph) -> list[str]:
+    """Return one cycle as a path ``[a, b, c, a]`` rotated to a fixed start, or []."""
+    try:
+        edges = nx.find_cycle(graph, source=sorted(graph.nodes, key=_node_order))
+    except nx.NetworkXNoCycle:
+        return []
+    nodes = [edge[0] for edge in edges]
+    start = min(range(len(nodes)), key=lambda index: _node_order(nodes[index]))
+    rotated = nodes[start:] + nodes[:start]
+    return [*rotated, rotated[0]]
+
+
+def _node_order(name: Any) -> tuple[int, str]:
+    return (len(str(name)), str(name))
+
+
+def build(definitions: Mapping[str, GraphNode], disabled: Iterable[str] = (),
+          filename: str | None = None, steps: Sequence[Step] = BUILD_STEPS) -> nx.DiGraph:
+    """Run ``steps`` over a new graph; log the dump after each at debug level."""
+    data = GraphInput(definitions, disabled, filename)
+    graph = nx.DiGraph()
+    for step in steps:
+        graph = step(graph, data)
+        if LOG.isEnabledFor(logging.DEBUG):
+            LOG.debug("graph after %s:\n%s", step.__name__, dump(graph))
+    return graph
+
+
+def reverse_for_delete(graph: nx.DiGraph) -> nx.DiGraph:
+    """Return the graph a DELETE walks: a resource waits for those that need it."""
+    return graph.reverse(copy=True)
+
+
+def creation_order(graph: nx.DiGraph) -> list[str]:
+    """Return the nodes in an order that creates dependencies first (ties by name)."""
+    return list(nx.lexicographical_topological_sort(graph.reverse(copy=False), key=str))
+
+
+def required_by(graph: nx.DiGraph, name: str) -> list[str]:
+    """Return the resources that need ``name``, sorted."""
+    return sorted(graph.predecessors(name))
+
+
+def dump(graph: nx.DiGraph) -> str:
+    """Return the canonical text of the graph: each node, then what it needs, indented."""
+    lines = []
+    for name in sorted(graph.nodes, key=str):
+        lines.append(str(name))
+        lines.extend(f"  {target}" for target in sorted(graph.successors(name), key=str))
+    return "\n".join(lines)

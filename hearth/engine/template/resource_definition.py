@@ -1,0 +1,65 @@
+"""The record of one resource as the template defines it (after parsing).
+
+A :class:`ResourceDefinition` holds the parsed snippets (with Function
+objects) of one entry of the ``resources`` section, and its raw form for
+storage, previews and update comparisons.  It knows nothing about resource
+plug-ins.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from hearth.engine.template import function
+from hearth.engine.template.located import plain
+
+#: The snippet fields whose functions may refer to other resources.
+REFERENCE_FIELDS = ("properties", "metadata", "deletion_policy", "update_policy", "external_id")
+
+
+@dataclasses.dataclass(slots=True, eq=False)
+class ResourceDefinition:
+    """One resource of a template: its type, parsed snippets and raw form.
+
+    ``properties``/``metadata``/``update_policy`` are parsed snippets (they
+    may hold Functions); ``depends_on`` the explicit dependencies; ``raw``
+    the definition as written (used by :meth:`render_hot` and equality);
+    ``line`` the line of the resource's name in the template.
+    """
+
+    name: str
+    type: str
+    properties: Any = None
+    metadata: Any = None
+    depends_on: list[str] = dataclasses.field(default_factory=list)
+    deletion_policy: Any = None
+    update_policy: Any = None
+    external_id: Any = None
+    condition: Any = None
+    description: str = ""
+    line: int | None = None
+    raw: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def reference_dependencies(self) -> set[str]:
+        """Return the resources named by get_resource/get_attr in this definition."""
+        names: set[str] = set()
+        for field in REFERENCE_FIELDS:
+            names.update(function.dependencies(getattr(self, field)))
+        return names
+
+    def dependencies(self) -> set[str]:
+        """Return every resource this one needs: explicit and by reference."""
+        return set(self.depends_on) | self.reference_dependencies()
+
+    def render_hot(self) -> dict[str, Any]:
+        """Return the definition as written in the template (plain data)."""
+        return plain(self.raw)
+
+    def __eq__(self, other: object) -> bool:
+        """Compare the raw snippets (what an update compares)."""
+        if not isinstance(other, ResourceDefinition):
+            return NotImplemented
+        return self.name == other.name and plain(self.raw) == plain(other.raw)
+
+    __hash__ = None  # type: ignore[assignment]
