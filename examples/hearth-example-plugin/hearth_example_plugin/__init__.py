@@ -1,0 +1,1 @@
+"""A sample third-party Hearth resource plug-in package."""
