@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -59,8 +60,9 @@ def _configure_sqlite(engine: Engine) -> None:
 
 def _make_psycopg2_green() -> None:
     """Make psycopg2 cooperate with eventlet (idempotent)."""
-    from eventlet.support import psycopg2_patcher
-
+    with warnings.catch_warnings():  # eventlet warns about itself on import
+        warnings.simplefilter("ignore")
+        from eventlet.support import psycopg2_patcher
     psycopg2_patcher.make_psycopg_green()
 
 
