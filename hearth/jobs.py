@@ -173,13 +173,13 @@ def _pid_alive(pid: int) -> bool:
 
 def _error_text(fun: str, function: Callable[..., Any], error: Exception,
                 args: Sequence[Any], kwargs: Mapping[str, Any]) -> str:
-    """Word a failed call: bad arguments as Salt says, anything else as an error."""
+    """Word a failed call: bad arguments as Salt says, anything else by its message."""
     if isinstance(error, TypeError):
         try:
             inspect.signature(function).bind(*args, **kwargs)
         except TypeError as binding:
             return str(exception.InvalidArguments(name=fun, message=binding))
-    return f"ERROR executing '{fun}': {error}"
+    return str(error)
 
 
 class JobRunner:
@@ -240,6 +240,6 @@ class JobRunner:
         except Exception as error:  # noqa: BLE001 - a job's failure is its return
             LOG.debug("job %s (%s) raised", job.jid, job.fun, exc_info=True)
             job.error = _error_text(job.fun, function, error, args, kwargs)
-            job.ret, job.retcode = job.error, 1
+            job.ret, job.retcode = f"ERROR executing '{job.fun}': {job.error}", 1
             return
         job.retcode = job_retcode(job.ret, context.pop("retcode", 0))

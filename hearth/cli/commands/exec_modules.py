@@ -1,0 +1,276 @@
+"""stackctl call, module-list, doc, job-list, job-show, event-listen: the execution layer.
+
+``stackctl call`` works like ``salt-call --local``: it loads the execution
+modules in-process, runs one function as a job and prints its return with
+an outputter.  Only the standard library is imported at the top: the loader
+and everything else are imported by the handlers, so the CLI starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from typing import Any
+
+#: Exit code of a call whose function is missing or refused (as salt-call).
+EXIT_NOT_AVAILABLE = 255
+KEYWORD = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.DOTALL)
+SCALARS = {"true": True, "false": False, "null": None, "none": None, "~": None}
+
+
+def parse_value(text: str) -> Any:
+    """Turn one command-line argument into a value, as Salt's YAML loading of args does.
+
+    Integers, floats, true/false/null and JSON/YAML lists and maps are
+    converted; anything else stays a string.
+    """
+    lowered = text.strip().lower()
+    if lowered in SCALARS:
+        return SCALARS[lowered]
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    if text[:1] in "[{":
+        import yaml
+
+        try:
+            return yaml.safe_load(text)
+        except yaml.YAMLError:
+            return text
+    return text
+
+
+def split_arguments(items: list[str]) -> tuple[list[Any], dict[str, Any]]:
+    """Split ``ARG`` and ``KEY=VALUE`` items into positional and keyword arguments."""
+    args: list[Any] = []
+    kwargs: dict[str, Any] = {}
+    for item in items:
+        match = KEYWORD.match(item)
+        if match:
+            kwargs[match.group(1)] = parse_value(match.group(2))
+        else:
+            args.append(parse_value(item))
+    return args, kwargs
+
+
+def _setup(args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
+    """Load the configuration; return the opts and an execution loader."""
+    from hearth.common import config
+    from hearth.loader import execution_loader, opts_from_conf
+
+    config.load(config_files=getattr(args, "config_file", None))
+    opts = opts_from_conf()
+    if getattr(args, "module_dir", None):
+        opts["module_dirs"] = [*opts["module_dirs"], *args.module_dir]
+    return opts, execution_loader(opts)
+
+
+def _store_job(job: Any) -> None:
+    from hearth.db import job_cache
+    from hearth.db.session import get_database
+
+    job_cache.job_store(get_database(), job)
+
+
+def do_call(args: argparse.Namespace) -> int:
+    """Run one execution function locally and print its return."""
+    import os
+    import socket
+
+    from hearth.cli.nested import OUTPUTTERS
+    from hearth.common import config, exception
+    from hearth.jobs import JobRunner, ProcTable
+
+    args = trailing_options(args)
+    opts, loader = _setup(args)
+    minion_id = opts.get("id") or socket.gethostname()
+    cache = args.cache_job or config.CONF.jobs.cache_local_calls
+    runner = JobRunner(loader, minion_id, proc=ProcTable(os.path.join(opts["cachedir"], "proc")),
+                       store=_store_job if cache else None)
+    positional, keywords = split_arguments(args.arguments)
+    try:
+        job = runner.run(args.function, positional, keywords, target="stackctl-call")
+    except (exception.FunctionNotFound, exception.ModuleNotAvailable) as error:
+        print(error, file=sys.stderr)
+        return EXIT_NOT_AVAILABLE
+    if job.error:
+        print(f"Error running '{args.function}': {job.error}", file=sys.stderr)
+    else:
+        print(OUTPUTTERS[args.format or job.out or "nested"]("local", job.ret))
+    if args.retcode_passthrough:
+        return job.retcode
+    return 1 if job.retcode else 0
+
+
+def do_module_list(args: argparse.Namespace) -> int:
+    """List the loaded modules; with --all also the refused ones and why."""
+    from hearth.cli import output
+
+    _, loader = _setup(args)
+    rows = [{"module": name, "status": "loaded", "functions": len(module.functions),
+             "source": module.source.path, "reason": ""}
+            for name, module in loader.modules.items()]
+    if args.all:
+        rows += [{"module": name, "status": "refused", "functions": 0, "source": "",
+                  "reason": str(error)} for name, error in loader.failures.items()]
+    columns = ("module", "status", "functions", "reason") if args.all else (
+        "module", "functions", "source")
+    output.listing(rows, columns, args.format)
+    return 0
+
+
+def do_doc(args: argparse.Namespace) -> int:
+    """Print the docstrings of a module's functions (or of one function, or of all)."""
+    _, loader = _setup(args)
+    target = args.name or ""
+    wildcard = any(ch in target for ch in "*?[")
+    if target and "." in target and not wildcard:
+        docs = {target: loader.function(target).doc}
+    else:
+        if target and not wildcard and target not in loader.modules:
+            raise loader.missing_reason(target)
+        docs = loader.call("sys.doc", *([target] if target else []))
+    if args.format == "json":
+        print(json.dumps(docs, indent=2))
+        return 0
+    for name, text in docs.items():
+        print(f"{name}:\n")
+        for line in (text or "(no documentation)").splitlines():
+            print(f"    {line}".rstrip())
+        print()
+    return 0
+
+
+def _database(args: argparse.Namespace) -> Any:
+    from hearth.common import config
+    from hearth.db.session import get_database
+
+    config.load(config_files=getattr(args, "config_file", None))
+    return get_database()
+
+
+def do_job_list(args: argparse.Namespace) -> int:
+    """List the jobs in the job cache, newest first."""
+    from hearth.cli import output
+    from hearth.db import job_cache
+
+    jobs = job_cache.job_list(_database(args), limit=args.limit)
+    output.listing(jobs, ("jid", "function", "target", "retcode", "success", "started_at"),
+                   args.format)
+    return 0
+
+
+def do_job_show(args: argparse.Namespace) -> int:
+    """Show one cached job with its return."""
+    from hearth.cli import output
+    from hearth.db import job_cache
+
+    output.show(job_cache.job_get(_database(args), args.jid), args.format)
+    return 0
+
+
+def do_event_listen(args: argparse.Namespace) -> int:
+    """Print a running engine's events as ``tag<TAB>json`` lines, live."""
+    from hearth import bus
+
+    path = args.socket
+    if path is None:
+        from hearth.common import config
+
+        config.load(config_files=getattr(args, "config_file", None))
+        path = bus.configured_socket_path()
+    seen = 0
+    try:
+        for event in bus.listen(path, args.tag or "", timeout=args.timeout):
+            print(f"{event.tag}\t{json.dumps(event.data, default=str)}", flush=True)
+            seen += 1
+            if args.count and seen >= args.count:
+                break
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+def add_call_options(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``stackctl call`` (also accepted after its arguments)."""
+    parser.add_argument("--local", action="store_true",
+                        help="Run on this host without an engine (the only mode for now).")
+    parser.add_argument("--format", choices=("nested", "json", "yaml", "txt"), default=None,
+                        help="Outputter (default: the function's own, else nested).")
+    parser.add_argument("--retcode-passthrough", action="store_true",
+                        help="Exit with the function's retcode instead of 0/1.")
+    parser.add_argument("--cache-job", action="store_true",
+                        help="Record the return in the job cache ([jobs] cache_local_calls).")
+    parser.add_argument("-m", "--module-dir", action="append", metavar="DIR",
+                        help="Extra directory of execution modules (repeatable).")
+
+
+def trailing_options(args: argparse.Namespace) -> argparse.Namespace:
+    """Move call options written after MODULE.FUNCTION's arguments onto ``args``."""
+    parser = argparse.ArgumentParser(prog="stackctl call", add_help=False)
+    add_call_options(parser)
+    given = [item for item in args.arguments if item.startswith("--") or item == "-m"]
+    if not given:
+        return args
+    extra, rest = parser.parse_known_args(args.arguments)
+    for key, value in vars(extra).items():
+        if value not in (None, False):
+            current = getattr(args, key, None)
+            setattr(args, key, [*(current or []), *value] if isinstance(value, list) else value)
+    args.arguments = rest
+    return args
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the execution-layer commands."""
+    from hearth.cli import command
+
+    parser = command.add_command(
+        subparsers, "call", do_call, "Run an execution function locally (like salt-call --local).",
+        description="Run MODULE.FUNCTION in-process and print its return. Arguments are "
+                    "positional values or KEY=VALUE keywords; numbers, true/false/null and "
+                    "JSON/YAML lists and maps are converted. Options may follow the arguments.")
+    add_call_options(parser)
+    parser.add_argument("function", metavar="MODULE.FUNCTION")
+    parser.add_argument("arguments", nargs=argparse.REMAINDER, metavar="ARG | KEY=VALUE")
+
+    parser = command.add_command(subparsers, "module-list", do_module_list,
+                                 "List the execution modules.",
+                                 formats=("table", "json", "yaml", "value"))
+    parser.add_argument("--all", action="store_true",
+                        help="Also list modules that failed to load, with the reason.")
+    parser.add_argument("-m", "--module-dir", action="append", metavar="DIR",
+                        help="Extra directory of execution modules (repeatable).")
+
+    parser = command.add_command(subparsers, "doc", do_doc,
+                                 "Show the documentation of execution functions.")
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="Output format (default: %(default)s).")
+    parser.add_argument("-m", "--module-dir", action="append", metavar="DIR",
+                        help="Extra directory of execution modules (repeatable).")
+    parser.add_argument("name", nargs="?", metavar="MODULE[.FUNCTION]")
+
+    parser = command.add_command(subparsers, "job-list", do_job_list,
+                                 "List the jobs in the job cache.",
+                                 formats=("table", "json", "yaml", "value"))
+    parser.add_argument("--limit", type=int, default=None, help="Show at most this many jobs.")
+
+    parser = command.add_command(subparsers, "job-show", do_job_show,
+                                 "Show one job of the job cache.",
+                                 formats=("table", "json", "yaml", "value"))
+    parser.add_argument("jid", metavar="JID")
+
+    parser = command.add_command(subparsers, "event-listen", do_event_listen,
+                                 "Print a running engine's bus events live.")
+    parser.add_argument("--tag", default="", metavar="GLOB",
+                        help="Only tags matching this glob (or prefix without wildcards).")
+    parser.add_argument("--count", type=int, default=0,
+                        help="Exit after this many events (default: never).")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help="Exit after this many seconds without an event.")
+    parser.add_argument("--socket", default=None, metavar="PATH",
+                        help="The engine's bus socket (default: [bus] publish_socket).")
