@@ -1,0 +1,121 @@
+"""Start the real ``hearth-api`` as a subprocess on 127.0.0.1 for functional tests."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+import pytest
+import requests
+
+VENV_BIN = os.path.dirname(sys.executable)
+TEMPLATE = """heat_template_version: 2021-04-16
+parameters:
+  p:
+    type: string
+    default: x
+resources:
+  v:
+    type: OS::Heat::Value
+    properties:
+      value: {get_param: p}
+outputs:
+  out1:
+    description: the value
+    value: {get_attr: [v, value]}
+"""
+
+
+@dataclass
+class ApiServer:
+    """A running hearth-api: its root URL, environment and process."""
+
+    root: str
+    env: dict
+    process: subprocess.Popen
+
+    def url(self, project: str) -> str:
+        """Return the heatclient endpoint of a project."""
+        return f"{self.root}/v1/{project}"
+
+
+def _manage(env: dict, *args: str) -> str:
+    result = subprocess.run([os.path.join(VENV_BIN, "hearth-manage"), *args], env=env,
+                            capture_output=True, text=True, timeout=60, check=True)
+    return result.stdout.strip()
+
+
+def create_token(env: dict, project: str, *extra: str) -> str:
+    """Create a token with hearth-manage; return its secret."""
+    return _manage(env, "token-create", "--project", project, "--format", "value", *extra)
+
+
+def _start(home: str, *flags: str) -> ApiServer:
+    env = {**os.environ, "HEARTH_HOME": home}
+    env.pop("HEARTH_URL", None)
+    process = subprocess.Popen(
+        [os.path.join(VENV_BIN, "hearth-api"), "--host", "127.0.0.1", "--port", "0", *flags],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    if "listening on" not in line:
+        process.kill()
+        raise RuntimeError(f"hearth-api did not start: {line}{process.stderr.read()}")
+    root = line.split("listening on ", 1)[1].split()[0]
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            requests.get(root + "/", timeout=1)
+            break
+        except requests.ConnectionError:
+            time.sleep(0.05)
+    return ApiServer(root=root, env=env, process=process)
+
+
+def _stop(server: ApiServer) -> None:
+    server.process.send_signal(signal.SIGTERM)
+    try:
+        server.process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+        server.process.wait()
+
+
+@pytest.fixture(scope="package")
+def api_home(tmp_path_factory) -> str:
+    return str(tmp_path_factory.mktemp("hearth-api-home"))
+
+
+@pytest.fixture(scope="package")
+def api_server(api_home):
+    server = _start(api_home)
+    yield server
+    _stop(server)
+
+
+@pytest.fixture(scope="package")
+def noauth_server(tmp_path_factory):
+    server = _start(str(tmp_path_factory.mktemp("hearth-api-noauth")), "--noauth")
+    yield server
+    _stop(server)
+
+
+@pytest.fixture(scope="package")
+def tokens(api_server) -> dict[str, str]:
+    """Tokens of project A, project B and an admin of project A."""
+    return {"a": create_token(api_server.env, "proj-a"),
+            "b": create_token(api_server.env, "proj-b"),
+            "admin": create_token(api_server.env, "proj-a", "--role", "admin")}
+
+
+def wait_status(get, suffixes=("_COMPLETE", "_FAILED"), timeout=30.0) -> dict:
+    """Poll ``get()`` (a stack dict) until its status ends with one of ``suffixes``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        stack = get()
+        if stack["stack_status"].endswith(suffixes) or time.monotonic() > deadline:
+            return stack
+        time.sleep(0.05)
