@@ -1,0 +1,45 @@
+"""stackctl --url gives the same output as embedded mode."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.functional.api.conftest import TEMPLATE
+
+STACKCTL = os.path.join(os.path.dirname(sys.executable), "stackctl")
+
+
+def _stackctl(env: dict, *args: str) -> str:
+    result = subprocess.run([STACKCTL, *args], env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+@pytest.fixture
+def template_file(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text(TEMPLATE)
+    return str(path)
+
+
+def _normalise(text: str, stack_id: str) -> str:
+    return text.replace(stack_id, "<id>")
+
+
+def test_show_list_outputs_match_embedded_mode(noauth_server, template_file, tmp_path):
+    http_env = {**noauth_server.env, "HEARTH_URL": noauth_server.url("admin")}
+    local_env = {**os.environ, "HEARTH_HOME": str(tmp_path / "embedded")}
+    local_env.pop("HEARTH_URL", None)
+    outputs = {}
+    for mode, env in (("http", http_env), ("embedded", local_env)):
+        _stackctl(env, "stack-create", "-f", template_file, "-P", "p=same", "same")
+        stack_id = _stackctl(env, "stack-show", "same", "--format", "value").split()[0]
+        shown = _stackctl(env, "output-show", "same", "out1", "--format", "json")
+        listed = _stackctl(env, "stack-list", "--format", "value")
+        outputs[mode] = [_normalise(text, stack_id) for text in (shown, listed)]
+    assert outputs["http"] == outputs["embedded"]
