@@ -87,7 +87,7 @@ class PluginManager:
         """Import one source and register its types; record a failure instead of raising."""
         try:
             mapping = read_mapping(source.load())
-        except Exception as exc:  # noqa: BLE001 - any error in a plug-in is its own failure
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a plug-in's error is its own
             self.record_failure(exception.PluginLoadError(
                 module=source.name, reason=f"{type(exc).__name__}: {exc}"))
             LOG.debug("Plug-in %s failed to load", source.name, exc_info=True)
