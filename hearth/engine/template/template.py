@@ -1,0 +1,297 @@
+"""A parsed HOT template: its version, sections and validation.
+
+:class:`Template` wraps the located document.  It gives the parameters,
+conditions, resource definitions (condition-false resources absent),
+outputs and the dependency graph, and validates everything that can be
+checked without resource plug-ins.  Resource types and properties are
+checked by a ``resource_validator`` the caller passes in (the engine wires
+the plug-in registry in).
+
+:class:`ValidationContext` answers the questions functions ask while a
+template is validated: parameters are known, no resource exists yet.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from hearth.common import exception
+from hearth.engine.environment import Environment
+from hearth.engine.template import function, graph, parser, structure, versions
+from hearth.engine.template.conditions import Conditions
+from hearth.engine.template.located import LocatedDict, line_of
+from hearth.engine.template.parameters import Parameters, validate_parameter_groups
+from hearth.engine.template.resource_definition import ResourceDefinition
+from hearth.engine.template.snippet import parse_snippet
+
+DEFAULT_DESCRIPTION = "No description"
+ResourceValidator = Callable[[ResourceDefinition], Any]
+
+
+@dataclasses.dataclass(slots=True)
+class OutputDefinition:
+    """One output: its parsed value snippet, description and condition."""
+
+    name: str
+    value: Any
+    description: str = ""
+    condition: Any = None
+    line: int | None = None
+
+
+class Template:
+    """One HOT template with its files map and environment.
+
+    ``data`` is the parsed document (a LocatedDict from the parser, or any
+    mapping); ``env`` an :class:`Environment` or Heat's environment JSON.
+    Raises InvalidTemplateVersion when the version is missing or unknown.
+    """
+
+    def __init__(self, data: Mapping[str, Any], files: Mapping[str, str] | None = None,
+                 env: Environment | Mapping[str, Any] | None = None,
+                 filename: str | None = None) -> None:
+        self.data: LocatedDict = data if isinstance(data, LocatedDict) else parser.locate(
+            dict(data))
+        self.files = dict(files or {})
+        self.env = env if isinstance(env, Environment) else Environment.from_dict(env or {})
+        self.filename = filename
+        self.version = versions.get_version(self.data)
+
+    @classmethod
+    def from_text(cls, text: str | bytes, filename: str | None = None,
+                  **kwargs: Any) -> Template:
+        """Parse ``text`` and return its Template."""
+        return cls(parser.parse(text, filename), filename=filename, **kwargs)
+
+    # --- sections -------------------------------------------------------------
+    def section(self, name: str) -> Any:
+        """Return a section (an empty map when absent or null)."""
+        value = self.data.get(name)
+        return value if value is not None else LocatedDict()
+
+    @property
+    def description(self) -> str:
+        """Return the template's description (Heat's default when absent)."""
+        return self.data.get("description") or DEFAULT_DESCRIPTION
+
+    @property
+    def parameter_groups(self) -> list[Any]:
+        """Return the ``parameter_groups`` section (a list, maybe empty)."""
+        return self.data.get("parameter_groups") or []
+
+    def _located(self, error: exception.StackValidationFailed) -> exception.StackValidationFailed:
+        return error.located(self.filename)
+
+    # --- parts ------------------------------------------------------------------
+    def validate_structure(self) -> None:
+        """Check sections and keys against this version's JSON Schema."""
+        structure.validate_structure(self.data, self.version, self.filename)
+
+    def parameters(self, user_params: Mapping[str, Any] | None = None, *,
+                   validate_value: bool = True, stack_name: str | None = None,
+                   stack_id: str | None = None, project_id: str | None = None) -> Parameters:
+        """Return the parameters with the user's and the environment's values."""
+        return Parameters(self.version, self.section("parameters"), user_params,
+                          self.env.params, self.env.param_defaults, validate_value,
+                          stack_name=stack_name, stack_id=stack_id, project_id=project_id,
+                          filename=self.filename)
+
+    def conditions(self, context: Any) -> Conditions:
+        """Return the evaluator of the ``conditions`` section for ``context``."""
+        return Conditions(self.version, context, self.data.get("conditions"))
+
+    def _condition_enabled(self, conditions: Conditions, owner: Mapping[str, Any],
+                           path: tuple[Any, ...]) -> bool:
+        if not isinstance(owner, Mapping) or "condition" not in owner:
+            return True
+        try:
+            return conditions.is_enabled(owner["condition"], (*path, "condition"),
+                                         line_of(owner, "condition"))
+        except exception.StackValidationFailed as exc:
+            raise self._located(exc) from None
+
+    def _parse(self, context: Any, snippet: Any, path: tuple[Any, ...], line: int | None) -> Any:
+        try:
+            return parse_snippet(self.version, context, snippet, path, line)
+        except exception.StackValidationFailed as exc:
+            raise self._located(exc) from None
+
+    def _definition(self, context: Any, name: str, raw: Mapping[str, Any]) -> ResourceDefinition:
+        path = ("resources", name)
+        line = line_of(self.section("resources"), name)
+
+        def parsed(key: str) -> Any:
+            return self._parse(context, raw.get(key), (*path, key), line_of(raw, key) or line)
+
+        depends = raw.get("depends_on")
+        return ResourceDefinition(
+            name=name, type=raw.get("type"), properties=parsed("properties") or {},
+            metadata=parsed("metadata") or {},
+            depends_on=[depends] if isinstance(depends, str) else list(depends or []),
+            deletion_policy=parsed("deletion_policy"), update_policy=parsed("update_policy"),
+            external_id=parsed("external_id"), condition=raw.get("condition"),
+            description=raw.get("description") or "", line=line, raw=raw)
+
+    def _split_resources(self, context: Any) -> tuple[dict[str, Mapping[str, Any]], list[str]]:
+        conditions = self.conditions(context)
+        enabled: dict[str, Mapping[str, Any]] = {}
+        disabled: list[str] = []
+        for name, raw in self.section("resources").items():
+            if self._condition_enabled(conditions, raw, ("resources", name)):
+                enabled[name] = raw
+            else:
+                disabled.append(name)
+        return enabled, disabled
+
+    def resource_definitions(self, context: Any) -> dict[str, ResourceDefinition]:
+        """Return the enabled resources' definitions (condition-false ones absent)."""
+        enabled, _ = self._split_resources(context)
+        return {name: self._definition(context, name, raw) for name, raw in enabled.items()}
+
+    def disabled_resource_names(self, context: Any) -> list[str]:
+        """Return the names of resources whose condition is false."""
+        return self._split_resources(context)[1]
+
+    def outputs(self, context: Any) -> dict[str, OutputDefinition]:
+        """Return the enabled outputs, each with its parsed value snippet."""
+        conditions = self.conditions(context)
+        result = {}
+        for name, raw in self.section("outputs").items():
+            path = ("outputs", name)
+            if not self._condition_enabled(conditions, raw, path):
+                continue
+            line = line_of(self.section("outputs"), name)
+            result[name] = OutputDefinition(
+                name, self._parse(context, raw.get("value"), (*path, "value"),
+                                  line_of(raw, "value") or line),
+                raw.get("description") or "", raw.get("condition"), line)
+        return result
+
+    def dependency_graph(self, context: Any,
+                         definitions: Mapping[str, ResourceDefinition] | None = None) -> Any:
+        """Return the networkx dependency graph of the enabled resources."""
+        if definitions is None:
+            definitions = self.resource_definitions(context)
+        return graph.build(definitions, self.disabled_resource_names(context), self.filename)
+
+    # --- validation -------------------------------------------------------------
+    def validate(self, context: Any = None, resource_validator: ResourceValidator | None = None,
+                 user_params: Mapping[str, Any] | None = None,
+                 validate_value: bool = True) -> Parameters:
+        """Validate the template without plug-ins; return its Parameters.
+
+        Order: structure, parameters and parameter groups, conditions,
+        functions of every resource and output, the dependency graph, then
+        ``resource_validator(definition)`` for each resource.
+        """
+        self.validate_structure()
+        params = self.parameters(user_params, validate_value=validate_value)
+        params.validate()
+        validate_parameter_groups(self.parameter_groups, params.non_pseudo_names(),
+                                  self.filename)
+        context = context or ValidationContext(self, params)
+        try:
+            self.conditions(context).evaluate_all()
+        except exception.StackValidationFailed as exc:
+            raise self._located(exc) from None
+        definitions = self.resource_definitions(context)
+        outputs = self.outputs(context)
+        self._validate_functions(definitions, outputs)
+        self.dependency_graph(context, definitions)
+        for definition in definitions.values():
+            if resource_validator is not None:
+                try:
+                    resource_validator(definition)
+                except exception.StackValidationFailed as exc:
+                    raise self._located(exc) from None
+        return params
+
+    def _validate_functions(self, definitions: Mapping[str, ResourceDefinition],
+                            outputs: Mapping[str, OutputDefinition]) -> None:
+        snippets = [getattr(definition, field)
+                    for definition in definitions.values()
+                    for field in ("properties", "metadata", "deletion_policy", "update_policy",
+                                  "external_id")]
+        snippets.extend(output.value for output in outputs.values())
+        try:
+            for snippet in snippets:
+                function.validate(snippet)
+        except exception.StackValidationFailed as exc:
+            raise self._located(exc) from None
+
+
+class ValidationContext:
+    """The ResolutionContext used while validating: no resource exists yet.
+
+    Parameters resolve to their values; ``get_resource`` and ``get_attr``
+    give None; ``validate_attribute`` asks ``attribute_checker`` (the
+    engine passes the plug-in registry's check) when one is given.
+    """
+
+    def __init__(self, template: Template, parameters: Parameters,
+                 attribute_checker: Callable[[str, str], None] | None = None,
+                 stack_name: str = "", stack_id: str | None = None,
+                 project_id: str | None = None) -> None:
+        self.template = template
+        self.params = parameters
+        self.attribute_checker = attribute_checker
+        self.stack_name = stack_name
+        self.stack_id = stack_id
+        self.project_id = project_id
+        self.files = template.files
+        self._conditions: Conditions | None = None
+        self._names: list[str] | None = None
+
+    def parameter_names(self) -> list[str]:
+        """Return the declared parameter names."""
+        return self.params.non_pseudo_names()
+
+    def parameter_value(self, name: str) -> Any:
+        """Return a parameter's value; an unknown name is an InvalidTemplateReference."""
+        if name not in self.params:
+            raise exception.InvalidTemplateReference(
+                f'The specified reference "{name}" is incorrect.'
+                + exception.did_you_mean(name, self.params.non_pseudo_names()))
+        if not self.params.validate_value and not self.params.params[name].has_default() \
+                and self.params.params[name].user_value is None:
+            return None
+        return self.params[name]
+
+    def resource_names(self) -> list[str]:
+        """Return the enabled resources' names."""
+        if self._names is None:
+            self._names = list(self.template._split_resources(self)[0])
+        return list(self._names)
+
+    def has_resource(self, name: str) -> bool:
+        """Return whether ``name`` is an enabled resource."""
+        return name in self.resource_names()
+
+    def resource_reference(self, name: str) -> Any:
+        """Return None: nothing exists during validation."""
+        return None
+
+    def resource_attribute(self, name: str, attribute: str, path: list[Any]) -> Any:
+        """Return None: nothing exists during validation."""
+        return None
+
+    def resource_all_attributes(self, name: str) -> Any:
+        """Return None: nothing exists during validation."""
+        return None
+
+    def validate_attribute(self, name: str, attribute: str) -> None:
+        """Check the attribute through ``attribute_checker`` when one is given."""
+        if self.attribute_checker is not None:
+            self.attribute_checker(name, attribute)
+
+    def condition(self, name: str) -> bool:
+        """Return a named condition (one shared evaluator per context)."""
+        if self._conditions is None:
+            self._conditions = self.template.conditions(self)
+        return self._conditions.is_enabled(name)
+
+    def facade(self, key: str) -> Any:
+        """Return None: a validated template has no parent resource."""
+        return None

@@ -1,0 +1,69 @@
+"""The validate API: a template (and environments) in, Heat's validate object out.
+
+``EngineService.validate_template`` and ``stackctl template-validate`` both
+call :func:`validate_template`.  The result has Heat's shape:
+``Description``, ``Parameters`` (Type, Description, Default, Value, NoEcho,
+Label, constraint keys), ``ParameterGroups`` (when the template has them)
+and ``Environment``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from hearth.engine.environment import Environment
+from hearth.engine.template import parser
+from hearth.engine.template.located import plain
+from hearth.engine.template.template import ResourceValidator, Template
+
+EnvironmentInput = str | bytes | Mapping[str, Any] | tuple[str | None, Any]
+
+
+def _environment_documents(env_files: Iterable[EnvironmentInput] | None,
+                           files: Mapping[str, str]) -> list[tuple[str | None, Any]]:
+    """Return ``(filename, document)`` pairs; a bare name is looked up in ``files``."""
+    documents: list[tuple[str | None, Any]] = []
+    for item in env_files or ():
+        if isinstance(item, tuple):
+            documents.append(item)
+        elif isinstance(item, str) and item in files:
+            documents.append((item, files[item]))
+        else:
+            documents.append((None, item))
+    return documents
+
+
+def load_template(template: str | bytes | Mapping[str, Any], filename: str | None = None,
+                  files: Mapping[str, str] | None = None,
+                  env: Environment | None = None) -> Template:
+    """Return the Template of text or an already parsed mapping."""
+    data = template if isinstance(template, Mapping) else parser.parse(template, filename)
+    return Template(data, files=files, env=env, filename=filename)
+
+
+def validate_template(template: str | bytes | Mapping[str, Any], filename: str | None = None,
+                      params: Mapping[str, Any] | None = None,
+                      env_files: Iterable[EnvironmentInput] | None = None,
+                      files: Mapping[str, str] | None = None,
+                      resource_validator: ResourceValidator | None = None) -> dict[str, Any]:
+    """Validate a template as Heat's validate API does and return its answer.
+
+    Parameter values are checked only when some are given (by ``params`` or
+    an environment's ``parameters``), as in Heat.  Raises the located
+    HearthException of the first problem found.
+    """
+    files = dict(files or {})
+    env = Environment.from_documents(_environment_documents(env_files, files))
+    tmpl = load_template(template, filename, files, env)
+    user_params = dict(params or {})
+    parameters = tmpl.validate(resource_validator=resource_validator, user_params=user_params,
+                               validate_value=bool(user_params or env.params))
+    result: dict[str, Any] = {
+        "Description": tmpl.description,
+        "Parameters": parameters.validate_output(),
+    }
+    if tmpl.parameter_groups:
+        result["ParameterGroups"] = plain(tmpl.parameter_groups)
+    result["Environment"] = env.to_dict()
+    return result
