@@ -1,0 +1,133 @@
+"""Gather the files a template refers to, client-side, as heatclient does.
+
+The engine never opens a path named in a template.  Before sending a
+template, the client reads every ``get_file`` target, every provider
+template named by a resource ``type`` (ending ``.yaml`` or ``.template``)
+and every template an environment's ``resource_registry`` names, each
+relative to the file that refers to it, recursively.  Contents go into the
+``files`` map keyed by absolute ``file:///...`` URL, and the references are
+rewritten to those URLs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.parse
+from collections.abc import Iterable, Mapping, MutableMapping
+from typing import Any
+
+from hearth.cli.command import CommandError
+
+TEMPLATE_SUFFIXES = (".yaml", ".template")
+MAX_DEPTH = 10
+
+
+def file_url(path: str) -> str:
+    """Return the absolute ``file://`` URL of a local path."""
+    return "file://" + os.path.abspath(path)
+
+
+def resolve(reference: str, base_url: str) -> str:
+    """Return the absolute URL of ``reference`` relative to the URL ``base_url``."""
+    if urllib.parse.urlparse(reference).scheme:
+        return reference
+    return urllib.parse.urljoin(base_url, reference)
+
+
+def read_url(url: str) -> str:
+    """Return the text of a ``file://`` URL (other schemes are refused)."""
+    parsed = urllib.parse.urlparse(url)
+    if parsed.scheme != "file":
+        raise CommandError(f"Could not fetch contents for {url}: only local files are read")
+    try:
+        with open(urllib.parse.unquote(parsed.path), encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise CommandError(f"Could not fetch contents for {url}: {exc.strerror}") from None
+
+
+def _is_template(value: Any) -> bool:
+    return isinstance(value, str) and value.endswith(TEMPLATE_SUFFIXES)
+
+
+class FileGatherer:
+    """Read templates and their referenced files into one ``files`` map."""
+
+    def __init__(self, files: MutableMapping[str, str] | None = None) -> None:
+        self.files: MutableMapping[str, str] = files if files is not None else {}
+
+    def template(self, url: str, depth: int = 0) -> Any:
+        """Return the parsed template at ``url`` with its references rewritten."""
+        from hearth.engine.template import parser
+
+        if depth > MAX_DEPTH:
+            raise CommandError(f"{url}: provider templates are nested more than "
+                               f"{MAX_DEPTH} deep")
+        data = parser.parse(read_url(url), urllib.parse.urlparse(url).path)
+        self._rewrite_functions(data, url)
+        for definition in (data.get("resources") or {}).values():
+            if isinstance(definition, dict) and _is_template(definition.get("type")):
+                definition["type"] = self._nested(definition["type"], url, depth)
+        return data
+
+    def _nested(self, reference: str, base_url: str, depth: int) -> str:
+        url = resolve(reference, base_url)
+        if url not in self.files:
+            self.files[url] = ""  # guards against a template including itself
+            self.files[url] = json.dumps(self.template(url, depth + 1))
+        return url
+
+    def _rewrite_functions(self, node: Any, base_url: str) -> None:
+        """Replace every ``get_file`` path by its URL and read the file."""
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "get_file" and isinstance(value, str) and len(node) == 1:
+                    url = resolve(value, base_url)
+                    self.files.setdefault(url, read_url(url))
+                    node[key] = url
+                else:
+                    self._rewrite_functions(value, base_url)
+        elif isinstance(node, list):
+            for item in node:
+                self._rewrite_functions(item, base_url)
+
+    def environment(self, path: str) -> str:
+        """Read an environment file, gather its templates; return its URL."""
+        from hearth.engine.template import parser
+
+        url = file_url(path)
+        text = read_url(url)
+        data = parser.parse(text, path, kind="environment")
+        registry = data.get("resource_registry")
+        if isinstance(registry, dict) and self._rewrite_registry(registry, url):
+            text = json.dumps(data)
+        self.files[url] = text
+        return url
+
+    def _rewrite_registry(self, registry: MutableMapping[str, Any], env_url: str) -> bool:
+        base = registry.get("base_url") or env_url
+        changed = False
+        mappings: list[MutableMapping[str, Any]] = [registry]
+        mappings.extend(value for value in (registry.get("resources") or {}).values()
+                        if isinstance(value, dict))
+        for mapping in mappings:
+            for key, value in mapping.items():
+                if key != "base_url" and _is_template(value):
+                    mapping[key] = self._nested(value, base, 0)
+                    changed = True
+        return changed
+
+
+def gather(template_path: str, env_paths: Iterable[str] = ()) -> dict[str, Any]:
+    """Return ``{"template", "files", "environment_files"}`` for a create/validate request."""
+    gatherer = FileGatherer()
+    template = gatherer.template(file_url(template_path))
+    environment_files = [gatherer.environment(path) for path in env_paths]
+    return {"template": template, "files": dict(gatherer.files),
+            "environment_files": environment_files}
+
+
+def environment_documents(request: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Return ``(url, text)`` of each environment file of a gathered request."""
+    return [(url, request["files"][url]) for url in request.get("environment_files", [])]
