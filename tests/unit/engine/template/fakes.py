@@ -101,7 +101,8 @@ class FakeContext:
 def evaluate(snippet: Any, version: str = "2021-04-16", context: FakeContext | None = None,
              validate: bool = True) -> Any:
     """Parse ``snippet`` for ``version``, validate it and return its value."""
-    from hearth.engine.template import function, snippet as snippets, versions
+    from hearth.engine.template import function, versions
+    from hearth.engine.template import snippet as snippets
 
     parsed = snippets.parse_snippet(versions.find_version(version), context or FakeContext(),
                                     snippet, ("outputs", "o", "value"))

@@ -108,7 +108,8 @@ def test_list_join_number_item_refused():
 def test_list_join_needs_lists():
     # Heat: '"list_join" must operate on a list'
     assert error_of({"list_join": [",", "abc"]}).endswith('"list_join" must operate on a list')
-    assert error_of({"list_join": [1, ["a"]]}).endswith('Delimiter for "list_join" must be a string')
+    assert error_of({"list_join": [1, ["a"]]}).endswith(
+        'Delimiter for "list_join" must be a string')
 
 
 # --- str_split -------------------------------------------------------------

@@ -134,7 +134,8 @@ def test_get_version_refuses_cfn(key):
 
 
 def test_get_version_not_a_map():
-    with pytest.raises(exception.InvalidTemplateVersion, match="a template must be a map, not list"):
+    with pytest.raises(exception.InvalidTemplateVersion,
+                       match="a template must be a map, not list"):
         versions.get_version([])
 
 
@@ -150,7 +151,8 @@ def test_function_list_descriptions_and_condition_functions():
     version = versions.find_version("2017-09-01")
     plain = {row["functions"]: row["description"] for row in version.function_list()}
     assert "equals" not in plain and "Fn::Select" not in plain
-    assert plain["get_param"] == "Return the value of a parameter, optionally walking a path into it."
+    assert plain["get_param"] == ("Return the value of a parameter, optionally walking a path "
+                                  "into it.")
     assert all(plain.values())
     with_conditions = {row["functions"] for row in version.function_list(True)}
     assert with_conditions == set(plain) | {"equals", "not", "and", "or"}
