@@ -124,6 +124,17 @@ class Resource:
             context=getattr(self.stack, "context", None))
 
     @property
+    def properties(self) -> properties.Properties:
+        """Return the properties (setting new ones forgets cached attribute values)."""
+        return self._properties
+
+    @properties.setter
+    def properties(self, value: properties.Properties) -> None:
+        self._properties = value
+        if getattr(self, "attributes", None) is not None:
+            self.attributes.reset()
+
+    @property
     def type_name(self) -> str:
         """Return the type the template named (or the registered type)."""
         return getattr(self.t, "type", None) or self.resource_type or type(self).__name__
