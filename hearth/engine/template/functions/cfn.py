@@ -19,7 +19,10 @@ class Ref(Function):
     def validate(self) -> None:
         """Check that a literal name is a resource or a parameter."""
         super().validate()
-        if isinstance(self.args, Function) or self.context.has_resource(self.args):
+        if isinstance(self.args, Function):
+            return
+        self._name(self.args)
+        if self.context.has_resource(self.args):
             return
         try:
             self.context.parameter_value(self.args)
@@ -34,6 +37,11 @@ class Ref(Function):
         except exception.UserParameterMissing:
             return
 
+    def _name(self, name: Any) -> str:
+        if not isinstance(name, str):
+            raise self.error(f'Argument to "{self.fn_name}" must be a name (a string)')
+        return name
+
     def dependencies(self) -> Iterator[str]:
         """Yield the name when it is a resource."""
         name = resolve(self.args)
@@ -42,8 +50,8 @@ class Ref(Function):
 
     def result(self) -> Any:
         """Return the resource reference or the parameter value."""
-        name = resolve(self.args)
-        if isinstance(name, str) and self.context.has_resource(name):
+        name = self._name(resolve(self.args))
+        if self.context.has_resource(name):
             return self.context.resource_reference(name)
         return self.context.parameter_value(name)
 
