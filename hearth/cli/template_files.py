@@ -57,14 +57,17 @@ class FileGatherer:
     def __init__(self, files: MutableMapping[str, str] | None = None) -> None:
         self.files: MutableMapping[str, str] = files if files is not None else {}
 
-    def template(self, url: str, depth: int = 0) -> Any:
-        """Return the parsed template at ``url`` with its references rewritten."""
+    def template(self, url: str, depth: int = 0, filename: str | None = None) -> Any:
+        """Return the parsed template at ``url`` with its references rewritten.
+
+        ``filename`` names the file in error messages (default: its path).
+        """
         from hearth.engine.template import parser
 
         if depth > MAX_DEPTH:
             raise CommandError(f"{url}: provider templates are nested more than "
                                f"{MAX_DEPTH} deep")
-        data = parser.parse(read_url(url), urllib.parse.urlparse(url).path)
+        data = parser.parse(read_url(url), filename or urllib.parse.urlparse(url).path)
         self._rewrite_functions(data, url)
         for definition in (data.get("resources") or {}).values():
             if isinstance(definition, dict) and _is_template(definition.get("type")):
@@ -122,7 +125,7 @@ class FileGatherer:
 def gather(template_path: str, env_paths: Iterable[str] = ()) -> dict[str, Any]:
     """Return ``{"template", "files", "environment_files"}`` for a create/validate request."""
     gatherer = FileGatherer()
-    template = gatherer.template(file_url(template_path))
+    template = gatherer.template(file_url(template_path), filename=template_path)
     environment_files = [gatherer.environment(path) for path in env_paths]
     return {"template": template, "files": dict(gatherer.files),
             "environment_files": environment_files}

@@ -101,7 +101,9 @@ def check_cycles(graph: nx.DiGraph, data: GraphInput) -> nx.DiGraph:
     """Raise CircularDependencyException naming one cycle, in a fixed order."""
     cycle = find_cycle(graph)
     if cycle:
-        raise exception.CircularDependencyException(cycle, filename=data.filename)
+        first = data.definitions.get(cycle[0])
+        raise exception.CircularDependencyException(
+            cycle, filename=data.filename, line=getattr(first, "line", None))
     return graph
 
 
