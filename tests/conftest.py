@@ -28,7 +28,7 @@ from tests.fixtures.postgres import (  # noqa: E402,F401
     db,
     db_url,
     postgres_server,
-    postgres_template,
+    postgres_shared_url,
     postgres_url,
     sqlite_template,
     sqlite_url,
