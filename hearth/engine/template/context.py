@@ -28,6 +28,9 @@ class ResolutionContext(Protocol):
         Raises InvalidTemplateReference / UserParameterMissing.
         """
 
+    def parameter_names(self) -> list[str]:
+        """Return the declared parameter names (for "did you mean" hints)."""
+
     def has_resource(self, name: str) -> bool:
         """Return whether the template defines (an enabled) resource ``name``."""
 
