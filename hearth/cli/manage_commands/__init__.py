@@ -1,0 +1,1 @@
+"""``hearth-manage`` commands: each module defines ``register(subparsers)``."""
