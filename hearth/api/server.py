@@ -19,6 +19,9 @@ from typing import Any
 
 LOG = logging.getLogger("hearth.api")
 
+#: Seconds requests in flight get to finish once the server stops accepting.
+REQUEST_DRAIN_TIMEOUT = 3.0
+
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of ``hearth-api``."""
@@ -93,7 +96,11 @@ def serve(sock: Any, app: Any, service: Any, debug: bool = False) -> None:
     server = eventlet.spawn(eventlet.wsgi.server, sock, app, log=LOG, log_output=debug,
                             debug=False, keepalive=True, socket_timeout=60)
     stopping.wait()
-    server.kill(SystemExit)
+    # Stop accepting; requests in flight get a few seconds (idle keep-alive
+    # connections would otherwise hold the shutdown until their socket timeout).
+    stopper = eventlet.spawn(server.kill, SystemExit)
+    with eventlet.Timeout(REQUEST_DRAIN_TIMEOUT, False):
+        stopper.wait()
     _stop_engine(service, CONF.api.graceful_shutdown_timeout)
     LOG.info("hearth-api stopped")
 
