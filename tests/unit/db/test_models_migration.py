@@ -1,0 +1,102 @@
+"""Migrations: an empty database is migrated to exactly the models' schema."""
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import create_engine, text
+
+from hearth.common import exception
+from hearth.db import migration, models
+from hearth.db.session import Database
+
+
+def schema_diff(url):
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            context = MigrationContext.configure(connection, opts={"compare_type": True})
+            return compare_metadata(context, models.Base.metadata)
+    finally:
+        engine.dispose()
+
+
+def test_empty_sqlite_file_is_migrated_to_the_models(tmp_path):
+    url = f"sqlite:///{tmp_path}/new/hearth.db"  # the directory is created too
+    assert migration.current_revision(url) is None
+    assert migration.db_sync(url) == migration.head_revision()
+    assert schema_diff(url) == []
+
+
+@pytest.mark.postgres
+def test_postgres_is_migrated_to_the_models(postgres_shared_url):
+    assert migration.current_revision(postgres_shared_url) == migration.head_revision()
+    assert schema_diff(postgres_shared_url) == []
+
+
+def test_db_sync_twice_is_harmless(sqlite_url):
+    assert migration.db_sync(sqlite_url) == migration.head_revision()
+
+
+def test_ensure_schema_migrates_on_first_use(tmp_path):
+    url = f"sqlite:///{tmp_path}/auto.db"
+    migration.ensure_schema(url, auto_migrate=True)
+    assert migration.current_revision(url) == migration.head_revision()
+
+
+def test_ensure_schema_without_auto_migrate(tmp_path):
+    url = f"sqlite:///{tmp_path}/manual.db"
+    with pytest.raises(exception.DatabaseNotMigrated,
+                       match=r"schema is at revision empty but this Hearth needs 0001\. "
+                             r"Run 'hearth-manage db-sync'\."):
+        migration.ensure_schema(url, auto_migrate=False)
+
+
+def set_revision(url, revision):
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE alembic_version SET version_num = :r"), {"r": revision})
+    engine.dispose()
+
+
+def test_newer_schema_is_refused(sqlite_url):
+    set_revision(sqlite_url, "9999_from_the_future")
+    message = (r"The database schema revision 9999_from_the_future is newer than this Hearth "
+               r"knows \(newest known: 0001\)\. Upgrade Hearth, or use another database\.")
+    with pytest.raises(exception.DatabaseSchemaTooNew, match=message):
+        migration.ensure_schema(sqlite_url)
+    with pytest.raises(exception.DatabaseSchemaTooNew, match=message):
+        migration.db_sync(sqlite_url)
+
+
+def test_get_database_migrates_the_configured_default(hearth_home):
+    from hearth.db import session
+    url = f"sqlite:///{hearth_home}/hearth.db"
+    database = session.get_database()
+    try:
+        assert database.url == url
+        assert session.get_database() is database
+        assert migration.current_revision(url) == migration.head_revision()
+    finally:
+        session.forget_database(url)
+
+
+def test_sqlite_connection_settings(sqlite_url):
+    database = Database(sqlite_url)
+    try:
+        with database.session_scope() as session:
+            pragmas = {name: session.execute(text(f"PRAGMA {name}")).scalar()
+                       for name in ("journal_mode", "foreign_keys", "busy_timeout")}
+    finally:
+        database.dispose()
+    assert pragmas == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 30000}
+
+
+def test_session_scope_rolls_back_on_error(db):
+    from hearth.db import api
+    with pytest.raises(RuntimeError, match="boom"), db.session_scope(write=True) as session:
+        session.add(models.RawTemplate(template={"a": 1}))
+        session.flush()
+        raise RuntimeError("boom")
+    with db.session_scope() as session:
+        assert session.query(models.RawTemplate).count() == 0
+    assert api.raw_template_create(db, {}).id is not None
