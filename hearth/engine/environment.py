@@ -285,17 +285,19 @@ class Environment:
                       strategies: Mapping[str, str], filename: str | None) -> None:
         default = strategies.get("default", OVERWRITE)
         for name, value in new.items():
-            strategy = strategies.get(name, default)
+            explicit = strategies.get(name)
             used = self._strategies_used.get(name)
-            if used is not None and used != strategy and name in target:
-                raise _invalid(f"Conflicting merge strategy '{strategy}' for parameter "
+            if explicit and used is not None and used != explicit:
+                raise _invalid(f"Conflicting merge strategy '{explicit}' for parameter "
                                f"'{name}' in file '{filename}' (an earlier file used "
                                f"'{used}').", filename, [PARAMETERS, name], line_of(new, name))
             try:
-                target[name] = _merge_value(target.get(name), plain(value), strategy, name)
+                target[name] = _merge_value(target.get(name), plain(value), explicit or default,
+                                            name)
             except exception.InvalidEnvironment as exc:
                 raise exc.located(filename, line_of(new, name)) from None
-            self._strategies_used[name] = strategy
+            if explicit:
+                self._strategies_used[name] = explicit
 
     def to_dict(self) -> dict[str, Any]:
         """Return Heat's environment JSON."""
