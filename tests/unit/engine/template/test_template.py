@@ -1,0 +1,114 @@
+"""Tests of Template: definitions, conditions, outputs, graph, validation."""
+
+import pytest
+
+from hearth.common import exception
+from hearth.engine.template import function, graph
+from hearth.engine.template.template import Template, ValidationContext
+
+TEXT = """\
+heat_template_version: 2021-04-16
+parameters:
+  env: {type: string, default: dev}
+conditions:
+  prod: {equals: [{get_param: env}, prod]}
+resources:
+  db:
+    type: OS::Heat::None
+  web:
+    type: OS::Heat::Value
+    depends_on: db
+    metadata: {m: {get_resource: cache}}
+    properties:
+      value: {get_attr: [db, show]}
+      extra: {if: [prod, 1]}
+  cache:
+    type: OS::Heat::None
+  big:
+    type: OS::Heat::None
+    condition: prod
+outputs:
+  url:
+    description: the url
+    value: {get_attr: [web, value]}
+  big:
+    condition: prod
+    value: {get_resource: big}
+"""
+
+
+def template(params=None, text=TEXT):
+    tmpl = Template.from_text(text, "t.yaml")
+    params = tmpl.parameters(params)
+    return tmpl, ValidationContext(tmpl, params)
+
+
+def test_definitions_skip_condition_false():
+    tmpl, ctx = template()
+    definitions = tmpl.resource_definitions(ctx)
+    assert list(definitions) == ["db", "web", "cache"]
+    web = definitions["web"]
+    assert web.type == "OS::Heat::Value" and web.depends_on == ["db"] and web.line == 9
+    assert web.dependencies() == {"db", "cache"}
+    assert function.resolve(web.properties) == {"value": None}
+    assert tmpl.disabled_resource_names(ctx) == ["big"]
+
+
+def test_condition_true_enables():
+    tmpl, ctx = template({"env": "prod"})
+    assert "big" in tmpl.resource_definitions(ctx)
+    assert function.resolve(tmpl.resource_definitions(ctx)["web"].properties)["extra"] == 1
+    assert list(tmpl.outputs(ctx)) == ["url", "big"]
+
+
+def test_outputs():
+    tmpl, ctx = template()
+    outputs = tmpl.outputs(ctx)
+    assert list(outputs) == ["url"]
+    assert outputs["url"].description == "the url" and outputs["url"].line == 22
+
+
+def test_graph_from_real_functions():
+    tmpl, ctx = template()
+    assert graph.dump(tmpl.dependency_graph(ctx)) == "cache\ndb\nweb\n  cache\n  db"
+
+
+def test_render_and_equality():
+    tmpl, ctx = template()
+    first = tmpl.resource_definitions(ctx)["web"]
+    again = Template.from_text(TEXT, "t.yaml")
+    second = again.resource_definitions(ValidationContext(again, again.parameters()))["web"]
+    assert first == second
+    assert first.render_hot()["depends_on"] == "db"
+    assert first != tmpl.resource_definitions(ctx)["db"]
+
+
+def test_validate_returns_parameters():
+    tmpl, _ = template()
+    assert tmpl.validate()["env"] == "dev"
+
+
+def test_description_default():
+    tmpl, _ = template()
+    assert tmpl.description == "No description"
+
+
+def test_reference_to_disabled_resource_fails():
+    text = TEXT.replace("value: {get_attr: [web, value]}", "value: {get_attr: [big, x]}")
+    tmpl, _ = template(text=text)
+    with pytest.raises(exception.StackValidationFailed) as info:
+        tmpl.validate()
+    assert "big" in str(info.value) and str(info.value).startswith("t.yaml:")
+
+
+def test_unknown_version():
+    with pytest.raises(exception.InvalidTemplateVersion):
+        Template({"resources": {}})
+
+
+def test_environment_dict_accepted():
+    tmpl = Template({"heat_template_version": "2021-04-16",
+                     "parameters": {"p": {"type": "string"}}},
+                    env={"parameters": {"p": "v"}})
+    assert tmpl.parameters()["p"] == "v"
+    assert tmpl.env.to_dict()["parameters"] == {"p": "v"}
