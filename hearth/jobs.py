@@ -72,6 +72,69 @@ def jid_to_datetime(jid: str) -> datetime.datetime:
     return stamp.replace(tzinfo=datetime.UTC)
 
 
+class CallContext(dict):
+    """``__context__`` whose ``retcode`` belongs to the calling thread.
+
+    Modules report failure by setting ``__context__['retcode']``; jobs that
+    run at once on several threads (green or real) must not see each
+    other's.  Every other key is shared, as in Salt.
+    """
+
+    RETCODE = "retcode"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._local = threading.local()
+
+    def __getitem__(self, key: str) -> Any:
+        if key == self.RETCODE:
+            try:
+                return self._local.retcode
+            except AttributeError:
+                raise KeyError(key) from None
+        return super().__getitem__(key)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        if key == self.RETCODE:
+            self._local.retcode = value
+        else:
+            super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        if key == self.RETCODE:
+            self.pop(key)
+        else:
+            super().__delitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        if key == self.RETCODE:
+            return hasattr(self._local, "retcode")
+        return super().__contains__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """Return the value of ``key`` (this thread's retcode), or ``default``."""
+        if key == self.RETCODE:
+            return getattr(self._local, "retcode", default)
+        return super().get(key, default)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        """Remove ``key`` and return its value (this thread's retcode), or ``default``."""
+        if key != self.RETCODE:
+            return super().pop(key, *default)
+        if hasattr(self._local, "retcode"):
+            value = self._local.retcode
+            del self._local.retcode
+            return value
+        if default:
+            return default[0]
+        raise KeyError(key)
+
+    def clear(self) -> None:
+        """Forget every key (and this thread's retcode)."""
+        super().clear()
+        self.pop(self.RETCODE, None)
+
+
 def job_retcode(ret: Any, context_retcode: int = 0) -> int:
     """Return a job's retcode by Salt's rule (context first, then result/success)."""
     if context_retcode:

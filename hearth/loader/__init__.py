@@ -43,9 +43,14 @@ def execution_loader(opts: Mapping[str, Any], grains: Mapping[str, Any] | None =
     """Return a loader of execution modules with ``__grains__`` and ``__pillar__`` packed.
 
     Without ``grains`` the core grains are computed on first use (cached).
+    ``__context__`` keeps each thread's ``retcode`` apart, so jobs may run
+    on several threads at once.
     """
+    from hearth.jobs import CallContext
+
     if grains is None:
         from hearth.grains import LazyGrains
 
         grains = LazyGrains(opts)
-    return Loader(EXECUTION, opts, pack={"__grains__": grains, "__pillar__": dict(pillar or {})})
+    return Loader(EXECUTION, opts, pack={"__grains__": grains, "__pillar__": dict(pillar or {})},
+                  context=CallContext())

@@ -60,16 +60,19 @@ class Loader(Mapping[str, Callable[..., Any]]):
     ``opts`` is the configuration the modules see as ``__opts__`` (its
     ``module_dirs`` and ``enable_zip_modules`` keys choose the extra
     sources); ``pack`` holds the other dunders (``__grains__``,
-    ``__pillar__``).  ``sources`` replaces discovery (a test seam).
+    ``__pillar__``).  ``context`` is the ``__context__`` dict shared by the
+    modules (a fresh dict by default).  ``sources`` replaces discovery (a
+    test seam).
     """
 
     def __init__(self, family: ModuleFamily, opts: Mapping[str, Any] | None = None,
                  pack: Mapping[str, Any] | None = None,
-                 sources: Sequence[ModuleSource] | None = None) -> None:
+                 sources: Sequence[ModuleSource] | None = None,
+                 context: dict[str, Any] | None = None) -> None:
         self.family = family
         self.opts = dict(opts or {})
         self.pack = dict(pack or {})
-        self.context: dict[str, Any] = {}
+        self.context: dict[str, Any] = context if context is not None else {}
         self._given_sources = list(sources) if sources is not None else None
         self._namespace = f"hearth.loaded.{family.name}{next(_LOADER_NUMBERS)}"
         self._reset()

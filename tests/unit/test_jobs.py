@@ -96,3 +96,38 @@ def test_runner_default_publish_is_the_bus():
         assert subscription.get(1).data["return"] is True
     finally:
         subscription.close()
+
+
+def test_call_context_keeps_retcode_per_thread():
+    import threading
+    context = jobs.CallContext()
+    context["retcode"] = 3
+    context["shared"] = 1
+    seen = {}
+
+    def other():
+        seen["has"] = "retcode" in context
+        context["retcode"] = 9
+        seen["shared"] = context["shared"]
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    thread.join()
+    assert seen == {"has": False, "shared": 1}
+    assert context.get("retcode") == 3 and context.pop("retcode") == 3
+    assert context.pop("retcode", 0) == 0 and context.get("retcode") is None
+    with pytest.raises(KeyError):
+        context["retcode"]
+    context["retcode"] = 1
+    del context["retcode"]
+    context["retcode"] = 2
+    context.clear()
+    assert "retcode" not in context and context == {}
+
+
+def test_execution_loader_uses_a_call_context():
+    from hearth.loader import execution_loader
+    loader = execution_loader({})
+    assert isinstance(loader.context, jobs.CallContext)
+    loader["cmd.retcode"]("false")
+    assert loader.context["retcode"] == 1
