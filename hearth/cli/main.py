@@ -73,6 +73,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("Interrupted.", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (stackctl ... | head): not an error of ours.
+        sys.stderr.close()
+        return 0
     except exception.HearthException as exc:
         command.print_error(exc)
         return 1
