@@ -22,7 +22,11 @@ def _cell(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, (dict, list)):
-        return json.dumps(value, sort_keys=True)
+        if not value:
+            return json.dumps(value)
+        import yaml
+        return yaml.safe_dump(value, default_flow_style=False, sort_keys=False,
+                              width=78).rstrip()
     return str(value)
 
 
