@@ -150,6 +150,10 @@ def installed_example(tmp_path, monkeypatch):
     yield site
     for name in [m for m in sys.modules if m.startswith("hearth_example_plugin")]:
         del sys.modules[name]
+    monkeypatch.undo()
+    # stevedore keeps the entry points of each group in memory; forget the temporary ones.
+    from stevedore import extension
+    extension.ExtensionManager.ENTRY_POINT_CACHE.pop(plugin_manager.ENTRY_POINT_GROUP, None)
 
 
 def test_example_plugin_through_a_real_entry_point(installed_example):
