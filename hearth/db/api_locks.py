@@ -69,7 +69,9 @@ def lock_take(db: Database, stack_id: str, engine_id: str, timeout: float,
     """Acquire the lock, stealing it from a dead holder; return None or the live holder.
 
     A holder is dead when its heartbeat is older than ``timeout`` seconds
-    (``engine_life_check_timeout``).  A live holder's lock is never stolen.
+    (``engine_life_check_timeout``) or it is not registered, so an engine
+    must :func:`~hearth.db.api_engines.engine_register` before taking locks.
+    A live holder's lock is never stolen.
     """
     for _ in range(_ACQUIRE_ATTEMPTS):
         holder = lock_acquire(db, stack_id, engine_id)
