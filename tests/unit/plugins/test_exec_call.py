@@ -1,0 +1,161 @@
+"""Hearth::Exec::Call driven through its handle_*/check_* methods."""
+
+import pytest
+
+from hearth.common import exception
+from hearth.engine.scheduler import green_sleep
+from hearth.jobs import JobRunner
+from hearth.loader import EXECUTION, Loader
+from hearth.plugins.exec_call import ExecCall, resource_mapping
+from tests.unit.engine.resource_helpers import Definition, make
+
+
+@pytest.fixture
+def call_type(tmp_path):
+    modules = tmp_path / "mods"
+    modules.mkdir()
+    (modules / "probe.py").write_text(
+        "import time\n\n"
+        "def touch(path, text='x'):\n"
+        "    open(path, 'a').write(text)\n"
+        "    return {'result': True, 'stdout': 'wrote', 'stderr': ''}\n\n"
+        "def nap(seconds):\n"
+        "    time.sleep(seconds)\n"
+        "    return True\n\n"
+        "def refuse():\n"
+        "    return {'result': False, 'comment': 'not today'}\n")
+    loader = Loader(EXECUTION, {"module_dirs": [str(modules)]},
+                    pack={"__grains__": {}, "__pillar__": {}})
+    jobs, events = [], []
+    runner = JobRunner(loader, "engine-host", publish=lambda tag, data: events.append(tag))
+
+    class Call(ExecCall):
+        runner_factory = staticmethod(lambda: runner)
+        store_job = staticmethod(jobs.append)
+
+    Call.jobs, Call.events = jobs, events
+    return Call
+
+
+def drive(res, action, *args):
+    cookie = res.handler(action)(*args)
+    check = res.completion_check(action)
+    for _ in range(2000):
+        if check(cookie):
+            return cookie
+        green_sleep(0.005)
+    raise AssertionError("call did not finish")
+
+
+def test_mapping():
+    assert resource_mapping() == {"Hearth::Exec::Call": ExecCall}
+
+
+def test_create_runs_the_call_and_exposes_attributes(call_type, tmp_path):
+    target = tmp_path / "out"
+    res = make(call_type, {"function": "probe.touch", "args": [str(target)]})
+    res.validate()
+    drive(res, "CREATE")
+    assert target.read_text() == "x"
+    job = call_type.jobs[-1]
+    assert res.resource_id == job.jid and len(job.jid) == 20
+    assert res.FnGetAtt("retcode") == 0
+    assert res.FnGetAtt("jid") == job.jid
+    assert res.FnGetAtt("stdout") == "wrote" and res.FnGetAtt("stderr") == ""
+    assert res.FnGetAtt("return") == {"result": True, "stdout": "wrote", "stderr": ""}
+    assert call_type.events == [f"hearth/job/{job.jid}/new",
+                                f"hearth/job/{job.jid}/ret/engine-host"]
+
+
+def test_update_re_runs_with_new_properties(call_type, tmp_path):
+    target = tmp_path / "out"
+    res = make(call_type, {"function": "probe.touch", "args": [str(target)]})
+    drive(res, "CREATE")
+    after = Definition("web", "Hearth::Exec::Call",
+                       {"function": "probe.touch", "args": [str(target)], "kwargs": {"text": "y"}})
+    drive(res, "UPDATE", after, {}, {"kwargs": {"text": "y"}})
+    assert target.read_text() == "xy"
+
+
+def test_run_on_create_only_skips_update(call_type, tmp_path):
+    target = tmp_path / "out"
+    props = {"function": "probe.touch", "args": [str(target)], "run_on": ["CREATE"]}
+    res = make(call_type, props)
+    drive(res, "CREATE")
+    drive(res, "UPDATE", Definition("web", "Hearth::Exec::Call", props), {}, {})
+    assert target.read_text() == "x"
+
+
+def test_delete_hook(call_type, tmp_path):
+    target = tmp_path / "gone"
+    res = make(call_type, {"function": "test.ping", "on_delete": {
+        "function": "probe.touch", "args": [str(target)], "kwargs": {"text": "bye"}}})
+    drive(res, "CREATE")
+    drive(res, "DELETE")
+    assert target.read_text() == "bye"
+
+
+def test_delete_without_hook_is_immediate(call_type):
+    res = make(call_type, {"function": "test.ping"})
+    assert res.check_delete_complete(res.handle_delete())
+
+
+def test_exception_fails_with_the_function_error_text(call_type):
+    res = make(call_type, {"function": "test.exception", "args": ["disk full"]})
+    with pytest.raises(exception.CommandExecutionError) as caught:
+        drive(res, "CREATE")
+    assert str(caught.value) == "test.exception failed with retcode 1: disk full"
+    assert res.FnGetAtt("retcode") == 1
+
+
+def test_nonzero_retcode_fails_unless_told_not_to(call_type):
+    res = make(call_type, {"function": "cmd.run_all", "args": ["sh -c 'echo bad >&2; exit 3'"]})
+    with pytest.raises(exception.CommandExecutionError) as caught:
+        drive(res, "CREATE")
+    assert str(caught.value) == "cmd.run_all failed with retcode 3: bad"
+    lenient = make(call_type, {"function": "cmd.run_all", "args": ["sh -c 'exit 3'"],
+                               "fail_on_retcode": False})
+    drive(lenient, "CREATE")
+    assert lenient.FnGetAtt("retcode") == 3
+
+
+def test_falsy_result_fails_with_its_comment(call_type):
+    res = make(call_type, {"function": "probe.refuse"})
+    with pytest.raises(exception.CommandExecutionError) as caught:
+        drive(res, "CREATE")
+    assert str(caught.value) == "probe.refuse failed with retcode 1: not today"
+    drive(make(call_type, {"function": "test.false"}), "CREATE")  # a plain False return is fine
+
+
+def test_missing_function_fails_at_once(call_type):
+    res = make(call_type, {"function": "test.nope"})
+    with pytest.raises(exception.FunctionNotFound) as caught:
+        res.handle_create()
+    assert str(caught.value) == "'test.nope' is not available."
+
+
+def test_remote_target_is_not_supported_yet(call_type):
+    res = make(call_type, {"function": "test.ping", "target": "db7"})
+    with pytest.raises(exception.NotSupported) as caught:
+        res.handle_create()
+    assert str(caught.value) == (
+        "Running test.ping on target 'db7' (remote agents) is not supported.")
+    local = make(call_type, {"function": "test.ping", "target": "engine-host"})
+    drive(local, "CREATE")
+
+
+def test_timeout_fails_on_the_stack_clock(call_type):
+    res = make(call_type, {"function": "probe.nap", "args": [0.3], "timeout": 5})
+    cookie = res.handle_create()
+    assert res.check_create_complete(cookie) is False
+    res.stack.clock.advance(5)
+    with pytest.raises(exception.CommandExecutionError) as caught:
+        res.check_create_complete(cookie)
+    assert str(caught.value) == "probe.nap timed out after 5 seconds"
+
+
+def test_run_on_validation():
+    res = make(ExecCall, {"function": "test.ping", "run_on": ["DELETE"]})
+    with pytest.raises(exception.StackValidationFailed) as caught:
+        res.validate()
+    assert str(caught.value).startswith("Property error: web.properties.run_on: ")
