@@ -100,3 +100,20 @@ def test_session_scope_rolls_back_on_error(db):
     with db.session_scope() as session:
         assert session.query(models.RawTemplate).count() == 0
     assert api.raw_template_create(db, {}).id is not None
+
+
+def test_sqlite_write_transactions_take_the_write_lock_first(sqlite_url):
+    from sqlalchemy import event
+
+    from hearth.db import api
+    database = Database(sqlite_url)
+    begins = []
+    event.listen(database.engine, "before_cursor_execute",
+                 lambda _c, _cur, statement, *_: begins.append(statement)
+                 if statement.startswith("BEGIN") else None)
+    try:
+        api.raw_template_create(database, {})
+        api.stack_list(database)
+    finally:
+        database.dispose()
+    assert begins == ["BEGIN IMMEDIATE", "BEGIN DEFERRED"]
