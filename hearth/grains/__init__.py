@@ -14,13 +14,13 @@ from collections.abc import Iterator, Mapping, MutableMapping
 from functools import lru_cache
 from typing import Any
 
-from hearth.grains.core import core_grains
-
 __all__ = ["LazyGrains", "load_grains", "static_grains_path", "save_static_grain"]
 
 
 @lru_cache(maxsize=8)
 def _cached_core(minion_id: str | None) -> dict[str, Any]:
+    from hearth.grains.core import core_grains
+
     return core_grains(minion_id)
 
 
