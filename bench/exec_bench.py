@@ -37,7 +37,7 @@ def cold_hyperfine(runs: int, env: dict) -> dict:
         with open(export.name) as handle:
             result = json.load(handle)["results"][0]
     return {"tool": "hyperfine", "median": result["median"], "min": result["min"],
-            "max": result["max"], "runs": runs}
+            "max": result["max"], "runs": runs, "cpu": result["user"] + result["system"]}
 
 
 def cold_loop(runs: int, env: dict) -> dict:
@@ -49,7 +49,7 @@ def cold_loop(runs: int, env: dict) -> dict:
         times.append(time.perf_counter() - start)
     times = times[3:]
     return {"tool": "loop", "median": statistics.median(times), "min": min(times),
-            "max": max(times), "runs": runs}
+            "max": max(times), "runs": runs, "cpu": None}
 
 
 def warm(runs: int) -> dict:
@@ -74,23 +74,30 @@ def warm(runs: int) -> dict:
     return results
 
 
+def load_average() -> str:
+    return " ".join(f"{value:.1f}" for value in os.getloadavg())
+
+
 def render(cold: dict, warm_results: dict, command: str) -> str:
     cmd_run, ping = warm_results["cmd.run 'echo hi'"], warm_results["test.ping"]
     return "\n".join([
         SECTION, "",
         f"Command: `{command}` (cold start via {cold['tool']}, {cold['runs']} runs after "
-        "3 warm-ups; warm calls in-process through one loader, after 50 warm-up calls).",
+        "3 warm-ups; warm calls in-process through one loader, after 50 warm-up calls). "
+        f"Load average while measuring: {load_average()} on {os.cpu_count()} cores.",
         "",
         "| Measure | Hearth | Salt 3008.5 | Target |",
         "|---|---|---|---|",
         f"| cold `stackctl call test.ping` (median) | {cold['median']:.3f} s "
-        f"(min {cold['min']:.3f}, max {cold['max']:.3f}) | {SALT_COLD_S} s "
+        f"(min {cold['min']:.3f}, max {cold['max']:.3f}"
+        + (f"; CPU user+sys {cold['cpu']:.3f}" if cold["cpu"] else "")
+        + f") | {SALT_COLD_S} s "
         "(`salt-call --local`) | <= 0.25 s |",
         f"| warm `cmd.run 'echo hi'` (median) | {cmd_run['median_ms']:.3f} ms "
         f"(p95 {cmd_run['p95_ms']:.3f}) | {SALT_WARM_CMD_MS[0]}-{SALT_WARM_CMD_MS[1]} ms "
         "| <= 1 ms |",
-        f"| warm `test.ping` (median) | {ping['median_ms'] * 1000:.1f} us "
-        f"(p95 {ping['p95_ms'] * 1000:.1f}) | {SALT_WARM_PING_MS * 1000:.0f} us | - |",
+        f"| warm `test.ping` (median) | {ping['median_ms'] * 1000:.2f} us "
+        f"(p95 {ping['p95_ms'] * 1000:.2f}) | {SALT_WARM_PING_MS * 1000:.0f} us | - |",
         "",
         "`cmd.run` without `python_shell` spawns the program directly with `posix_spawn` "
         "(no shell); most of the warm figure is the child process itself (`/usr/bin/echo`). "
