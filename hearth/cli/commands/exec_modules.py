@@ -34,7 +34,7 @@ def parse_value(text: str) -> Any:
             return convert(text)
         except ValueError:
             pass
-    if text[:1] in "[{":
+    if text.startswith(("[", "{")):
         import yaml
 
         try:
