@@ -356,3 +356,19 @@ def test_loader_applies_depends_on_the_registered_virtual_name(make_loader, modu
         with pytest.raises(exception.FunctionNotFound) as caught:
             loader[removed]
         assert str(caught.value) == f"'{removed}' is not available."
+
+
+def test_virtualname_wins_over_a_different_virtual_answer(make_loader, module_dir, caplog):
+    module_dir.write("clash", """
+        __virtualname__ = "static"
+
+        def __virtual__():
+            return "dynamic"
+
+        def f():
+            return 3
+    """)
+    loader = make_loader()
+    assert loader["static.f"]() == 3
+    assert "dynamic.f" not in loader
+    assert "returned 'dynamic' but __virtualname__ is 'static'" in caplog.text
