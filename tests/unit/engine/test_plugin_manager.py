@@ -147,6 +147,10 @@ def installed_example(tmp_path, monkeypatch):
           "from hearth_example_plugin.site import WebSite\n\n"
           "def mapping():\n    return {'Example::Web::Other': WebSite}\n")
     monkeypatch.syspath_prepend(str(site))
+    # stevedore keeps each group's entry points in memory: an earlier load in this
+    # process must not hide the distribution installed just now.
+    from stevedore import extension
+    extension.ExtensionManager.ENTRY_POINT_CACHE.pop(plugin_manager.ENTRY_POINT_GROUP, None)
     yield site
     for name in [m for m in sys.modules if m.startswith("hearth_example_plugin")]:
         del sys.modules[name]
