@@ -39,14 +39,15 @@ def _table(headers: Sequence[str], rows: Iterable[Sequence[Any]], stream: TextIO
             widths[index] = max(widths[index], longest)
     border = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
     print(border, file=stream)
-    print("| " + " | ".join(h.ljust(w) for h, w in zip(headers, widths)) + " |", file=stream)
+    heading = " | ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))
+    print(f"| {heading} |", file=stream)
     print(border, file=stream)
     for row in cells:
         split = [text.splitlines() or [""] for text in row]
         height = max(len(lines) for lines in split)
         for line_no in range(height):
             parts = [(lines[line_no] if line_no < len(lines) else "").ljust(w)
-                     for lines, w in zip(split, widths)]
+                     for lines, w in zip(split, widths, strict=True)]
             print("| " + " | ".join(parts) + " |", file=stream)
     print(border, file=stream)
 
