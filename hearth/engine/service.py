@@ -19,23 +19,37 @@ to wait use :meth:`EngineService.wait` (the embedded CLI) or poll events
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from hearth.common import exception
 from hearth.common.context import RequestContext
 
 JsonMap = dict[str, Any]
 
+#: cancel action -> the stack actions it may interrupt (Heat's rules).
+CANCEL_ACTIONS = {
+    "cancel_update": ("UPDATE",),
+    "cancel_without_rollback": ("UPDATE", "CREATE", "DELETE", "SUSPEND", "RESUME", "CHECK"),
+}
+
 
 class EngineService:
-    """The engine's public operations (interface; implemented in this module).
+    """The engine's public operations.
 
     Constructor arguments are test seams: ``db_url`` picks the database,
     ``engine_id`` names this engine in stack locks.
     """
 
     def __init__(self, db_url: str | None = None, engine_id: str | None = None) -> None:
-        raise NotImplementedError
+        from hearth.common import config
+        from hearth.db.session import get_database
+        from hearth.engine.engine_runtime import EngineRuntime
+        config.register_opts()
+        self.db = get_database(db_url)
+        self.runtime = EngineRuntime(self.db, engine_id)
+        self._registry: Any = None
 
     # --- stacks -------------------------------------------------------------
     def create_stack(self, ctx: RequestContext, stack_name: str, template: Any,
@@ -46,7 +60,33 @@ class EngineService:
                      disable_rollback: bool = True, timeout_mins: int | None = None,
                      tags: list[str] | None = None) -> JsonMap:
         """Validate and store a stack, start CREATE; return ``{"id", "stack_name"}``."""
-        raise NotImplementedError
+        from hearth.common.config import CONF
+        from hearth.db import api_stacks
+        from hearth.engine import stack_actions
+        text = template if isinstance(template, str) else json.dumps(template)
+        if len(text.encode()) > CONF.max_template_size:
+            raise exception.TemplateSizeExceeded(actual=len(text.encode()),
+                                                 limit=CONF.max_template_size)
+        limit = CONF.max_stacks_per_tenant
+        if limit >= 0 and api_stacks.stack_count_by_project(self.db, ctx.project_id) >= limit:
+            raise exception.RequestLimitExceeded(
+                message=f"You have reached the maximum stacks per tenant, {limit}. "
+                        "Please delete some stacks.")
+        data = self._parse(template)
+        env = self._environment(environment, environment_files, files, params)
+        raw = api_stacks.raw_template_create(self.db, data, files, env)
+        row = api_stacks.stack_create(self.db, {
+            "name": stack_name, "raw_template_id": raw.id, "project_id": ctx.project_id,
+            "username": ctx.user, "timeout_mins": timeout_mins,
+            "disable_rollback": disable_rollback, "tags": list(tags or [])})
+        try:
+            stack = self._load(row)
+            self._check_resource_limit(stack)
+        except Exception:
+            api_stacks.stack_delete(self.db, row.id)
+            raise
+        self._run(stack, "CREATE", lambda: stack_actions.run_action(stack, "CREATE"))
+        return {"id": row.id, "stack_name": row.name}
 
     def preview_stack(self, ctx: RequestContext, stack_name: str, template: Any,
                       **kwargs: Any) -> JsonMap:
@@ -62,20 +102,36 @@ class EngineService:
                     not_tags_any: list[str] | None = None,
                     global_tenant: bool = False) -> list[JsonMap]:
         """Return stack summaries (Heat's stack-list items)."""
-        raise NotImplementedError
+        from hearth.db import api_stacks
+        from hearth.engine import api_format
+        project = None if (global_tenant and ctx.is_admin) else ctx.project_id
+        rows = api_stacks.stack_list(self.db, project, filters, limit, marker, sort_keys,
+                                     sort_dir, show_deleted, show_nested, tags, tags_any,
+                                     not_tags, not_tags_any)
+        return [api_format.format_stack_summary(row, self._description(row)) for row in rows]
 
     def count_stacks(self, ctx: RequestContext, **filters: Any) -> int:
         """Return how many stacks ``list_stacks`` would return without paging."""
-        raise NotImplementedError
+        from hearth.db import api_stacks
+        return api_stacks.stack_count(self.db, ctx.project_id, **filters)
 
     def identify_stack(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Return ``{"stack_name", "id", "tenant"}`` for a name or id (EntityNotFound)."""
-        raise NotImplementedError
+        row = self._row(ctx, stack_identity)
+        return {"stack_name": row.name, "id": row.id, "tenant": row.project_id}
 
     def show_stack(self, ctx: RequestContext, stack_identity: str,
                    resolve_outputs: bool = True) -> JsonMap:
         """Return the full stack object (Heat's stack-show)."""
-        raise NotImplementedError
+        from hearth.engine import api_format, outputs
+        row = self._row(ctx, stack_identity)
+        description = self._description(row)
+        if row.deleted_at is not None:
+            return api_format.format_stack(row, description, {}, [])
+        stack = self._load(row)
+        params = api_format.format_parameters(row, stack.parameters, stack.hidden_parameters)
+        values = outputs.resolve_outputs(stack) if resolve_outputs else None
+        return api_format.format_stack(row, description, params, values)
 
     def update_stack(self, ctx: RequestContext, stack_identity: str, template: Any = None,
                      params: Mapping[str, Any] | None = None,
@@ -94,7 +150,13 @@ class EngineService:
 
     def delete_stack(self, ctx: RequestContext, stack_identity: str) -> None:
         """Start DELETE."""
-        raise NotImplementedError
+        from hearth.engine import stack_actions
+        row = self._row(ctx, stack_identity, show_deleted=False)
+        if row.status == "IN_PROGRESS" and self.runtime.cancel(row.id, with_rollback=False):
+            self.runtime.wait(row.id)
+            row = self._row(ctx, row.id, show_deleted=False)
+        stack = self._load(row)
+        self._run(stack, "DELETE", lambda: stack_actions.run_action(stack, "DELETE"))
 
     def abandon_stack(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Delete the stack's record but keep its physical resources; return its data."""
@@ -106,54 +168,102 @@ class EngineService:
 
     def get_template(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Return the stack's raw template."""
-        raise NotImplementedError
+        return self._raw(self._row(ctx, stack_identity)).template
 
     def get_environment(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Return the stack's environment."""
-        raise NotImplementedError
+        return self._raw(self._row(ctx, stack_identity)).environment or {}
 
     def get_files(self, ctx: RequestContext, stack_identity: str) -> dict[str, str]:
         """Return the stack's files map."""
-        raise NotImplementedError
+        return dict(self._raw(self._row(ctx, stack_identity)).files or {})
 
     def stack_action(self, ctx: RequestContext, stack_identity: str, action: str) -> None:
         """Start ``suspend``/``resume``/``check``/``cancel_update``/``cancel_without_rollback``."""
-        raise NotImplementedError
+        from hearth.engine import stack_actions
+        row = self._row(ctx, stack_identity, show_deleted=False)
+        if action in CANCEL_ACTIONS:
+            if (row.action not in CANCEL_ACTIONS[action] or row.status != "IN_PROGRESS"
+                    or not self.runtime.cancel(row.id, action == "cancel_update")):
+                raise exception.NotSupported(
+                    feature=f"Cancelling update when stack is {row.action}_{row.status}")
+            return
+        name = action.upper()
+        if name not in ("SUSPEND", "RESUME", "CHECK"):
+            raise exception.BadRequest(message=f"Invalid action {action}")
+        stack = self._load(row)
+        self._run(stack, name, lambda: stack_actions.run_action(stack, name))
 
     def wait(self, ctx: RequestContext, stack_identity: str,
              timeout: float | None = None) -> JsonMap:
         """Block (green) until the stack's current action ends; return the stack."""
-        raise NotImplementedError
+        row = self._row(ctx, stack_identity)
+        self.runtime.wait(row.id, timeout)
+        return self.show_stack(ctx, row.id, resolve_outputs=False)
 
     # --- outputs, resources, events -------------------------------------------
     def list_outputs(self, ctx: RequestContext, stack_identity: str) -> list[JsonMap]:
         """Return ``[{"output_key", "description"}]``."""
-        raise NotImplementedError
+        from hearth.engine import outputs
+        return outputs.list_outputs(self._load(self._row(ctx, stack_identity)))
 
     def show_output(self, ctx: RequestContext, stack_identity: str, key: str) -> JsonMap:
         """Return ``{"output_key", "description", "output_value"[, "output_error"]}``."""
-        raise NotImplementedError
+        from hearth.engine import outputs
+        stack = self._load(self._row(ctx, stack_identity))
+        definitions = outputs.output_definitions(stack)
+        if key not in definitions:
+            raise exception.NotFound(message=f"Specified output key {key} not found.")
+        return outputs.resolve_output(stack, key, definitions[key])
 
     def list_resources(self, ctx: RequestContext, stack_identity: str, nested_depth: int = 0,
                        with_detail: bool = False,
                        filters: Mapping[str, Any] | None = None) -> list[JsonMap]:
         """Return resource summaries."""
-        raise NotImplementedError
+        from hearth.db import api_resources
+        from hearth.engine import api_format
+        row = self._row(ctx, stack_identity)
+        rows = api_resources.resource_get_all_by_stack(self.db, row.id, filters)
+        required_by = self._required_by(row)
+        return [api_format.format_resource(item, row, required_by.get(item.name, []))
+                for item in rows if item.replaced_by is None]
 
     def show_resource(self, ctx: RequestContext, stack_identity: str, resource_name: str,
                       with_attr: list[str] | None = None) -> JsonMap:
         """Return one resource with ``attributes``."""
-        raise NotImplementedError
+        from hearth.engine import api_format
+        row = self._row(ctx, stack_identity)
+        stack = self._load(row)
+        resource_row = self._resource_row(row, resource_name)
+        resource = stack.resources.get(resource_name)
+        attributes = {}
+        if resource is not None and resource.action != "INIT":
+            for name in with_attr or []:
+                try:
+                    attributes[name] = resource.FnGetAtt(name)
+                except Exception as error:  # noqa: BLE001 - shown as the value, as Heat
+                    attributes[name] = str(error)
+        description = (type(resource).__doc__ or "").split("\n")[0] if resource else ""
+        return api_format.format_resource(resource_row, row,
+                                          self._required_by(row).get(resource_name, []),
+                                          description, attributes)
 
     def resource_metadata(self, ctx: RequestContext, stack_identity: str,
                           resource_name: str) -> JsonMap:
         """Return the resource's metadata map."""
-        raise NotImplementedError
+        row = self._row(ctx, stack_identity)
+        return self._resource_row(row, resource_name).metadata_ or {}
 
     def resource_signal(self, ctx: RequestContext, stack_identity: str, resource_name: str,
                         details: Any = None) -> None:
         """Deliver a signal (or ``{"unset_hook": ...}``) to a resource."""
-        raise NotImplementedError
+        from hearth.engine import resource_actions
+        row = self._row(ctx, stack_identity, show_deleted=False)
+        stack = self._load(row)
+        if resource_name not in stack.resources:
+            raise exception.ResourceNotFound(resource_name=resource_name, stack_name=row.name,
+                                             entity="Resource", name=resource_name)
+        resource_actions.signal(stack.resources[resource_name], details)
 
     def resource_mark_unhealthy(self, ctx: RequestContext, stack_identity: str,
                                 resource_name: str, mark_unhealthy: bool,
@@ -167,12 +277,24 @@ class EngineService:
                     marker: str | None = None, sort_keys: list[str] | None = None,
                     sort_dir: str | None = None, nested_depth: int = 0) -> list[JsonMap]:
         """Return event summaries."""
-        raise NotImplementedError
+        from hearth.db import api_events
+        from hearth.engine import api_format
+        row = self._row(ctx, stack_identity)
+        merged = dict(filters or {})
+        if resource_name:
+            merged["resource_name"] = resource_name
+        rows = api_events.event_list(self.db, row.id, merged, limit, marker, sort_keys,
+                                     sort_dir)
+        return [api_format.format_event(event) for event in rows]
 
     def show_event(self, ctx: RequestContext, stack_identity: str, resource_name: str,
                    event_id: str) -> JsonMap:
         """Return one event with ``resource_type`` and ``resource_properties``."""
-        raise NotImplementedError
+        from hearth.db import api_events
+        from hearth.engine import api_format
+        row = self._row(ctx, stack_identity)
+        return api_format.format_event(api_events.event_get(self.db, row.id, event_id),
+                                       with_details=True)
 
     # --- templates and types ---------------------------------------------------
     def validate_template(self, ctx: RequestContext, template: Any,
@@ -212,3 +334,88 @@ class EngineService:
     def list_services(self, ctx: RequestContext) -> list[JsonMap]:
         """Return the engines (Heat's services list)."""
         raise NotImplementedError
+
+    # --- helpers ----------------------------------------------------------------
+    def stop(self) -> None:
+        """Cancel running actions and deregister this engine."""
+        self.runtime.stop()
+
+    @property
+    def registry(self) -> Any:
+        """Return the resource registry (plug-ins loaded on first use)."""
+        if self._registry is None:
+            from hearth.engine.resource_registry import default_registry
+            self._registry = default_registry()
+        return self._registry
+
+    def _row(self, ctx: RequestContext, identity: str, show_deleted: bool = True) -> Any:
+        from hearth.db import api_stacks
+        try:
+            return api_stacks.stack_find(self.db, identity, ctx.project_id)
+        except exception.StackNotFound:
+            if not show_deleted:
+                raise
+            return api_stacks.stack_get(self.db, identity.rpartition("/")[2],
+                                        ctx.project_id, show_deleted=True)
+
+    def _raw(self, row: Any) -> Any:
+        from hearth.db import api_stacks
+        return api_stacks.raw_template_get(self.db, row.raw_template_id)
+
+    def _description(self, row: Any) -> str:
+        template = self._raw(row).template
+        return template.get("description", "") if isinstance(template, dict) else ""
+
+    def _load(self, row: Any) -> Any:
+        from hearth.engine.stack_loader import load_stack
+        return load_stack(self.db, row, self.registry)
+
+    def _resource_row(self, row: Any, resource_name: str) -> Any:
+        from hearth.db import api_resources
+        try:
+            return api_resources.resource_get_by_name(self.db, row.id, resource_name)
+        except exception.NotFound:
+            raise exception.ResourceNotFound(resource_name=resource_name, stack_name=row.name,
+                                             entity="Resource", name=resource_name)
+
+    def _required_by(self, row: Any) -> dict[str, list[str]]:
+        result: dict[str, list[str]] = {}
+        for name, needs in self._load(row).requires().items():
+            for need in sorted(needs):
+                result.setdefault(need, []).append(name)
+        return result
+
+    def _parse(self, template: Any) -> Any:
+        if not isinstance(template, str):
+            return template
+        from hearth.engine.template.parser import parse
+        return parse(template, None)
+
+    def _environment(self, environment: Any, environment_files: list[str] | None,
+                     files: Mapping[str, str] | None, params: Mapping[str, Any] | None) -> Any:
+        import yaml
+        env: dict[str, Any] = {}
+        sources = [files[name] for name in environment_files or [] if files and name in files]
+        for source in [*sources, environment]:
+            loaded = yaml.safe_load(source) if isinstance(source, str) else source
+            for key, value in (loaded or {}).items():
+                if isinstance(value, dict):
+                    env.setdefault(key, {}).update(value)
+                else:
+                    env[key] = value
+        if params:
+            env.setdefault("parameters", {}).update(params)
+        return env
+
+    def _check_resource_limit(self, stack: Any) -> None:
+        from hearth.common.config import CONF
+        limit = CONF.max_resources_per_stack
+        if limit >= 0 and len(stack.resources) > limit:
+            raise exception.RequestLimitExceeded(
+                message=f"You have reached the maximum resources per stack, {limit}.")
+
+    def _run(self, stack: Any, action: str, work: Callable[[], Any]) -> None:
+        self.runtime.lock(stack.id, stack.name, action)
+        if (stack.action, stack.status) != (action, "IN_PROGRESS"):
+            stack.state_set(action, "IN_PROGRESS", f"Stack {action} started")
+        self.runtime.start(stack, work)
