@@ -46,6 +46,8 @@ def publish(tag: str, data: Mapping[str, Any]) -> None:
 
 def requirements(definition: Any) -> set[str]:
     """Return the names of the resources a definition needs before it (depends_on, refs)."""
+    if hasattr(definition, "dependencies"):
+        return set(definition.dependencies())
     names = set(getattr(definition, "depends_on", None) or ())
     for part in ("properties", "metadata"):
         names.update(function.dependencies(getattr(definition, part, None) or {}))
