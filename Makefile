@@ -17,7 +17,9 @@ venv: $(STAMP)
 
 ## run: create the demo stack from templates/ on the embedded SQLite default and print its outputs
 run: venv
-	$(BIN)/stackctl template-validate -f templates/demo.yaml
+	-$(BIN)/stackctl stack-delete -y $(DEMO) >/dev/null 2>&1
+	$(BIN)/stackctl stack-create -f templates/demo.yaml $(DEMO)
+	$(BIN)/stackctl output-show $(DEMO) --all
 
 ## test: lint, then the whole suite (PostgreSQL tests included)
 test: venv postgres-deps lint

@@ -294,9 +294,9 @@ def mask(value: Any, secrets: Iterable[str]) -> Any:
 
 def event_properties(resource: Any, secrets: Iterable[str]) -> dict[str, Any]:
     """Return the resource's resolved properties for an event, secrets masked."""
+    from hearth.engine.template import function
     try:
-        values = {key: resource.properties.get_user_value(key) for key in resource.properties
-                  if key in resource.properties.data}
+        values = function.resolve(dict(getattr(resource.t, "properties", None) or {}))
     except Exception:  # noqa: BLE001 - an unresolvable property must not stop the event
         values = {}
     return mask(values, secrets)

@@ -1,0 +1,77 @@
+"""End-to-end stack life cycle through the real engine on SQLite in a temp HEARTH_HOME."""
+
+import json
+
+import pytest
+
+from hearth.common.context import RequestContext
+
+TEMPLATE = """
+heat_template_version: 2018-08-31
+parameters:
+  secret: {type: string, hidden: true, default: s3cr3t-value}
+resources:
+  a: {type: OS::Heat::None, properties: {password: {get_param: secret}}}
+  b: {type: OS::Heat::None, depends_on: a, properties: {x: {get_resource: a}}}
+outputs:
+  out: {value: {get_resource: b}, description: b ref}
+"""
+
+
+@pytest.fixture
+def service(hearth_home):
+    from hearth.common import config
+    from hearth.engine.service import EngineService
+    config.load(config_files=[])
+    url = "sqlite:///" + str(hearth_home / "hearth.db")
+    engine = EngineService(db_url=url)
+    yield engine
+    engine.stop()
+
+
+CTX = RequestContext.local()
+
+
+def statuses(service, stack_id):
+    return [(e["resource_name"], e["resource_status"])
+            for e in service.list_events(CTX, stack_id, sort_dir="asc")]
+
+
+def test_create_then_delete_in_dependency_order(service):
+    created = service.create_stack(CTX, "s1", TEMPLATE, disable_rollback=False)
+    stack = service.wait(CTX, created["id"])
+    assert stack["stack_status"] == "CREATE_COMPLETE"
+    assert stack["stack_status_reason"] == "Stack CREATE completed successfully"
+    assert statuses(service, created["id"]) == [
+        ("s1", "CREATE_IN_PROGRESS"), ("a", "CREATE_IN_PROGRESS"), ("a", "CREATE_COMPLETE"),
+        ("b", "CREATE_IN_PROGRESS"), ("b", "CREATE_COMPLETE"), ("s1", "CREATE_COMPLETE")]
+    shown = service.show_stack(CTX, "s1")
+    assert shown["parameters"]["secret"] == "******"
+    assert shown["outputs"][0]["output_key"] == "out"
+    service.delete_stack(CTX, "s1")
+    stack = service.wait(CTX, created["id"])
+    assert stack["stack_status"] == "DELETE_COMPLETE"
+    deletes = [name for name, status in statuses(service, created["id"])
+               if status == "DELETE_IN_PROGRESS"]
+    assert deletes == ["s1", "b", "a"]
+
+
+def test_hidden_parameters_never_in_events(service):
+    created = service.create_stack(CTX, "s2", TEMPLATE)
+    service.wait(CTX, created["id"])
+    for event in service.list_events(CTX, created["id"]):
+        detail = service.show_event(CTX, created["id"], event["resource_name"], event["id"])
+        assert "s3cr3t-value" not in json.dumps(detail)
+    detail_a = [service.show_event(CTX, created["id"], "a", e["id"])
+                for e in service.list_events(CTX, created["id"], resource_name="a")]
+    assert detail_a[0]["resource_properties"] == {"password": "******"}
+
+
+def test_second_action_while_running_is_refused(service):
+    from hearth.common import exception
+    created = service.create_stack(CTX, "s3", TEMPLATE)
+    with pytest.raises(exception.ActionInProgress) as error:
+        service.delete_stack(CTX, created["id"]) if False else service.stack_action(
+            CTX, created["id"], "check")
+    assert str(error.value) == "Stack s3 already has an action (CHECK) in progress."
+    service.wait(CTX, created["id"])
