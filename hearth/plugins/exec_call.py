@@ -144,10 +144,10 @@ class ExecCall(resource.Resource):
         function = call[self.FUNCTION]
         runner.loader.function(function)  # a missing or refused function fails here, at once
         pending = PendingCall(function, resource.now(self.stack), props[self.TIMEOUT])
-        scheduler.spawn(self._run, runner, call, pending, props[self.TARGET])
+        scheduler.spawn(self._execute, runner, call, pending, props[self.TARGET])
         return pending
 
-    def _run(self, runner: Any, call: dict[str, Any], pending: PendingCall,
+    def _execute(self, runner: Any, call: dict[str, Any], pending: PendingCall,
              target: str | None) -> None:
         try:
             job = scheduler.run_blocking(runner.run, call[self.FUNCTION],
