@@ -299,8 +299,17 @@ class Environment:
             if explicit:
                 self._strategies_used[name] = explicit
 
+    def user_dict(self) -> dict[str, Any]:
+        """Return the environment as Heat's validate API shows it (user keys only)."""
+        return {
+            RESOURCE_REGISTRY: self.registry.to_dict(),
+            PARAMETERS: copy.deepcopy(self.params),
+            PARAMETER_DEFAULTS: copy.deepcopy(self.param_defaults),
+            EVENT_SINKS: copy.deepcopy(self.event_sinks),
+        }
+
     def to_dict(self) -> dict[str, Any]:
-        """Return Heat's environment JSON."""
+        """Return Heat's environment JSON, as stored with a stack."""
         return {
             PARAMETERS: copy.deepcopy(self.params),
             PARAMETER_DEFAULTS: copy.deepcopy(self.param_defaults),

@@ -65,5 +65,5 @@ def validate_template(template: str | bytes | Mapping[str, Any], filename: str |
     }
     if tmpl.parameter_groups:
         result["ParameterGroups"] = plain(tmpl.parameter_groups)
-    result["Environment"] = env.to_dict()
+    result["Environment"] = env.user_dict()
     return result

@@ -20,6 +20,7 @@ from typing import Any
 from hearth.common import exception
 from hearth.engine.template.functions import cfn, collections, conditions, references, strings
 from hearth.engine.template.functions import yaql as yaql_functions
+from hearth.engine.template.functions.descriptions import LISTING_DESCRIPTIONS
 from hearth.engine.template.functions.removed import Invalid, Removed
 
 #: the top-level key naming a HOT version
@@ -54,18 +55,26 @@ class TemplateVersion:
     def derive(self, date: str, *, aliases: Iterable[str] = (),
                functions: Mapping[str, Any] | None = None,
                condition_functions: Mapping[str, Any] | None = None,
+               order: Iterable[str] | None = None,
                **added_keys: Iterable[str]) -> TemplateVersion:
         """Return the next version: this one with the given differences.
 
         ``functions`` and ``condition_functions`` entries replace or add
         names; ``added_keys`` (``sections=``, ``resource_keys=`` ...) are
-        added to the key sets of the same name.
+        added to the key sets of the same name.  The function table keeps
+        the order Heat lists it in: the previous order plus additions, or
+        ``order`` (names first, the rest after) where Heat restated it.
         """
         grown = {field: getattr(self, field) | frozenset(keys)
                  for field, keys in added_keys.items()}
+        table = {**self.functions, **(functions or {})}
+        if order is not None:
+            first = [name for name in order if name in table]
+            table = {name: table[name] for name in [*first, *(n for n in table
+                                                             if n not in first)]}
         return dataclasses.replace(
             self, date=date, aliases=tuple(aliases),
-            functions={**self.functions, **(functions or {})},
+            functions=table,
             condition_functions={**self.condition_functions, **(condition_functions or {})},
             **grown)
 
@@ -93,7 +102,12 @@ class TemplateVersion:
 
 
 def describe(function_class: type) -> str:
-    """Return the first line of a function class's docstring."""
+    """Return the description Heat's function listing gives a function class.
+
+    A class missing from the table falls back to its docstring's first line.
+    """
+    if function_class in LISTING_DESCRIPTIONS:
+        return LISTING_DESCRIPTIONS[function_class]
     return (inspect.getdoc(function_class) or "").splitlines()[0] if function_class.__doc__ else ""
 
 
@@ -104,22 +118,22 @@ HOT_2013_05_23 = TemplateVersion(
     date="2013-05-23",
     aliases=(),
     functions={
+        "Fn::GetAZs": cfn.GetAZs,
         "get_param": references.GetParam,
         "get_resource": references.GetResource,
-        "get_attr": references.GetAttThenSelect,
-        "get_file": references.GetFile,
-        "list_join": strings.Join,
-        "str_replace": strings.Replace,
-        "resource_facade": references.ResourceFacade,
-        "Fn::Select": cfn.Select,
         "Ref": cfn.Ref,
-        "Fn::GetAZs": cfn.GetAZs,
+        "get_attr": references.GetAttThenSelect,
+        "Fn::Select": cfn.Select,
         "Fn::Join": cfn.Join,
+        "list_join": strings.Join,
         "Fn::Split": cfn.Split,
+        "str_replace": strings.Replace,
         "Fn::Replace": cfn.Replace,
         "Fn::Base64": cfn.Base64,
         "Fn::MemberListToMap": cfn.MemberListToMap,
+        "resource_facade": references.ResourceFacade,
         "Fn::ResourceFacade": cfn.ResourceFacade,
+        "get_file": references.GetFile,
     },
     condition_functions={},
     sections=frozenset({VERSION_KEY, "description", "parameter_groups", "parameters",
@@ -139,11 +153,14 @@ HOT_2014_10_16 = HOT_2013_05_23.derive(
     "2014-10-16",
     functions={"get_attr": references.GetAtt,
                **{name: Removed for name in _CFN_FUNCTION_NAMES}},
+    order=("get_attr", "get_file", "get_param", "get_resource", "list_join",
+           "resource_facade", "str_replace", "Fn::Select"),
 )
 
 HOT_2015_04_30 = HOT_2014_10_16.derive(
     "2015-04-30",
     functions={"repeat": collections.Repeat, "digest": strings.Digest},
+    order=("get_attr", "get_file", "get_param", "get_resource", "list_join", "repeat"),
 )
 
 HOT_2015_10_15 = HOT_2015_04_30.derive(
@@ -188,9 +205,9 @@ HOT_2017_09_01 = HOT_2017_02_24.derive(
     "2017-09-01", aliases=("pike",),
     functions={"make_url": strings.MakeURL,
                "list_concat": collections.ListConcat,
+               "str_replace_vstrict": strings.ReplaceJsonVeryStrict,
                "list_concat_unique": collections.ListConcatUnique,
                "contains": collections.Contains,
-               "str_replace_vstrict": strings.ReplaceJsonVeryStrict,
                "repeat": collections.RepeatWithNestedLoop},
     condition_functions={"yaql": yaql_functions.Yaql,
                          "contains": collections.Contains},

@@ -151,8 +151,7 @@ def test_function_list_descriptions_and_condition_functions():
     version = versions.find_version("2017-09-01")
     plain = {row["functions"]: row["description"] for row in version.function_list()}
     assert "equals" not in plain and "Fn::Select" not in plain
-    assert plain["get_param"] == ("Return the value of a parameter, optionally walking a path "
-                                  "into it.")
+    assert plain["get_param"] == "A function for resolving parameter references."
     assert all(plain.values())
     with_conditions = {row["functions"] for row in version.function_list(True)}
     assert with_conditions == set(plain) | {"equals", "not", "and", "or"}
