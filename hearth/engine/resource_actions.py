@@ -141,10 +141,16 @@ def hook_key(hook: str) -> str:
     return f"hook:{hook}"
 
 
+def registry_values(resource: Any, method: str) -> list[str]:
+    """Return the environment registry's ``method(resource.name)`` (hooks, restrictions)."""
+    registry = getattr(resource.stack.env, "registry", None)
+    lookup = getattr(registry, method, None)
+    return list(lookup(resource.name)) if lookup is not None else []
+
+
 def has_hook(resource: Any, hook: str) -> bool:
     """Return whether the environment sets breakpoint ``hook`` on this resource."""
-    matches = getattr(resource.stack.env, "has_hook", None)
-    return bool(matches and matches(resource.name, hook))
+    return hook in registry_values(resource, "hooks_for")
 
 
 def paused_at_hook(resource: Any, action: str, hook: str) -> Task:
@@ -152,9 +158,10 @@ def paused_at_hook(resource: Any, action: str, hook: str) -> Task:
     if not has_hook(resource, hook):
         return
     store = resource.stack.store
-    store.save_data(resource, hook_key(hook), "set", False)
     resource.status_reason = f"{action} paused until Hook {hook} is cleared"
+    # recording first stores the resource's row, which its data needs
     resource.stack.record_resource_state(resource)
+    store.save_data(resource, hook_key(hook), "set", False)
     while hook_key(hook) in store.load_data(resource):
         yield
     resource.status_reason = f"Hook {hook} is cleared"
@@ -219,8 +226,7 @@ def delete(resource: Any, policy: str | None = None) -> Task:
 
 def restricted(resource: Any, action: str) -> bool:
     """Return whether the environment's restricted_actions forbid ``action`` (update/replace)."""
-    check = getattr(resource.stack.env, "restricted_actions", None)
-    return bool(check and action in check(resource.name))
+    return action in registry_values(resource, "restricted_actions")
 
 
 def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = None) -> Task:

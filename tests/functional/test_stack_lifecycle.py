@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from hearth.common.context import RequestContext
+from tests.fixtures.engine import CTX, statuses
 
 TEMPLATE = """
 heat_template_version: 2018-08-31
@@ -16,25 +16,6 @@ resources:
 outputs:
   out: {value: {get_resource: b}, description: b ref}
 """
-
-
-@pytest.fixture
-def service(hearth_home):
-    from hearth.common import config
-    from hearth.engine.service import EngineService
-    config.load(config_files=[])
-    url = "sqlite:///" + str(hearth_home / "hearth.db")
-    engine = EngineService(db_url=url)
-    yield engine
-    engine.stop()
-
-
-CTX = RequestContext.local()
-
-
-def statuses(service, stack_id):
-    return [(e["resource_name"], e["resource_status"])
-            for e in service.list_events(CTX, stack_id, sort_dir="asc")]
 
 
 def test_create_then_delete_in_dependency_order(service):
