@@ -39,6 +39,19 @@ class EngineRuntime:
         self._beating = True
         self._heart = scheduler.spawn(self._beat)
         self.recover()
+        self._publish_events()
+
+    def _publish_events(self) -> None:
+        """Offer this engine's events to other processes (``stackctl event-listen``).
+
+        The bus is optional: another engine may already own the socket, or
+        ZeroMQ may be unusable here; the engine runs on without it.
+        """
+        try:
+            from hearth import bus
+            bus.serve_zmq()
+        except Exception:  # noqa: BLE001 - publishing events must never stop the engine
+            LOG.debug("engine %s: event bus not published", self.engine_id, exc_info=True)
 
     def _beat(self) -> None:
         while self._beating:
