@@ -91,7 +91,38 @@ class EngineService:
     def preview_stack(self, ctx: RequestContext, stack_name: str, template: Any,
                       **kwargs: Any) -> JsonMap:
         """Return the preview object of a stack that is not created."""
-        raise NotImplementedError
+        from types import SimpleNamespace
+
+        from hearth.db import api_stacks
+        from hearth.engine import api_format, update
+        from hearth.engine.stack_loader import load_stack
+        env = self._environment(kwargs.get("environment"), kwargs.get("environment_files"),
+                                kwargs.get("files"), kwargs.get("params"))
+        raw = api_stacks.raw_template_create(self.db, self._parse(template),
+                                             kwargs.get("files"), env)
+        row = SimpleNamespace(name=stack_name, id="None", project_id=ctx.project_id,
+                              raw_template_id=raw.id)
+        try:
+            stack = load_stack(self.db, row, self.registry)
+            self._check_resource_limit(stack)
+        finally:
+            api_stacks.raw_template_delete(self.db, raw.id)
+        users = update.required_by(stack, stack.definitions)
+        description = raw.template.get("description", "") if isinstance(raw.template,
+                                                                           dict) else ""
+        return {
+            "stack_name": stack_name, "id": "None", "description": description,
+            "template_description": description, "stack_owner": ctx.user,
+            "parameters": api_format.format_parameters(row, stack.parameters,
+                                                       stack.hidden_parameters),
+            "disable_rollback": kwargs.get("disable_rollback", True),
+            "timeout_mins": kwargs.get("timeout_mins"), "tags": kwargs.get("tags"),
+            "capabilities": [], "notification_topics": [], "parent": None,
+            "creation_time": None, "updated_time": None, "deletion_time": None,
+            "resources": [update.resource_summary(resource, row, users[name],
+                                                  with_properties=True)
+                          for name, resource in stack.resources.items()],
+        }
 
     def list_stacks(self, ctx: RequestContext, filters: Mapping[str, Any] | None = None,
                     limit: int | None = None, marker: str | None = None,
@@ -141,12 +172,65 @@ class EngineService:
                      disable_rollback: bool | None = None, timeout_mins: int | None = None,
                      tags: list[str] | None = None) -> JsonMap:
         """Start UPDATE (PUT, or PATCH semantics with ``existing``); return the identity."""
-        raise NotImplementedError
+        from hearth.db import api_stacks
+        from hearth.engine import update
+        row = self._row(ctx, stack_identity, show_deleted=False)
+        update.check_updatable(row)
+        raw, current, target = self._update_target(
+            row, template, params, files, environment, environment_files, existing,
+            clear_parameters)
+        changes = {key: value for key, value in (
+            ("disable_rollback", disable_rollback), ("timeout_mins", timeout_mins),
+            ("tags", tags)) if value is not None}
+        try:
+            self._check_resource_limit(target)
+            self._run(current, "UPDATE", lambda: update.run_update(
+                current, raw.id, values=changes))
+        except Exception:
+            api_stacks.raw_template_delete(self.db, raw.id)
+            raise
+        return {"id": row.id, "stack_name": row.name}
+
+    def _update_target(self, row: Any, template: Any, params: Mapping[str, Any] | None,
+                       files: Mapping[str, str] | None, environment: Any,
+                       environment_files: list[str] | None, existing: bool,
+                       clear_parameters: list[str] | None) -> tuple[Any, Any, Any]:
+        """Store the update's template; return (raw template, current stack, target stack)."""
+        from hearth.db import api_stacks
+        from hearth.engine import update, update_plan
+        from hearth.engine.stack_loader import load_stack
+        old = self._raw(row)
+        env = self._environment(environment, environment_files,
+                                {**(old.files or {}), **(files or {})} if existing else files,
+                                params)
+        data, all_files, all_env = update_plan.compose_request(
+            old.template, old.files, old.environment,
+            None if template is None else self._parse(template), files, env, existing,
+            clear_parameters)
+        raw = api_stacks.raw_template_create(self.db, data, all_files, all_env)
+        try:
+            current = self._load(row)
+            target = load_stack(self.db, row, self.registry, raw_template_id=raw.id)
+            update.check_parameters(current, target)
+        except Exception:
+            api_stacks.raw_template_delete(self.db, raw.id)
+            raise
+        return raw, current, target
 
     def preview_update_stack(self, ctx: RequestContext, stack_identity: str,
                              **kwargs: Any) -> JsonMap:
         """Return ``{"resource_changes": {added, deleted, replaced, updated, unchanged}}``."""
-        raise NotImplementedError
+        from hearth.db import api_stacks
+        from hearth.engine import update
+        row = self._row(ctx, stack_identity, show_deleted=False)
+        raw, current, target = self._update_target(
+            row, kwargs.get("template"), kwargs.get("params"), kwargs.get("files"),
+            kwargs.get("environment"), kwargs.get("environment_files"),
+            bool(kwargs.get("existing")), kwargs.get("clear_parameters"))
+        try:
+            return update.preview_update(current, target)
+        finally:
+            api_stacks.raw_template_delete(self.db, raw.id)
 
     def delete_stack(self, ctx: RequestContext, stack_identity: str) -> None:
         """Start DELETE."""

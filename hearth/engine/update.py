@@ -1,0 +1,320 @@
+"""Run a stack update, and its rollback to the previous template.
+
+One walk (:func:`hearth.engine.stack_actions.walk_resources`'s walker) over
+the map of :func:`hearth.engine.update_plan.update_graph`: each ``update``
+node brings one resource to its new definition (in place through
+``handle_update`` when the resource allows it, else by replacement), each
+``cleanup`` node deletes what is left behind (removed resources, and the
+originals of replaced ones).
+
+Replacement is create-before-delete: the replacement gets a new row
+(``replaces`` = the original's id, the original's ``replaced_by`` = the new
+id) and is created under the real name; the original is deleted by its
+cleanup node, after every dependant has been updated to point at the
+replacement.  A rollback that finds an original still alive swaps it back
+instead of building it again.
+
+:func:`run_update` frames the walk with the stack's UPDATE (or ROLLBACK)
+states, switches the stored template (``prev_raw_template_id`` keeps the
+one to roll back to) and, when the update fails and rollback is wanted
+(:data:`ROLLBACK_WANTED`), runs the update back to the previous template as
+the ROLLBACK action.  Nothing replaced is left behind: originals a stopped
+walk did not reach are deleted at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from hearth.common import exception
+from hearth.db import api_resources, api_stacks
+from hearth.engine import stack_actions, update_plan
+from hearth.engine.scheduler import Direction, GraphWalker, Task, WalkResult
+from hearth.engine.update_plan import CLEANUP, UPDATE, Node
+
+IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
+ROLLBACK = "ROLLBACK"
+
+#: How a failed update decides on rollback: interruption type -> rule(stack, error).
+ROLLBACK_WANTED: dict[type, Callable[[Any, BaseException], bool]] = {
+    # cancel_update rolls back, cancel_without_rollback does not
+    exception.ForcedCancel: lambda stack, error: error.with_rollback,
+}
+
+
+def wants_rollback(stack: Any, result: WalkResult) -> bool:
+    """Return whether a failed update rolls back (cancel decides, else ``disable_rollback``)."""
+    interrupted = result.interrupted
+    rule = ROLLBACK_WANTED.get(type(interrupted))
+    if rule is not None:
+        return rule(stack, interrupted)
+    if isinstance(interrupted, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+        return False
+    return not stack.row.disable_rollback
+
+
+class StackUpdate:
+    """Bring the live resources ``current`` to the template of ``target``.
+
+    ``current`` maps names to live resources (they are moved into
+    ``target.resources`` and updated there); ``doomed`` holds, per name,
+    resources that must be deleted (carried over from an earlier walk);
+    ``originals`` those of them that a rollback may swap back.
+    """
+
+    def __init__(self, target: Any, current: Mapping[str, Any],
+                 doomed: Mapping[str, list[Any]] | None = None,
+                 originals: Mapping[str, Any] | None = None) -> None:
+        self.target = target
+        self.current = dict(current)
+        self.doomed: dict[str, list[Any]] = {k: list(v) for k, v in (doomed or {}).items()}
+        self.originals: dict[str, Any] = dict(originals or {})
+        self.deleted: set[str] = set()
+        for name, original in list(self.originals.items()):
+            self._restore(name, original)
+        for name, definition in target.definitions.items():
+            resource = self.current.get(name)
+            if update_plan.exists(resource):
+                resource.stack = target
+                target.resources[name] = resource
+            else:
+                target.resources[name] = target.make_resource(name, definition)
+
+    # --- setting up -----------------------------------------------------------
+    def _restore(self, name: str, original: Any) -> None:
+        """Put an original back in place of its replacement (rollback), or doom it."""
+        del self.originals[name]
+        if original.status == FAILED:
+            self.doomed.setdefault(name, []).append(original)
+            return
+        self.doomed[name] = [r for r in self.doomed.get(name, []) if r is not original]
+        db = self.target.db
+        api_resources.resource_update(db, original.db_id, replaced_by=None)
+        replacement = self.current.get(name)
+        if update_plan.exists(replacement):
+            api_resources.resource_update(db, replacement.db_id, replaced_by=original.db_id)
+            self.doomed.setdefault(name, []).append(replacement)
+        self.current[name] = original
+
+    def graph(self) -> dict[Node, set[Node]]:
+        """Return the walk's dependency map."""
+        live = {name: r for name, r in self.current.items() if update_plan.exists(r)}
+        return update_plan.update_graph(live, self.target.definitions, self.doomed)
+
+    # --- the node tasks -------------------------------------------------------
+    def task(self, node: Node) -> Task:
+        """Return the task of one walk node."""
+        kind, name = node
+        return self.update_one(name) if kind == UPDATE else self.cleanup_one(name)
+
+    def update_one(self, name: str) -> Task:
+        """Update ``name`` in place, or replace it (create the new one first)."""
+        after = self.target.definitions[name]
+        resource = self.target.resources[name]
+        if update_plan.exists(resource) and resource.type_name == after.type:
+            try:
+                yield from resource.update(after)
+                return
+            except exception.UpdateReplace:
+                pass
+        if update_plan.exists(resource):
+            resource = self._replacement(name, resource, after)
+        yield from resource.create()
+
+    def _replacement(self, name: str, original: Any, after: Any) -> Any:
+        """Return the stored INIT replacement of ``original``; doom the original."""
+        replacement = self.target.make_resource(name, after)
+        row = api_resources.resource_create(self.target.db, {
+            "name": name, "uuid": replacement.uuid, "stack_id": self.target.id,
+            "type": replacement.type_name, "action": "INIT", "status": COMPLETE,
+            "status_reason": "", "replaces": original.db_id})
+        replacement.db_id = row.id
+        api_resources.resource_update(self.target.db, original.db_id, replaced_by=row.id)
+        self.target.resources[name] = replacement
+        self.originals[name] = original
+        self.doomed.setdefault(name, []).append(original)
+        return replacement
+
+    def cleanup_one(self, name: str) -> Task:
+        """Delete the resources doomed under ``name`` (removed or replaced), rows included."""
+        resource = self.current.get(name)
+        if name not in self.target.definitions and update_plan.exists(resource):
+            self.doomed.setdefault(name, []).append(resource)
+            self.deleted.add(name)
+        while self.doomed.get(name):
+            victim = self.doomed[name][0]
+            yield from victim.delete()
+            api_resources.resource_delete(self.target.db, victim.db_id)
+            self.doomed[name].pop(0)
+            if self.originals.get(name) is victim:
+                del self.originals[name]
+        self.doomed.pop(name, None)
+
+    # --- after a walk -------------------------------------------------------------
+    def live(self) -> dict[str, Any]:
+        """Return the live resources after the walk: what a rollback starts from."""
+        result = {name: r for name, r in self.current.items()
+                  if name not in self.target.definitions and name not in self.deleted
+                  and update_plan.exists(r)}
+        result.update(self.target.resources)
+        return result
+
+    def unfinished(self) -> set[str]:
+        """Return the names whose cleanup a stopped walk did not do (removed or doomed)."""
+        removed = {name for name, r in self.current.items()
+                   if name not in self.target.definitions and name not in self.deleted
+                   and update_plan.exists(r)}
+        return removed | {name for name, items in self.doomed.items() if items}
+
+    def leftovers(self) -> dict[str, list[Any]]:
+        """Return the resources still doomed (the walk stopped before deleting them)."""
+        return {name: list(items) for name, items in self.doomed.items() if items}
+
+
+def walk_update(stack: Any, updater: StackUpdate, graph: Mapping[Node, set[Node]] | None = None
+                ) -> WalkResult:
+    """Walk ``updater``'s graph with the one walker; the walker is kept on ``stack`` for cancel."""
+    graph = updater.graph() if graph is None else graph
+    groups = {node: _type_of(updater, node) for node in graph}  # fixed for the whole walk
+    options = dict(stack_actions.walker_options(stack), group_of=groups.__getitem__)
+    walker = GraphWalker(graph, updater.task, Direction.FORWARD, **options)
+    stack.walker = walker
+    try:
+        return walker.run()
+    finally:
+        stack.walker = None
+
+
+def _type_of(updater: StackUpdate, node: Node) -> str:
+    resource = updater.target.resources.get(node[1]) or updater.current.get(node[1])
+    return resource.type_name if resource is not None else ""
+
+
+def cleanup_leftovers(stack: Any, updater: StackUpdate) -> None:
+    """Delete what a stopped walk left doomed (dependants first); no rollback follows."""
+    names = updater.unfinished()
+    if not names:
+        return
+    graph = {node: needs for node, needs in updater.graph().items()
+             if node[0] == CLEANUP and node[1] in names}
+    graph = {node: {need for need in needs if need in graph} for node, needs in graph.items()}
+    walk_update(stack, updater, graph)
+
+
+def load_target(stack: Any, raw_template_id: int) -> Any:
+    """Return a Stack of ``stack``'s record with template ``raw_template_id``."""
+    from hearth.engine.stack_loader import load_stack
+    return load_stack(stack.db, stack.row, stack.registry, raw_template_id=raw_template_id,
+                      clock=stack.clock, sleep=stack.sleep)
+
+
+def run_update(stack: Any, raw_template_id: int, action: str = "UPDATE",
+               current: Mapping[str, Any] | None = None,
+               doomed: Mapping[str, list[Any]] | None = None,
+               originals: Mapping[str, Any] | None = None,
+               values: Mapping[str, Any] | None = None) -> bool:
+    """Update ``stack`` to template ``raw_template_id``; return whether it completed.
+
+    ``stack`` is the runtime's stack (its record, recorder and cancel handle);
+    ``values`` are stack columns the update request changes (tags, timeout...).
+    UPDATE stores the new template (the old one as ``prev_raw_template_id``);
+    a failed UPDATE rolls back when :func:`wants_rollback` says so.
+    """
+    if (stack.action, stack.status) != (action, IN_PROGRESS):
+        stack.state_set(action, IN_PROGRESS, f"Stack {action} started")
+    previous = stack.row.raw_template_id
+    values = {**(values or {}), "raw_template_id": raw_template_id}
+    if action != ROLLBACK:
+        values["prev_raw_template_id"] = previous
+    stack.row = api_stacks.stack_update(stack.db, stack.id, **values)
+    target = load_target(stack, raw_template_id)
+    updater = StackUpdate(target, stack.resources if current is None else current,
+                          doomed, originals)
+    result = walk_update(stack, updater)
+    stack.resources = updater.target.resources
+    if result.ok:
+        stack.state_set(action, COMPLETE, f"Stack {action} completed successfully")
+        return True
+    stack.state_set(action, FAILED, stack_actions.failure_reason(action, result))
+    if action != ROLLBACK and wants_rollback(stack, result):
+        run_update(stack, previous, ROLLBACK, updater.live(), updater.leftovers(),
+                   updater.originals)
+        return False
+    cleanup_leftovers(stack, updater)
+    return False
+
+
+# --- checks and previews (the service's synchronous part) ----------------------
+
+#: stack state -> the refusal of an update in that state (Heat's texts).
+REFUSALS: dict[tuple[str, str | None], Callable[[Any], Exception]] = {
+    ("SUSPEND", None): lambda row: exception.NotSupported(
+        feature="Updating a stack when it is suspended"),
+    ("DELETE", None): lambda row: exception.NotSupported(
+        feature="Updating a stack when it is deleting"),
+    (None, IN_PROGRESS): lambda row: exception.ActionInProgress(
+        stack_name=row.name, action=row.action),
+}
+
+
+def check_updatable(row: Any) -> None:
+    """Raise the refusal of :data:`REFUSALS` matching the stack's state, if any."""
+    for (action, status), refusal in REFUSALS.items():
+        if action in (None, row.action) and status in (None, row.status):
+            raise refusal(row)
+
+
+def check_parameters(current: Any, target: Any) -> None:
+    """Raise ImmutableParameterModified when an immutable parameter's value changes."""
+    def parameters(stack: Any) -> Any:
+        return stack.template.parameters(stack_name=stack.name, stack_id=stack.id,
+                                         project_id=stack.row.project_id)
+    changed = parameters(current).immutable_modified(parameters(target))
+    if changed:
+        raise exception.ImmutableParameterModified(*changed)
+
+
+def resource_summary(resource: Any, stack_row: Any, required_by: list[str],
+                     with_properties: bool = False) -> dict[str, Any]:
+    """Return a preview's resource object (Heat's resource fields from a live resource)."""
+    from types import SimpleNamespace
+
+    from hearth.engine import api_format, resource_actions
+    row = SimpleNamespace(name=resource.name, physical_resource_id=resource.resource_id,
+                          type=resource.type_name, action=resource.action,
+                          status=resource.status, status_reason=resource.status_reason,
+                          created_at=None, updated_at=None)
+    result = api_format.format_resource(row, stack_row, required_by)
+    result.update(resource_action=resource.action, resource_status=resource.status)
+    if with_properties:
+        secrets = resource.stack.secrets() if hasattr(resource.stack, "secrets") else []
+        result["properties"] = resource_actions.event_properties(resource, secrets)
+        result["description"] = getattr(resource.t, "description", None) or ""
+    return result
+
+
+def required_by(stack: Any, definitions: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Return ``{name: names that require it}`` among ``definitions``."""
+    from hearth.engine.stack import requirements
+    result: dict[str, list[str]] = {name: [] for name in definitions}
+    for name, definition in definitions.items():
+        for need in sorted(requirements(definition) & set(definitions)):
+            result[need].append(name)
+    return result
+
+
+def preview_update(current: Any, target: Any) -> dict[str, Any]:
+    """Return Heat's update preview: ``{"resource_changes": {change: [resource objects]}}``."""
+    updater = StackUpdate(target, current.resources)
+    changes = update_plan.classify(updater.current, target.definitions)
+    new_users = required_by(target, target.definitions)
+    old_users = required_by(current, {n: r.t for n, r in updater.current.items()})
+    result = {}
+    for change, names in changes.items():
+        deleted = change == update_plan.DELETED
+        result[change] = [
+            resource_summary(updater.current[name] if deleted else target.resources[name],
+                             current.row, (old_users if deleted else new_users)[name])
+            for name in names]
+    return {"resource_changes": result}

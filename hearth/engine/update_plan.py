@@ -1,0 +1,122 @@
+"""Plan a stack update: compose the new template, classify resources, build the graph.
+
+Pure decisions, no acting: :func:`compose_request` applies PUT or PATCH
+semantics to the stored template, files and environment;
+:func:`classify` sorts resources into Heat's preview categories (added,
+deleted, replaced, updated, unchanged); :func:`update_graph` builds the one
+dependency map the update walks, with an ``update`` node per resource of
+the new template and a ``cleanup`` node per resource that may have to go.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from hearth.common import exception
+from hearth.engine.stack import requirements
+
+#: Heat's update preview categories, in the order of its response.
+CHANGES = (ADDED, DELETED, REPLACED, UPDATED, UNCHANGED) = (
+    "added", "deleted", "replaced", "updated", "unchanged")
+
+#: Walk node kinds: bring a resource to the new definition / delete what is left over.
+UPDATE, CLEANUP = "update", "cleanup"
+
+Node = tuple[str, str]
+
+
+def merge_environment(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """Return ``old`` with each section of ``new`` merged over it (maps) or replacing it."""
+    merged = copy.deepcopy(dict(old))
+    for key, value in new.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
+
+
+def compose_request(old_template: Any, old_files: Mapping[str, str] | None,
+                    old_env: Mapping[str, Any] | None, template: Any,
+                    files: Mapping[str, str] | None, env: Mapping[str, Any],
+                    existing: bool, clear_parameters: Iterable[str] | None = None
+                    ) -> tuple[Any, dict[str, str], dict[str, Any]]:
+    """Return the (template, files, environment) an update stores.
+
+    PUT (``existing`` false) takes the request as it is: parameters not
+    given fall back to their defaults.  PATCH reuses the stored template when
+    none is given, merges files and environment over the stored ones and
+    resets ``clear_parameters`` to their defaults.
+    """
+    if not existing:
+        if template is None:
+            raise exception.BadRequest(message="A template is required for a stack update "
+                                               "without existing (PATCH).")
+        return template, dict(files or {}), dict(env)
+    merged_env = merge_environment(old_env or {}, env)
+    for name in clear_parameters or ():
+        for section in ("parameters", "parameter_defaults"):
+            merged_env.get(section, {}).pop(name, None)
+    merged_files = {**(old_files or {}), **(files or {})}
+    return (old_template if template is None else template), merged_files, merged_env
+
+
+def exists(resource: Any) -> bool:
+    """Return whether a resource has a stored row and was ever acted on."""
+    return resource is not None and resource.db_id is not None
+
+
+def change_of(resource: Any, after: Any) -> str:
+    """Return how ``resource`` changes to definition ``after``: replaced, updated or unchanged.
+
+    Raises what the resource raises for a change it refuses (an immutable
+    property: :class:`NotSupported`).
+    """
+    if not exists(resource) or resource.type_name != getattr(after, "type", None):
+        return REPLACED
+    try:
+        after_props = resource.make_properties(after)
+        if not resource._needs_update(after, resource.t, after_props, resource.properties):
+            return UNCHANGED
+        resource.update_diffs(after)
+    except exception.UpdateReplace:
+        return REPLACED
+    return UPDATED
+
+
+def classify(current: Mapping[str, Any], definitions: Mapping[str, Any]
+             ) -> dict[str, list[str]]:
+    """Return ``{change: [resource names]}`` for ``current`` live resources -> ``definitions``."""
+    result: dict[str, list[str]] = {change: [] for change in CHANGES}
+    for name, after in definitions.items():
+        resource = current.get(name)
+        result[ADDED if not exists(resource) else change_of(resource, after)].append(name)
+    result[DELETED] = [name for name, resource in current.items()
+                       if name not in definitions and exists(resource)]
+    return result
+
+
+def update_graph(current: Mapping[str, Any], definitions: Mapping[str, Any],
+                 leftovers: Iterable[str] = ()) -> dict[Node, set[Node]]:
+    """Return the forward dependency map of an update.
+
+    ``(update, n)`` needs the update of what ``n`` requires in the new
+    template.  ``(cleanup, n)`` (delete a removed or replaced ``n``) waits for
+    ``n``'s own update, for the update of every new resource that requires
+    ``n`` (so dependants point elsewhere first) and for the cleanup of every
+    old resource that required ``n`` (dependants are deleted first).
+    """
+    new_requires = {name: requirements(d) & set(definitions)
+                    for name, d in definitions.items()}
+    old_requires = {name: requirements(r.t) & set(current) for name, r in current.items()}
+    graph: dict[Node, set[Node]] = {
+        (UPDATE, name): {(UPDATE, need) for need in needs}
+        for name, needs in new_requires.items()}
+    for name in {*current, *leftovers}:
+        needs = {(UPDATE, name)} if name in definitions else set()
+        needs |= {(UPDATE, user) for user, wanted in new_requires.items() if name in wanted}
+        needs |= {(CLEANUP, user) for user, wanted in old_requires.items() if name in wanted}
+        graph[(CLEANUP, name)] = needs
+    return graph
