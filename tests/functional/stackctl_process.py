@@ -1,0 +1,61 @@
+"""Run ``stackctl`` as a real subprocess on a private HEARTH_HOME (helpers for tests)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+STACKCTL = str(Path(sys.executable).with_name("stackctl"))
+
+SLOW_TEMPLATE = """
+heat_template_version: 2018-08-31
+resources:
+  first: {type: OS::Heat::None}
+  slow:
+    type: OS::Heat::TestResource
+    depends_on: first
+    properties: {action_wait_secs: {create: 30}}
+"""
+
+
+def environment(home: Path, config: Path | None = None) -> dict[str, str]:
+    """Return the environment of a stackctl process using ``home`` (and ``config``)."""
+    env = dict(os.environ, HEARTH_HOME=str(home), PYTHONWARNINGS="ignore")
+    env.pop("HEARTH_URL", None)
+    if config is not None:
+        env["HEARTH_CONFIG"] = str(config)
+    else:
+        env.pop("HEARTH_CONFIG", None)
+    return env
+
+
+def run(home: Path, *args: str, config: Path | None = None,
+        timeout: float = 60) -> subprocess.CompletedProcess:
+    """Run ``stackctl *args`` to its end; return the completed process (text output)."""
+    return subprocess.run([STACKCTL, *args], env=environment(home, config), text=True,
+                          capture_output=True, stdin=subprocess.DEVNULL, timeout=timeout)
+
+
+def start(home: Path, *args: str, config: Path | None = None) -> subprocess.Popen:
+    """Start ``stackctl *args``; its stdout is a line-buffered text pipe."""
+    return subprocess.Popen([STACKCTL, *args], env=environment(home, config), text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, bufsize=1)
+
+
+def read_until(process: subprocess.Popen, needle: str, timeout: float = 30) -> list[str]:
+    """Read ``process``'s stdout lines until one contains ``needle``; return them all."""
+    lines: list[str] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            raise AssertionError(f"stackctl ended before {needle!r}: {lines}"
+                                 f"{process.stderr.read()}")
+        lines.append(line)
+        if needle in line:
+            return lines
+    raise AssertionError(f"{needle!r} not seen in time: {lines}")

@@ -1,0 +1,135 @@
+"""stackctl end to end as a subprocess on the embedded SQLite default."""
+
+import json
+import signal
+
+import pytest
+
+from tests.functional import stackctl_process
+from tests.functional.stackctl_process import SLOW_TEMPLATE, read_until, run, start
+
+GOOD = """
+heat_template_version: 2018-08-31
+parameters:
+  word: {type: string, default: hello}
+resources:
+  a: {type: OS::Heat::TestResource, properties: {value: {get_param: word}}}
+  b: {type: OS::Heat::TestResource, depends_on: a, properties: {value: B}}
+outputs:
+  out: {value: {get_attr: [a, output]}, description: a value}
+  bee: {value: {get_attr: [b, output]}}
+"""
+
+FAILING = """
+heat_template_version: 2018-08-31
+resources:
+  bad: {type: OS::Heat::TestResource, properties: {fail: true}}
+"""
+
+
+@pytest.fixture
+def home(tmp_path):
+    """Return an empty HEARTH_HOME with the templates written beside it."""
+    (tmp_path / "good.yaml").write_text(GOOD)
+    (tmp_path / "bad.yaml").write_text(FAILING)
+    (tmp_path / "slow.yaml").write_text(SLOW_TEMPLATE)
+    state = tmp_path / "home"
+    state.mkdir()
+    return state
+
+
+@pytest.fixture
+def created(home):
+    """Create stack ``s`` from the good template; return the create's result."""
+    result = run(home, "stack-create", "-f", str(home.parent / "good.yaml"),
+                 "-P", "word=hi", "s")
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+def show(home, name: str) -> dict:
+    """Return ``stack-show --format json`` of a stack."""
+    result = run(home, "stack-show", name, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_create_streams_one_line_per_state_change(created):
+    lines = created.stdout.splitlines()
+    tails = [line.split(" ", 2)[2] for line in lines[:-1]]
+    assert tails == [
+        "[s]: CREATE_IN_PROGRESS  Stack CREATE started",
+        "[a]: CREATE_IN_PROGRESS  state changed", "[a]: CREATE_COMPLETE  state changed",
+        "[b]: CREATE_IN_PROGRESS  state changed", "[b]: CREATE_COMPLETE  state changed",
+        "[s]: CREATE_COMPLETE  Stack CREATE completed successfully"]
+    assert lines[-1] == "Stack s CREATE_COMPLETE"
+
+
+def test_failing_create_exits_1_with_the_resource_reason(home):
+    result = run(home, "stack-create", "-f", str(home.parent / "bad.yaml"),
+                 "--disable-rollback", "f")
+    assert result.returncode == 1
+    assert "[bad]: CREATE_FAILED  ValueError: resources.bad: Test Resource failed bad" in (
+        result.stdout)
+    assert ("Resource CREATE failed: ValueError: resources.bad: Test Resource failed bad"
+            in result.stdout + result.stderr)
+    assert show(home, "f")["stack_status"] == "CREATE_FAILED"
+
+
+def test_stack_show_json_is_heats_stack_object(home, created):
+    stack = show(home, "s")
+    assert {"id", "stack_name", "stack_status", "stack_status_reason", "parameters",
+            "outputs", "creation_time", "updated_time", "disable_rollback",
+            "timeout_mins", "description"} <= set(stack)
+    assert (stack["stack_name"], stack["stack_status"]) == ("s", "CREATE_COMPLETE")
+    assert stack["parameters"]["word"] == "hi"
+    assert stack["parameters"]["OS::stack_name"] == "s"
+    assert sorted(stack["outputs"], key=lambda o: o["output_key"]) == [
+        {"output_key": "bee", "output_value": "B", "description": "No description given"},
+        {"output_key": "out", "output_value": "hi", "description": "a value"}]
+
+
+def test_list_outputs_resources_and_events(home, created):
+    listed = run(home, "stack-list")
+    assert "| s " in listed.stdout and "CREATE_COMPLETE" in listed.stdout
+    outputs = run(home, "output-show", "s", "--all")
+    assert outputs.returncode == 0
+    assert "output_key: out" in outputs.stdout and "output_value: hi" in outputs.stdout
+    resources = run(home, "resource-list", "s")
+    assert [line.split("|")[1].strip() for line in resources.stdout.splitlines()
+            if "OS::Heat::TestResource" in line] == ["a", "b"]
+    resource = run(home, "resource-show", "s", "a")
+    assert "| required_by" in resource.stdout and "output: hi" in resource.stdout
+    events = run(home, "event-list", "s")
+    assert events.stdout.splitlines() == created.stdout.splitlines()[:-1]
+
+
+def test_delete_needs_yes_without_a_terminal(home, created):
+    refused = run(home, "stack-delete", "s")
+    assert refused.returncode == 1
+    assert ("stack-delete: refusing to delete without -y when stdin is not a terminal"
+            in refused.stderr)
+    deleted = run(home, "stack-delete", "-y", "s")
+    assert deleted.returncode == 0
+    assert deleted.stdout.splitlines()[-1] == "Stack s DELETE_COMPLETE"
+    assert "| s " not in run(home, "stack-list").stdout
+
+
+def test_ctrl_c_during_create_never_leaves_it_in_progress(home):
+    process = start(home, "stack-create", "-f", str(home.parent / "slow.yaml"), "slow")
+    try:
+        read_until(process, "[slow]: CREATE_IN_PROGRESS")
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode != 0
+    assert show(home, "slow")["stack_status"] in ("ROLLBACK_COMPLETE", "CREATE_FAILED")
+
+
+def test_stackctl_process_helper_reports_an_early_end(home):
+    process = start(home, "stack-show", "nothing")
+    with pytest.raises(AssertionError) as error:
+        stackctl_process.read_until(process, "never")
+    assert "stackctl ended before 'never'" in str(error.value)
+    process.wait()
