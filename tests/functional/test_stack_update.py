@@ -330,3 +330,36 @@ def test_create_preview(service):
     assert resources["a"]["properties"] == {"value": "x"}
     assert resources["a"]["required_by"] == ["b"]
     assert service.list_stacks(CTX) == []
+
+
+def stackctl(home, *args):
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, HEARTH_HOME=str(home), PYTHONWARNINGS="ignore")
+    for name in ("HEARTH_URL", "HEARTH_CONFIG"):
+        env.pop(name, None)
+    return subprocess.run([sys.executable, "-m", "hearth.cli.main", *args], env=env,
+                          text=True, capture_output=True, stdin=subprocess.DEVNULL,
+                          timeout=120)
+
+
+def test_stackctl_stack_update(hearth_home, tmp_path):
+    template = tmp_path / "t.yaml"
+    template.write_text(REPLACE)
+    created = stackctl(hearth_home, "stack-create", "-f", str(template), "cli")
+    assert created.returncode == 0, created.stderr
+    preview = stackctl(hearth_home, "stack-update", "--existing", "-P", "v=two",
+                       "--dry-run", "--format", "json", "cli")
+    assert preview.returncode == 0, preview.stderr
+    import json
+    rows = json.loads(preview.stdout)
+    assert {(r["change"], r["resource_name"]) for r in rows} == {
+        ("replaced", "a"), ("unchanged", "b")}
+    updated = stackctl(hearth_home, "stack-update", "--existing", "-P", "v=two", "cli")
+    assert updated.returncode == 0, updated.stderr
+    assert "Stack cli UPDATE_COMPLETE" in updated.stdout
+    assert "a" in updated.stdout and "DELETE_COMPLETE" in updated.stdout
+    missing = stackctl(hearth_home, "stack-update", "cli")
+    assert missing.returncode == 2
+    assert "stack-update needs -f FILE or --existing" in missing.stderr
