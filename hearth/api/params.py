@@ -189,7 +189,9 @@ def parse_value(key: str, param: Param, raw: str | list[str]) -> Any:
         return list(values)
     if param.kind is Kind.FILTER:
         return values[0] if len(values) == 1 else list(values)
-    if len(values) > 1:
+    if len(set(values)) > 1:
+        # heatclient re-sends its query to a redirect's Location, which keeps the
+        # query already: the same value twice is one value.
         raise exception.BadRequest(message=f"The query key '{key}' may be given only once.")
     return _SCALAR_READERS[param.kind](key, values[0])
 

@@ -244,19 +244,35 @@ class EngineService:
 
     def abandon_stack(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Delete the stack's record but keep its physical resources; return its data."""
-        raise NotImplementedError
+        from hearth.db import api_stacks
+        from hearth.engine import stack_export
+        row = self._row(ctx, stack_identity, show_deleted=False)
+        stack = self._load(row)
+        data = stack_export.stack_data(self.db, row, self._raw(row))
+
+        def forget() -> None:
+            stack.state_set("DELETE", "COMPLETE", "Stack DELETE completed successfully")
+            api_stacks.stack_delete(self.db, row.id)
+        self._run(stack, "DELETE", forget)
+        self.runtime.wait(row.id)
+        return data
 
     def export_stack(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Return the abandon data without deleting anything."""
-        raise NotImplementedError
+        from hearth.engine import stack_export
+        row = self._row(ctx, stack_identity, show_deleted=False)
+        return stack_export.stack_data(self.db, row, self._raw(row))
 
     def get_template(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Return the stack's raw template."""
         return self._raw(self._row(ctx, stack_identity)).template
 
     def get_environment(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
-        """Return the stack's environment."""
-        return self._raw(self._row(ctx, stack_identity)).environment or {}
+        """Return the stack's environment (hidden parameter values as ``******``)."""
+        from hearth.engine import stack_export
+        raw = self._raw(self._row(ctx, stack_identity))
+        return stack_export.masked_environment(
+            raw.environment, stack_export.hidden_parameter_names(raw.template))
 
     def get_files(self, ctx: RequestContext, stack_identity: str) -> dict[str, str]:
         """Return the stack's files map."""
@@ -322,11 +338,8 @@ class EngineService:
         resource = stack.resources.get(resource_name)
         attributes = {}
         if resource is not None and resource.action != "INIT":
-            for name in with_attr or []:
-                try:
-                    attributes[name] = resource.FnGetAtt(name)
-                except Exception as error:  # noqa: BLE001 - shown as the value, as Heat
-                    attributes[name] = str(error)
+            from hearth.engine.resource_attributes import show_attributes
+            attributes = show_attributes(resource, with_attr)
         description = (type(resource).__doc__ or "").split("\n")[0] if resource else ""
         return api_format.format_resource(resource_row, row,
                                           self._required_by(row).get(resource_name, []),
@@ -352,8 +365,25 @@ class EngineService:
     def resource_mark_unhealthy(self, ctx: RequestContext, stack_identity: str,
                                 resource_name: str, mark_unhealthy: bool,
                                 reason: str | None = None) -> None:
-        """Set a resource CHECK_FAILED (or back to CHECK_COMPLETE)."""
-        raise NotImplementedError
+        """Set a resource CHECK_FAILED (or back to CHECK_COMPLETE), as Heat does.
+
+        ``resource_name`` may also be the physical resource id.  A resource
+        in progress raises ActionInProgress; a deleted one is left alone.
+        """
+        from hearth.engine import resource_actions
+        if not isinstance(mark_unhealthy, bool):
+            raise exception.BadRequest(
+                message=f"mark_unhealthy must be a boolean, not {mark_unhealthy!r}.")
+        row = self._row(ctx, stack_identity, show_deleted=False)
+        stack = self._load(row)
+        resource = self._find_resource(stack, row, resource_name)
+        if resource.status == "IN_PROGRESS":
+            raise exception.ActionInProgress(stack_name=row.name, action=row.action)
+        reason = reason or "state changed by resource_mark_unhealthy api"
+        if mark_unhealthy and resource.action != "DELETE":
+            resource_actions.set_state(resource, "CHECK", "FAILED", reason)
+        elif not mark_unhealthy and (resource.action, resource.status) == ("CHECK", "FAILED"):
+            resource_actions.set_state(resource, "CHECK", "COMPLETE", reason)
 
     def list_events(self, ctx: RequestContext, stack_identity: str,
                     resource_name: str | None = None,
@@ -387,37 +417,100 @@ class EngineService:
                           environment_files: list[str] | None = None,
                           show_nested: bool = False,
                           ignore_errors: list[str] | None = None) -> JsonMap:
-        """Return Heat's validate object (Description, Parameters, ParameterGroups...)."""
-        raise NotImplementedError
+        """Return Heat's validate object (Description, Parameters, ParameterGroups...).
+
+        Resource types and properties are checked against the plug-in
+        registry.  ``show_nested`` and ``ignore_errors`` are accepted for
+        Heat's API; Hearth has no nested validation output nor error codes.
+        """
+        import time
+        import types
+
+        from hearth.engine.environment import Environment
+        from hearth.engine.resource_validation import validate_resource_definition
+        from hearth.engine.template.validate import validate_template
+        files = dict(files or {})
+        documents = [(name, files[name]) for name in environment_files or [] if name in files]
+        if environment is not None:
+            documents.append((None, environment))
+        env = Environment.from_documents(documents)
+        view = types.SimpleNamespace(name="", id=None, context=None, store=None, env=env,
+                                     clock=time.monotonic)
+        return validate_template(
+            template, None, params, documents, files,
+            resource_validator=lambda definition: validate_resource_definition(
+                definition, self.registry, env, view))
 
     def list_template_versions(self, ctx: RequestContext) -> list[JsonMap]:
         """Return ``[{"version", "type", "aliases"}]``."""
-        raise NotImplementedError
+        from hearth.engine.template import versions
+        return [version.as_listing() for version in versions.all_versions()]
 
     def list_template_functions(self, ctx: RequestContext, version: str,
                                 with_condition_func: bool = False) -> list[JsonMap]:
-        """Return ``[{"functions", "description"}]``."""
-        raise NotImplementedError
+        """Return ``[{"functions", "description"}]`` (NotFound for an unknown version)."""
+        from hearth.engine.template import versions
+        try:
+            found = versions.find_version(version)
+        except exception.InvalidTemplateVersion:
+            raise exception.NotFound(
+                message=f"Template with version {version} not found") from None
+        return found.function_list(with_condition_functions=with_condition_func)
 
     def list_resource_types(self, ctx: RequestContext, type_name: str | None = None,
                             support_status: str | None = None, version: str | None = None,
                             with_description: bool = False) -> list[Any]:
-        """Return type names, or ``{"resource_type", "description"}`` items."""
-        raise NotImplementedError
+        """Return type names, or ``{"resource_type", "description"}`` items.
+
+        ``type_name`` is a regular expression matched at the start of the
+        names; ``version`` keeps the types whose support status names it.
+        """
+        import re
+
+        from hearth.engine import resource_types
+        try:
+            listed = resource_types.list_types(self.registry, type_name, with_description,
+                                               support_status)
+        except re.error as error:
+            raise exception.BadRequest(
+                message=f"Invalid resource type name filter {type_name!r}: {error}") from None
+        if version is None:
+            return listed
+        classes = self.registry.classes
+        return [item for item in listed
+                if classes[item["resource_type"] if with_description else item]
+                .support_status.version == version]
 
     def resource_schema(self, ctx: RequestContext, type_name: str,
                         with_description: bool = False) -> JsonMap:
-        """Return Heat's resource-type schema object."""
-        raise NotImplementedError
+        """Return Heat's resource-type schema object (ResourceTypeNotFound)."""
+        from hearth.engine import resource_types
+        return resource_types.resource_schema(self.registry.get_class(type_name), type_name,
+                                              with_description)
 
     def generate_template(self, ctx: RequestContext, type_name: str,
                           template_type: str = "cfn") -> JsonMap:
         """Return a template for the type (properties as parameters, attributes as outputs)."""
-        raise NotImplementedError
+        from hearth.engine import resource_types
+        if template_type not in resource_types.TEMPLATE_TYPES:
+            raise exception.BadRequest(
+                message=f"Template type is not supported: {template_type}")
+        return resource_types.generate_template(self.registry.get_class(type_name),
+                                                type_name, template_type)
 
     def list_services(self, ctx: RequestContext) -> list[JsonMap]:
-        """Return the engines (Heat's services list)."""
-        raise NotImplementedError
+        """Return the engines (Heat's services list), each ``up`` or ``down``."""
+        from hearth.common.config import CONF
+        from hearth.db import api_engines
+        from hearth.engine.api_format import format_time
+        return [{"id": engine.engine_id, "engine_id": engine.engine_id, "host": engine.host,
+                 "hostname": engine.hostname, "binary": engine.binary, "topic": engine.topic,
+                 "report_interval": engine.report_interval,
+                 "status": api_engines.engine_status(engine, CONF.engine_life_check_timeout),
+                 "created_at": format_time(engine.created_at),
+                 "updated_at": format_time(engine.heartbeat_at),
+                 "deleted_at": format_time(engine.deleted_at)}
+                for engine in api_engines.engine_list(self.db)]
 
     # --- helpers ----------------------------------------------------------------
     def stop(self) -> None:
@@ -441,6 +534,17 @@ class EngineService:
                 raise
             return api_stacks.stack_get(self.db, identity.rpartition("/")[2],
                                         ctx.project_id, show_deleted=True)
+
+    def _find_resource(self, stack: Any, row: Any, name_or_physical_id: str) -> Any:
+        resource = stack.resources.get(name_or_physical_id)
+        if resource is None:
+            resource = next((item for item in stack.resources.values()
+                             if item.resource_id == name_or_physical_id), None)
+        if resource is None:
+            raise exception.ResourceNotFound(resource_name=name_or_physical_id,
+                                             stack_name=row.name, entity="Resource",
+                                             name=name_or_physical_id)
+        return resource
 
     def _raw(self, row: Any) -> Any:
         from hearth.db import api_stacks

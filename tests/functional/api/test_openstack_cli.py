@@ -16,17 +16,24 @@ pytestmark = pytest.mark.skipif(not os.path.exists(OPENSTACK), reason="openstack
 
 
 def _osc(server, *args: str) -> str:
-    command = [OPENSTACK, "--os-auth-type", "none", "--os-endpoint", server.url("admin"), *args]
+    command = [OPENSTACK, "--os-auth-type", "none", "--os-endpoint", server.url("osc-project"),
+               *args]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
 
+def _json_after_events(text: str):
+    """Return the JSON document that follows the event lines ``--wait`` prints first."""
+    return json.loads(text[text.index("{"):])
+
+
 def test_stack_commands(noauth_server, tmp_path):
     template = tmp_path / "t.yaml"
     template.write_text(TEMPLATE)
-    created = json.loads(_osc(noauth_server, "stack", "create", "-t", str(template),
-                              "--parameter", "p=cli", "--wait", "osc", "-f", "json"))
+    created = _json_after_events(_osc(noauth_server, "stack", "create", "-t", str(template),
+                                      "--parameter", "p=cli", "--wait", "--poll", "1", "osc",
+                                      "-f", "json"))
     assert created["stack_status"] == "CREATE_COMPLETE"
     listed = json.loads(_osc(noauth_server, "stack", "list", "-f", "json"))
     assert [s["Stack Name"] for s in listed] == ["osc"]

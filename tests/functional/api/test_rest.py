@@ -96,8 +96,10 @@ def test_lookup_redirects_keep_subpath_and_query(api_server, tokens, stack_a):
      400, "Could not retrieve template: the URL scheme 'file' is not allowed"),
     ("post", "/stacks", {"json": {"stack_name": 5, "template": {}}}, 400,
      "Invalid request body at 'stack_name': 5 is not of type 'string'"),
+    ("post", "/stacks", {"json": {"stack_name": "big", "template": "x" * 1100000}}, 400,
+     "Request limit exceeded: JSON body size (1100"),
     ("post", "/stacks", {"json": {"stack_name": "big", "template": "x" * 600000}}, 400,
-     "Request limit exceeded: JSON body size"),
+     "Template size (600000 bytes) exceeds maximum allowed size (524288 bytes)."),
     ("delete", "/stacks", {}, 405, "The method DELETE is not allowed"),
 ])
 def test_bad_requests_are_4xx_with_reason(api_server, tokens, method, path, kwargs, status,

@@ -44,6 +44,12 @@ def test_bad_values(query, message):
     assert str(info.value) == message
 
 
+def test_a_scalar_key_repeated_with_the_same_value_is_one_value():
+    # heatclient re-sends its query to the Location of a 302, which already has it
+    query = params.parse_query(params.STACK_SHOW, "resolve_outputs=False&resolve_outputs=False")
+    assert query == {"resolve_outputs": False}
+
+
 def test_choices_are_checked():
     with pytest.raises(exception.BadRequest) as info:
         params.parse_query(params.STACK_LIST, "sort_dir=up")
