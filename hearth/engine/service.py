@@ -28,6 +28,9 @@ from hearth.common.context import RequestContext
 
 JsonMap = dict[str, Any]
 
+#: most template descriptions kept in memory for stack listings
+DESCRIPTION_CACHE_SIZE = 10000
+
 #: cancel action -> the stack actions it may interrupt (Heat's rules).
 CANCEL_ACTIONS = {
     "cancel_update": ("UPDATE",),
@@ -50,6 +53,8 @@ class EngineService:
         self.db = get_database(db_url)
         self.runtime = EngineRuntime(self.db, engine_id)
         self._registry: Any = None
+        #: raw template id -> description (stored templates never change; updates add new ones)
+        self._descriptions: dict[int, str] = {}
 
     # --- stacks -------------------------------------------------------------
     def create_stack(self, ctx: RequestContext, stack_name: str, template: Any,
@@ -551,8 +556,14 @@ class EngineService:
         return api_stacks.raw_template_get(self.db, row.raw_template_id)
 
     def _description(self, row: Any) -> str:
-        template = self._raw(row).template
-        return template.get("description", "") if isinstance(template, dict) else ""
+        cached = self._descriptions.get(row.raw_template_id)
+        if cached is None:
+            template = self._raw(row).template
+            cached = template.get("description", "") if isinstance(template, dict) else ""
+            if len(self._descriptions) >= DESCRIPTION_CACHE_SIZE:
+                self._descriptions.clear()
+            self._descriptions[row.raw_template_id] = cached
+        return cached
 
     def _load(self, row: Any) -> Any:
         from hearth.engine.stack_loader import load_stack
