@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hearth.db import api_events, api_resources, api_stacks, models
+from hearth.db import api_batch, api_events, api_stacks, models
 from hearth.db.session import Database
 from hearth.engine import resource_actions
 from hearth.engine.resource_store_db import DbResourceStore
@@ -139,33 +139,44 @@ class Stack:
                 if self.parameters.get(name) not in (None, "")]
 
     def record_resource_state(self, resource: Any) -> None:
-        """Persist a resource's state and record it as an event (the resource recorder)."""
+        """Persist a resource's state and its event in one transaction, then publish it."""
         values = {"action": resource.action, "status": resource.status,
                   "status_reason": resource.status_reason,
                   "physical_resource_id": resource.resource_id}
         if resource.db_id is None:
-            row = api_resources.resource_create(self.db, dict(
-                values, name=resource.name, uuid=resource.uuid, stack_id=self.id,
-                type=resource.type_name))
-            resource.db_id = row.id
-        else:
-            api_resources.resource_update(self.db, resource.db_id, **values)
-        self.record_event(resource.name, resource.resource_id, resource.type_name,
-                          resource.action, resource.status, resource.status_reason,
-                          resource_actions.event_properties(resource, self.secrets()))
+            values.update(name=resource.name, uuid=resource.uuid, stack_id=self.id,
+                          type=resource.type_name)
+        event = self.event_values(resource.name, resource.resource_id, resource.type_name,
+                                  resource.action, resource.status, resource.status_reason,
+                                  resource_actions.event_properties(resource, self.secrets()))
+        resource.db_id, event_uuid = api_batch.resource_state_record(
+            self.db, resource.db_id, values, event)
+        self.publish_event(event, event_uuid)
+
+    def event_values(self, resource_name: str, physical_id: str | None, type_name: str,
+                     action: str, status: str, reason: str,
+                     properties: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Return the column values of one event of this stack."""
+        return {"stack_id": self.id, "resource_name": resource_name,
+                "physical_resource_id": physical_id, "resource_type": type_name,
+                "resource_action": action, "resource_status": status,
+                "resource_status_reason": reason,
+                "resource_properties": dict(properties or {})}
+
+    def publish_event(self, values: Mapping[str, Any], event_uuid: str) -> None:
+        """Publish a recorded event on the bus."""
+        publish(f"hearth/stack/{self.id}/{values['resource_name']}/"
+                f"{values['resource_action']}_{values['resource_status']}",
+                dict(values, id=event_uuid, stack_name=self.name))
 
     def record_event(self, resource_name: str, physical_id: str | None, type_name: str,
                      action: str, status: str, reason: str,
                      properties: Mapping[str, Any] | None = None) -> None:
         """Write one event and publish it on the bus."""
-        values = {"stack_id": self.id, "resource_name": resource_name,
-                  "physical_resource_id": physical_id, "resource_type": type_name,
-                  "resource_action": action, "resource_status": status,
-                  "resource_status_reason": reason,
-                  "resource_properties": dict(properties or {})}
+        values = self.event_values(resource_name, physical_id, type_name, action, status,
+                                   reason, properties)
         row = api_events.event_create(self.db, values)
-        publish(f"hearth/stack/{self.id}/{resource_name}/{action}_{status}",
-                dict(values, id=row.uuid, stack_name=self.name))
+        self.publish_event(values, row.uuid)
 
     def state_set(self, action: str, status: str, reason: str) -> None:
         """Set and store the stack's state and record a stack-level event."""
