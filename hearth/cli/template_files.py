@@ -69,7 +69,8 @@ class FileGatherer:
                                f"{MAX_DEPTH} deep")
         data = parser.parse(read_url(url), filename or urllib.parse.urlparse(url).path)
         self._rewrite_functions(data, url)
-        for definition in (data.get("resources") or {}).values():
+        resources = data.get("resources") if isinstance(data, dict) else None
+        for definition in (resources.values() if isinstance(resources, dict) else ()):
             if isinstance(definition, dict) and _is_template(definition.get("type")):
                 definition["type"] = self._nested(definition["type"], url, depth)
         return data
@@ -112,7 +113,9 @@ class FileGatherer:
         base = registry.get("base_url") or env_url
         changed = False
         mappings: list[MutableMapping[str, Any]] = [registry]
-        mappings.extend(value for value in (registry.get("resources") or {}).values()
+        resources = registry.get("resources")
+        mappings.extend(value for value in (resources.values()
+                                            if isinstance(resources, dict) else ())
                         if isinstance(value, dict))
         for mapping in mappings:
             for key, value in mapping.items():

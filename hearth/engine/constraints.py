@@ -399,7 +399,12 @@ class Schema:
         for constraint in self.constraints:
             if self.type != ANY and self.type not in constraint.valid_types:
                 raise exception.InvalidSchemaError(
-                    message=f"{type(constraint).__name__} constraint invalid for {self.type}")
+                    message=f"{type(constraint).__name__} constraint invalid for "
+                            f"{self.type_label()}")
+
+    def type_label(self) -> str:
+        """Return the type's name as error messages spell it."""
+        return self.type
 
     def to_schema_type(self, value: Any) -> Any:
         """Return ``value`` converted to this schema's type (ValueError if it cannot be)."""

@@ -65,6 +65,11 @@ class ParameterSchema(constr.Schema):
         self.hidden = hidden
         self.tags = list(tags or [])
 
+    def type_label(self) -> str:
+        """Return the HOT spelling of the type (``number``), as Heat's messages do."""
+        return next((name for name, schema_type in HOT_TYPES.items()
+                     if schema_type == self.type), self.type)
+
     def validate_default(self, context: Any = None) -> None:
         """Check the default, split first for comma_delimited_list (as Heat)."""
         if self.default is None:
@@ -78,7 +83,8 @@ class ParameterSchema(constr.Schema):
 
 
 def _flag(value: Any) -> bool:
-    return value if isinstance(value, bool) else str(value).lower() == "true"
+    # Heat takes hidden/immutable by truthiness: even the string "false" hides.
+    return bool(value)
 
 
 def _number(key: str, body: Mapping[str, Any]) -> Any:

@@ -43,8 +43,8 @@ class SnippetParser:
             entry = self.version.functions.get(name)
         if entry is Removed:
             raise exception.StackValidationFailed(
-                f"The function {name} is not supported in this version of HOT "
-                f"({self.version.date})", path=path, line=line)
+                f"The template version is invalid: The function {name} is not supported in "
+                "this version of HOT.", path=path, line=line)
         return entry
 
     def parse(self, snippet: Any, path: tuple[Any, ...] = (), line: int | None = None) -> Any:

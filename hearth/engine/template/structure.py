@@ -58,6 +58,11 @@ def _definition(keys: frozenset[str], required: str | None, what: str,
     return schema
 
 
+def _field_type(field: str, expected: str) -> dict[str, Any]:
+    """Return a resource field's type check with Heat's message."""
+    return {"x-messages": {"type": f"Resource {{name}} {field} type must be {expected}"}}
+
+
 def _named_map(item_schema: Mapping[str, Any], section: str) -> dict[str, Any]:
     return {"type": ["object", "null"], "additionalProperties": item_schema,
             "x-messages": {"type": f'the "{section}" section must be a map, not {{kind}}'}}
@@ -78,42 +83,51 @@ def _build_schema(sections: frozenset[str], resource_keys: frozenset[str],
                   output_keys: frozenset[str], parameter_keys: frozenset[str],
                   parameter_types: frozenset[str],
                   deletion_policies: frozenset[str]) -> dict[str, Any]:
-    policies = sorted(deletion_policies)
     resource = _definition(resource_keys, "type", "a resource definition", {
-        "type": {**_TEXT, "x-messages": {"type": "the resource type must be a string, "
-                                                 "not {kind}"}},
-        "properties": _FUNCTION_OR_MAP,
-        "metadata": _FUNCTION_OR_MAP,
-        "update_policy": _FUNCTION_OR_MAP,
-        "description": _TEXT,
+        "type": {"type": "string", **_field_type("type", "string")},
+        "properties": {**_FUNCTION_OR_MAP, **_field_type("properties", "object")},
+        "metadata": {**_FUNCTION_OR_MAP, **_field_type("metadata", "object")},
+        "update_policy": {**_FUNCTION_OR_MAP, **_field_type("update_policy", "object")},
+        "description": {"type": "string", **_field_type("description", "string")},
         "depends_on": {"type": ["string", "array", "null"], "items": _TEXT,
-                       "x-messages": {"type": "must be a resource name or a list of "
-                                              "resource names, not {kind}"}},
-        "deletion_policy": {"anyOf": [{"enum": policies}, _MAP],
-                            "x-messages": {"anyOf": '"{value}" is not a valid deletion '
-                                                    f'policy; use one of {", ".join(policies)}'}},
+                       **_field_type("depends_on", "list or string")},
+        "deletion_policy": {"anyOf": [{"enum": sorted(deletion_policies)}, _MAP],
+                            "x-messages": {"anyOf": 'Invalid deletion policy "{value}"'}},
     })
+    # Heat's own wording for each broken definition (recorded from Heat 27.0.1).
+    resource["x-messages"] = {
+        "type": '"resources" must contain a map of resource maps. Found a [{pytype}] instead',
+        "required": "Each resource must contain a type key.",
+        "additionalProperties": '"{key}" is not a valid keyword inside a resource '
+                                "definition{more}"}
     output = _definition(output_keys, "value", "an output definition",
                          {"description": _TEXT})
-    types = sorted(parameter_types)
+    output["x-messages"].update({
+        "type": "Output definitions must be a map. Found a {typename} instead",
+        "required": "Each output definition must contain a value key."})
     parameter = _definition(parameter_keys, "type", "a parameter definition", {
-        "type": {"enum": types, "x-messages": {
-            "enum": f'"{{value}}" is not a valid parameter type; use one of {", ".join(types)}'}},
+        "type": {"enum": sorted(parameter_types),
+                 "x-messages": {"enum": "Invalid type ({value})"}},
         "label": _TEXT,
         "description": _TEXT,
         "hidden": {"type": ["boolean", "string"]},
         "immutable": {"type": ["boolean", "string"]},
-        "constraints": {"type": ["array", "null"], "items": _MAP,
-                        "x-messages": {"type": "constraints must be a list, not {kind}"}},
-        "tags": {"type": "array", "items": _TEXT},
+        "constraints": {"type": ["array", "null"], "items": _MAP, "x-messages": {
+            "type": "Invalid parameter constraints for parameter {name}, expected a list"}},
+        "tags": {"type": "array", "items": _TEXT, "x-messages": {
+            "type": "Tags property should be a list for parameter: {name}"}},
     })
+    parameter["x-messages"] = {
+        "type": "Invalid parameter ({name}), expected a mapping",
+        "required": "Missing parameter type for parameter: {name}",
+        "additionalProperties": "Invalid key '{key}' for parameter ({name}){more}"}
     group = {
         "type": "object", "required": ["parameters"], "additionalProperties": False,
         "properties": {"label": _TEXT, "description": _TEXT,
                        "parameters": {"type": "array", "x-messages": {
-                           "type": "the parameters of a group must be a list, not {kind}"}}},
+                           "type": "The parameters of parameter group should be a list."}}},
         "x-messages": {"type": "a parameter group must be a map, not {kind}",
-                       "required": 'a parameter group must contain a "parameters" list',
+                       "required": "The parameters must be provided for each parameter group.",
                        "additionalProperties":
                            '"{key}" is not a valid keyword inside a parameter group.{hint}'},
     }
@@ -121,7 +135,8 @@ def _build_schema(sections: frozenset[str], resource_keys: frozenset[str],
         "heat_template_version": {},
         "description": {**_TEXT, "x-messages": {"type": "the description must be a string, "
                                                         "not {kind}"}},
-        "parameter_groups": {"type": ["array", "null"], "items": group},
+        "parameter_groups": {"type": ["array", "null"], "items": group, "x-messages": {
+            "type": "The parameter_groups should be a list."}},
         "parameters": _named_map(parameter, "parameters"),
         "resources": _named_map(resource, "resources"),
         "outputs": _named_map(output, "outputs"),
@@ -133,7 +148,7 @@ def _build_schema(sections: frozenset[str], resource_keys: frozenset[str],
         "properties": {name: section_schemas.get(name, {}) for name in sorted(sections)},
         "additionalProperties": False,
         "x-messages": {"additionalProperties":
-                       'Unknown section "{key}": not a valid template section.{hint}'},
+                       "The template section is invalid: {key}{more}"},
     }
 
 
@@ -151,7 +166,11 @@ def _unexpected_keys(error: jsonschema.ValidationError) -> list[Any]:
 
 
 def _fields(error: jsonschema.ValidationError) -> dict[str, Any]:
-    fields: dict[str, Any] = {"value": error.instance, "kind": _kind(error.instance)}
+    path = list(error.absolute_path)
+    fields: dict[str, Any] = {"value": error.instance, "kind": _kind(error.instance),
+                              "name": path[1] if len(path) > 1 else "",
+                              "typename": type(error.instance).__name__,
+                              "pytype": repr(type(error.instance))}
     if error.validator == "type":
         expected = error.validator_value
         expected = expected if isinstance(expected, list) else [expected]
@@ -163,6 +182,7 @@ def _fields(error: jsonschema.ValidationError) -> dict[str, Any]:
         key = _unexpected_keys(error)[0]
         fields["key"] = key
         fields["hint"] = exception.did_you_mean(key, error.schema.get("properties", {}))
+        fields["more"] = "." + fields["hint"] if fields["hint"] else ""
     elif error.validator == "enum":
         fields["allowed"] = ", ".join(str(v) for v in error.validator_value)
     return fields

@@ -255,8 +255,8 @@ def find_version(value: Any) -> TemplateVersion:
     version = _BY_VALUE.get(text)
     if version is None:
         raise exception.InvalidTemplateVersion(
-            explanation=f'"{VERSION_KEY}: {value}". Should be one of: '
-                        f'{", ".join(valid_names())}'
+            explanation=f'"{VERSION_KEY}: {value}". "{VERSION_KEY}" should be one of: '
+                        f'{", ".join(sorted(_BY_VALUE))}'
                         + exception.did_you_mean(text, _BY_VALUE))
     return version
 
@@ -274,6 +274,6 @@ def get_version(template: Mapping[str, Any]) -> TemplateVersion:
                             f'{", ".join(valid_names())})')
     if VERSION_KEY not in template:
         raise exception.InvalidTemplateVersion(
-            explanation=f'Template format version not found: the template has no '
-                        f'"{VERSION_KEY}" key. Should be one of: {", ".join(valid_names())}')
+            explanation=f'Template format version not found. Add "{VERSION_KEY}", one of: '
+                        f'{", ".join(sorted(_BY_VALUE))}')
     return find_version(template[VERSION_KEY])

@@ -40,4 +40,4 @@ def test_template_function_list_unknown_version(capsys):
     assert main(["template-function-list", "stein"]) == 1
     err = capsys.readouterr().err
     assert err.startswith('ERROR: The template version is invalid: "heat_template_version: '
-                          'stein". Should be one of: heat_template_version.2013-05-23')
+                          'stein". "heat_template_version" should be one of: 2013-05-23')

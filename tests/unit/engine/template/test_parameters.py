@@ -128,7 +128,7 @@ def test_invalid_values_are_located(user, message):
     ("p: {type: number, default: 0, constraints: [{range: {min: 1}}]}",
      "Parameter 'p' is invalid: Invalid default 0 (0 is out of range (min: 1, max: None))"),
     ("p: {type: string, constraints: [{range: {min: 1}}]}",
-     "Parameter 'p' is invalid: Range constraint invalid for String"),
+     "Parameter 'p' is invalid: Range constraint invalid for string"),
     ("p: {type: string, constraints: [{lenght: {min: 1}}]}",
      "Parameter 'p' is invalid: Invalid key 'lenght' for parameter constraints. "
      'Did you mean "length"?'),

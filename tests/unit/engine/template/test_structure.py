@@ -12,38 +12,38 @@ def check(text, version=V):
     structure.validate_structure(parser.parse(text, "template.yaml"), version, "template.yaml")
 
 
+# Message texts after the location are Heat 27.0.1's (with Hearth's did-you-mean).
 @pytest.mark.parametrize("text, message", [
     ("heat_template_version: 2021-04-16\noutput: {}\n",
-     'template.yaml:2: Unknown section "output": not a valid template section. '
-     'Did you mean "outputs"?'),
+     'template.yaml:2: The template section is invalid: output. Did you mean "outputs"?'),
     ("heat_template_version: 2021-04-16\nresources:\n  web:\n    type: OS::Heat::None\n"
      "    propertis: {}\n",
      'template.yaml:5: resources.web: "propertis" is not a valid keyword inside a resource '
      'definition. Did you mean "properties"?'),
     ("heat_template_version: 2021-04-16\nresources:\n  web:\n    properties: {}\n",
-     'template.yaml:4: resources.web: a resource definition must contain a "type" key'),
+     "template.yaml:4: resources.web: Each resource must contain a type key."),
     ("heat_template_version: 2021-04-16\nresources:\n  web: [1]\n",
-     "template.yaml:3: resources.web: a resource definition must be a map, not a list"),
+     "template.yaml:3: resources.web: \"resources\" must contain a map of resource maps. "
+     "Found a [<class 'hearth.engine.template.located.LocatedList'>] instead"),
     ("heat_template_version: 2021-04-16\nresources: [1]\n",
      'template.yaml:2: resources: the "resources" section must be a map, not a list'),
     ("heat_template_version: 2021-04-16\nresources:\n  web:\n    type: 5\n",
-     "template.yaml:4: resources.web.type: the resource type must be a string, not a number"),
+     "template.yaml:4: resources.web.type: Resource web type type must be string"),
     ("heat_template_version: 2021-04-16\nresources:\n  web:\n    type: T\n"
      "    deletion_policy: Keep\n",
-     'template.yaml:5: resources.web.deletion_policy: "Keep" is not a valid deletion policy; '
-     "use one of Delete, Retain, Snapshot, delete, retain, snapshot"),
+     'template.yaml:5: resources.web.deletion_policy: Invalid deletion policy "Keep"'),
     ("heat_template_version: 2021-04-16\nresources:\n  web:\n    type: T\n"
      "    depends_on: {a: 1}\n",
-     "template.yaml:5: resources.web.depends_on: must be a resource name or a list of "
-     "resource names, not a map"),
+     "template.yaml:5: resources.web.depends_on: Resource web depends_on type must be list or "
+     "string"),
     ("heat_template_version: 2021-04-16\noutputs:\n  o:\n    valeu: 1\n",
      'template.yaml:4: outputs.o: "valeu" is not a valid keyword inside an output definition. '
      'Did you mean "value"?'),
     ("heat_template_version: 2021-04-16\nparameters:\n  p:\n    type: strin\n",
-     'template.yaml:4: parameters.p.type: "strin" is not a valid parameter type; use one of '
-     "boolean, comma_delimited_list, json, number, string"),
+     "template.yaml:4: parameters.p.type: Invalid type (strin)"),
     ("heat_template_version: 2021-04-16\nparameter_groups:\n- label: x\n",
-     'template.yaml:3: parameter_groups.0: a parameter group must contain a "parameters" list'),
+     "template.yaml:3: parameter_groups.0: The parameters must be provided for each parameter "
+     "group."),
     ("heat_template_version: 2021-04-16\ndescription: [1]\n",
      "template.yaml:2: description: the description must be a string, not a list"),
 ])
@@ -55,19 +55,17 @@ def test_messages(text, message):
 
 @pytest.mark.parametrize("text, version, message", [
     ("heat_template_version: 2016-04-08\nconditions: {}\n", versions.HOT_2016_04_08,
-     'template.yaml:2: Unknown section "conditions": not a valid template section.'),
+     "template.yaml:2: The template section is invalid: conditions"),
     ("heat_template_version: 2016-04-08\nresources:\n  r:\n    type: T\n    condition: c\n",
      versions.HOT_2016_04_08,
      'template.yaml:5: resources.r: "condition" is not a valid keyword inside a resource '
      'definition. Did you mean "description"?'),
     ("heat_template_version: 2017-09-01\nparameters:\n  p:\n    type: string\n    tags: []\n",
      versions.HOT_2017_09_01,
-     'template.yaml:5: parameters.p: "tags" is not a valid keyword inside a parameter '
-     'definition.'),
+     "template.yaml:5: parameters.p: Invalid key 'tags' for parameter (p)"),
     ("heat_template_version: 2016-04-08\nresources:\n  r:\n    type: T\n"
      "    deletion_policy: delete\n", versions.HOT_2016_04_08,
-     'template.yaml:5: resources.r.deletion_policy: "delete" is not a valid deletion policy; '
-     "use one of Delete, Retain, Snapshot"),
+     'template.yaml:5: resources.r.deletion_policy: Invalid deletion policy "delete"'),
 ])
 def test_keys_follow_the_version(text, version, message):
     with pytest.raises(exception.StackValidationFailed) as info:
@@ -84,8 +82,7 @@ def test_best_error_is_deepest_then_first_by_line():
         'definition. Did you mean "properties"?',
         't.yaml:9: resources.a: "metdata" is not a valid keyword inside a resource '
         'definition. Did you mean "metadata"?',
-        't.yaml:2: Unknown section "output": not a valid template section. '
-        'Did you mean "outputs"?',
+        't.yaml:2: The template section is invalid: output. Did you mean "outputs"?',
     ]
 
 

@@ -26,8 +26,8 @@ def test_examples_validate(name):
 BROKEN = {
     "misspelled_key.yaml": 'misspelled_key.yaml:5: resources.web: "propertis" is not a valid '
                            'keyword inside a resource definition. Did you mean "properties"?',
-    "unknown_section.yaml": 'unknown_section.yaml:5: Unknown section "output": not a valid '
-                            'template section. Did you mean "outputs"?',
+    "unknown_section.yaml": 'unknown_section.yaml:5: The template section is invalid: output. '
+                            'Did you mean "outputs"?',
     "cycle.yaml": "cycle.yaml:6: Circular Dependency Found: db -> cache -> web -> db",
     "unknown_dependency.yaml": 'unknown_dependency.yaml:8: resources.web.depends_on: The '
                                'specified reference "dbb" (in web) is incorrect. '

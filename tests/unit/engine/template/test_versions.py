@@ -113,16 +113,18 @@ def test_get_version_unknown_names_valid_versions():
     with pytest.raises(exception.InvalidTemplateVersion) as info:
         versions.get_version({"heat_template_version": "2016-10-15"})
     message = str(info.value)
+    # Heat 27.0.1's text, followed by Hearth's hint.
     assert message.startswith('The template version is invalid: "heat_template_version: '
-                              '2016-10-15". Should be one of: heat_template_version.2013-05-23, ')
-    assert "heat_template_version.wallaby" in message
+                              '2016-10-15". "heat_template_version" should be one of: '
+                              '2013-05-23, 2014-10-16, ')
+    assert "2021-04-16, newton, ocata, pike, queens, rocky, wallaby" in message
     assert message.endswith('Did you mean "2016-10-14"?')
 
 
 def test_get_version_missing_key():
     with pytest.raises(exception.InvalidTemplateVersion,
-                       match='Template format version not found: the template has no '
-                             '"heat_template_version" key'):
+                       match=r'Template format version not found\. Add "heat_template_version", '
+                             'one of: 2013-05-23, '):
         versions.get_version({"description": "x"})
 
 
