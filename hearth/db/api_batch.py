@@ -21,6 +21,8 @@ from hearth.common import config, exception
 from hearth.db import api_events, models, timeutils
 from hearth.db.session import Database
 
+config.register_opts()  # once here, not on every hot-path call
+
 _RESOURCES = models.Resource.__table__
 _EVENTS = models.Event.__table__
 _INSERT_EVENT = _EVENTS.insert()
