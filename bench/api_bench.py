@@ -31,10 +31,14 @@ HEAT_FIGURES = {"fanout": {"create": 4.8, "delete": 3.3}, "chain": {"create": 5.
 POLL = 0.01
 
 
-def start_server(home: str) -> tuple[subprocess.Popen, str]:
-    """Start hearth-api --noauth; return the process and the tenant URL."""
+def start_server(home: str, stacks: int) -> tuple[subprocess.Popen, str]:
+    """Start hearth-api --noauth allowing ``stacks`` stacks; return the process and URL."""
     binary = os.path.join(os.path.dirname(sys.executable), "hearth-api")
-    process = subprocess.Popen([binary, "--noauth", "--host", "127.0.0.1", "--port", "0"],
+    config = os.path.join(home, "bench.conf")
+    with open(config, "w") as handle:
+        handle.write(f"[DEFAULT]\nmax_stacks_per_tenant = {stacks + 10}\n")
+    process = subprocess.Popen([binary, "--noauth", "--host", "127.0.0.1", "--port", "0",
+                                "--config-file", config],
                                env={**os.environ, "HEARTH_HOME": home},
                                stdout=subprocess.PIPE, text=True)
     line = process.stdout.readline()
@@ -132,7 +136,7 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=200)
     args = parser.parse_args()
     home = tempfile.mkdtemp(prefix="hearth-api-bench-")
-    process, base = start_server(home)
+    process, base = start_server(home, args.stacks)
     try:
         started = time.perf_counter()
         urls = fill(base, args.stacks)
