@@ -120,7 +120,13 @@ BUILD_STEPS: Sequence[Step] = (
 
 
 def find_cycle(graph: nx.DiGraph) -> list[str]:
-    """Return one cycle as a path ``[a, b, c, a]`` rotated to a fixed start, or []."""
+    """Return one cycle as a path ``[a, b, c, a]`` rotated to a fixed start, or [].
+
+    The acyclic case (every valid template) is decided by a linear topological
+    check; the slower, deterministic search runs only when a cycle exists.
+    """
+    if nx.is_directed_acyclic_graph(graph):
+        return []
     try:
         edges = nx.find_cycle(graph, source=sorted(graph.nodes, key=_node_order))
     except nx.NetworkXNoCycle:
