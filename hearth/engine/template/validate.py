@@ -49,8 +49,9 @@ def validate_template(template: str | bytes | Mapping[str, Any], filename: str |
                       resource_validator: ResourceValidator | None = None) -> dict[str, Any]:
     """Validate a template as Heat's validate API does and return its answer.
 
-    Parameter values are checked only when some are given (by ``params`` or
-    an environment's ``parameters``), as in Heat.  Raises the located
+    As in Heat, parameter values are shown (``Value``) but not checked:
+    conversions, constraints and missing values fail at stack create, not
+    here; an unknown parameter name does fail.  Raises the located
     HearthException of the first problem found.
     """
     files = dict(files or {})
@@ -58,7 +59,7 @@ def validate_template(template: str | bytes | Mapping[str, Any], filename: str |
     tmpl = load_template(template, filename, files, env)
     user_params = dict(params or {})
     parameters = tmpl.validate(resource_validator=resource_validator, user_params=user_params,
-                               validate_value=bool(user_params or env.params))
+                               validate_value=False)
     result: dict[str, Any] = {
         "Description": tmpl.description,
         "Parameters": parameters.validate_output(),

@@ -66,14 +66,17 @@ def test_demo_output_shape():
                                      "event_sinks": []}
 
 
-def test_values_checked_only_when_given():
+def test_values_are_shown_not_checked():
+    # Heat 27.0.1's validate API: no conversion, constraint or missing-value check.
     template = ("heat_template_version: 2021-04-16\nparameters:\n  p: {type: string}\n"
-                "resources: {}\n")
-    assert validate_template(template)["Parameters"]["p"]["Type"] == "String"
-    with pytest.raises(exception.UserParameterMissing):
-        validate_template(template.replace("resources", "parameter_groups: []\nresources")
-                          .replace("p: {type: string}", "p: {type: string}\n  q: {type: string}"),
-                          params={"p": "x"})
+                "  n: {type: number, constraints: [{range: {max: 3}}]}\n  q: {type: string}\n")
+    result = validate_template(template, params={"n": "abc", "p": "x"})
+    assert result["Parameters"]["n"] == {"Type": "Number", "Description": "", "NoEcho": "false",
+                                         "Label": "n", "Value": "abc", "MaxValue": 3}
+    assert "Value" not in validate_template(template, params={"n": ""})["Parameters"]["n"]
+    with pytest.raises(exception.UnknownUserParameter,
+                       match=r"^The Parameter \(zz\) was not defined in template\.$"):
+        validate_template(template, params={"zz": "1"})
 
 
 def test_environment_documents_merge_in_order():
