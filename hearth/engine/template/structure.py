@@ -110,8 +110,8 @@ def _build_schema(sections: frozenset[str], resource_keys: frozenset[str],
                  "x-messages": {"enum": "Invalid type ({value})"}},
         "label": _TEXT,
         "description": _TEXT,
-        "hidden": {"type": ["boolean", "string"]},
-        "immutable": {"type": ["boolean", "string"]},
+        "hidden": {},  # Heat takes any value by truthiness
+        "immutable": {},
         "constraints": {"type": ["array", "null"], "items": _MAP, "x-messages": {
             "type": "Invalid parameter constraints for parameter {name}, expected a list"}},
         "tags": {"type": "array", "items": _TEXT, "x-messages": {

@@ -58,6 +58,7 @@ def validate_template(template: str | bytes | Mapping[str, Any], filename: str |
     env = Environment.from_documents(_environment_documents(env_files, files))
     tmpl = load_template(template, filename, files, env)
     user_params = dict(params or {})
+    env.params.update(user_params)  # Heat shows -P values in the environment too
     parameters = tmpl.validate(resource_validator=resource_validator, user_params=user_params,
                                validate_value=False)
     result: dict[str, Any] = {

@@ -61,7 +61,7 @@ def test_demo_output_shape():
         "MaxValue": 64}
     assert result["ParameterGroups"][1] == {"label": "Options", "parameters": ["with_extra"]}
     # Heat 27.0.1 shows only the user keys of the environment.
-    assert result["Environment"] == {"parameters": {}, "parameter_defaults": {},
+    assert result["Environment"] == {"parameters": {"length": "12"}, "parameter_defaults": {},
                                      "resource_registry": {"resources": {}},
                                      "event_sinks": []}
 
