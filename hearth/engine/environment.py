@@ -285,19 +285,18 @@ class Environment:
                       strategies: Mapping[str, str], filename: str | None) -> None:
         default = strategies.get("default", OVERWRITE)
         for name, value in new.items():
-            explicit = strategies.get(name)
-            used = self._strategies_used.get(name)
-            if explicit and used is not None and used != explicit:
-                raise _invalid(f"Conflicting merge strategy '{explicit}' for parameter "
-                               f"'{name}' in file '{filename}' (an earlier file used "
-                               f"'{used}').", filename, [PARAMETERS, name], line_of(new, name))
+            # As Heat: the first file giving a parameter fixes its strategy (even the
+            # implicit overwrite); a later file asking for another one conflicts.
+            strategy = strategies.get(name, default)
+            used = self._strategies_used.setdefault(name, strategy)
+            if used != strategy:
+                raise _invalid(f"Conflicting merge strategy '{strategy}' for parameter "
+                               f"'{name}' in file '{filename}'. (An earlier file used "
+                               f"'{used}'.)", filename, [PARAMETERS, name], line_of(new, name))
             try:
-                target[name] = _merge_value(target.get(name), plain(value), explicit or default,
-                                            name)
+                target[name] = _merge_value(target.get(name), plain(value), strategy, name)
             except exception.InvalidEnvironment as exc:
                 raise exc.located(filename, line_of(new, name)) from None
-            if explicit:
-                self._strategies_used[name] = explicit
 
     def user_dict(self) -> dict[str, Any]:
         """Return the environment as Heat's validate API shows it (user keys only)."""

@@ -88,10 +88,9 @@ def test_invalid_environments(text, message):
 
 
 def test_merge_strategies():
-    env = env_of(
-        "parameters: {s: a, l: [1], m: {x: {y: 1}}, n: 1, o: first}",
-        "parameter_merge_strategies: {default: merge, m: deep_merge, o: overwrite}\n"
-        "parameters: {s: b, l: [2], m: {x: {z: 2}}, n: 2, o: second}")
+    strategies = "parameter_merge_strategies: {default: merge, m: deep_merge, o: overwrite}\n"
+    env = env_of(strategies + "parameters: {s: a, l: [1], m: {x: {y: 1}}, n: 1, o: first}",
+                 strategies + "parameters: {s: b, l: [2], m: {x: {z: 2}}, n: 2, o: second}")
     assert env.params == {"s": "ab", "l": [1, 2], "m": {"x": {"y": 1, "z": 2}}, "n": 3,
                           "o": "second"}
 
@@ -102,13 +101,22 @@ def test_conflicting_strategies():
                "parameter_merge_strategies: {p: deep_merge}\nparameters: {p: b}")
     assert str(info.value) == (
         "e2.yaml:2: parameters.p: Conflicting merge strategy 'deep_merge' for parameter 'p' in "
-        "file 'e2.yaml' (an earlier file used 'merge').")
+        "file 'e2.yaml'. (An earlier file used 'merge'.)")
+
+
+def test_first_file_fixes_the_implicit_strategy():
+    # Heat 27.0.1: a parameter first given without a strategy is fixed to overwrite.
+    with pytest.raises(exception.InvalidEnvironment) as info:
+        env_of("parameters: {p: a}", "parameter_merge_strategies: {p: merge}\nparameters: {p: b}")
+    assert str(info.value) == (
+        "e2.yaml:2: parameters.p: Conflicting merge strategy 'merge' for parameter 'p' in "
+        "file 'e2.yaml'. (An earlier file used 'overwrite'.)")
 
 
 def test_booleans_cannot_merge():
     with pytest.raises(exception.InvalidEnvironment) as info:
-        env_of("parameters: {b: true}", "parameter_merge_strategies: {b: merge}\n"
-                                        "parameters: {b: false}")
+        env_of("parameter_merge_strategies: {b: merge}\nparameters: {b: true}",
+               "parameter_merge_strategies: {b: merge}\nparameters: {b: false}")
     assert str(info.value) == ("e2.yaml:2: parameters.b: Invalid merge strategy 'merge' for "
                                "parameter 'b': boolean parameters cannot be merged.")
 
