@@ -28,6 +28,17 @@ from hearth.common.context import RequestContext
 
 JsonMap = dict[str, Any]
 
+
+def environment_documents(environment: Any, environment_files: list[str] | None,
+                          files: Mapping[str, str] | None) -> list[tuple[str | None, Any]]:
+    """Return ``(name, document)`` pairs to merge: named files in order, then the environment."""
+    files = files or {}
+    documents: list[tuple[str | None, Any]] = [
+        (name, files[name]) for name in environment_files or [] if name in files]
+    if environment is not None:
+        documents.append((None, environment))
+    return documents
+
 #: most template descriptions kept in memory for stack listings
 DESCRIPTION_CACHE_SIZE = 10000
 
@@ -79,6 +90,7 @@ class EngineService:
                         "Please delete some stacks.")
         data = self._parse(template)
         env = self._environment(environment, environment_files, files, params)
+        self._validate_new(data, files, env)
         raw = api_stacks.raw_template_create(self.db, data, files, env)
         row = api_stacks.stack_create(self.db, {
             "name": stack_name, "raw_template_id": raw.id, "project_id": ctx.project_id,
@@ -428,23 +440,13 @@ class EngineService:
         registry.  ``show_nested`` and ``ignore_errors`` are accepted for
         Heat's API; Hearth has no nested validation output nor error codes.
         """
-        import time
-        import types
-
         from hearth.engine.environment import Environment
-        from hearth.engine.resource_validation import validate_resource_definition
         from hearth.engine.template.validate import validate_template
         files = dict(files or {})
-        documents = [(name, files[name]) for name in environment_files or [] if name in files]
-        if environment is not None:
-            documents.append((None, environment))
+        documents = environment_documents(environment, environment_files, files)
         env = Environment.from_documents(documents)
-        view = types.SimpleNamespace(name="", id=None, context=None, store=None, env=env,
-                                     clock=time.monotonic)
-        return validate_template(
-            template, None, params, documents, files,
-            resource_validator=lambda definition: validate_resource_definition(
-                definition, self.registry, env, view))
+        return validate_template(template, None, params, documents, files,
+                                 resource_validator=self._resource_validator(env))
 
     def list_template_versions(self, ctx: RequestContext) -> list[JsonMap]:
         """Return ``[{"version", "type", "aliases"}]``."""
@@ -591,20 +593,40 @@ class EngineService:
         return parse(template, None)
 
     def _environment(self, environment: Any, environment_files: list[str] | None,
-                     files: Mapping[str, str] | None, params: Mapping[str, Any] | None) -> Any:
-        import yaml
-        env: dict[str, Any] = {}
-        sources = [files[name] for name in environment_files or [] if files and name in files]
-        for source in [*sources, environment]:
-            loaded = yaml.safe_load(source) if isinstance(source, str) else source
-            for key, value in (loaded or {}).items():
-                if isinstance(value, dict):
-                    env.setdefault(key, {}).update(value)
-                else:
-                    env[key] = value
-        if params:
-            env.setdefault("parameters", {}).update(params)
-        return env
+                     files: Mapping[str, str] | None, params: Mapping[str, Any] | None
+                     ) -> dict[str, Any]:
+        """Merge the environment files (in order), the environment and the user's values.
+
+        Merging follows the environment's own rules (sections, merge
+        strategies); parameters given on the request win over every file.
+        """
+        from hearth.engine.environment import Environment
+        env = Environment.from_documents(environment_documents(environment,
+                                                               environment_files, files))
+        env.params.update(params or {})
+        return env.to_dict()
+
+    def _resource_validator(self, env: Any) -> Callable[[Any], Any]:
+        """Return the check of one resource definition against the plug-in registry."""
+        import time
+        import types
+
+        from hearth.engine.resource_validation import validate_resource_definition
+        view = types.SimpleNamespace(name="", id=None, context=None, store=None, env=env,
+                                     clock=time.monotonic)
+        return lambda definition: validate_resource_definition(
+            definition, self.registry, env, view)
+
+    def _validate_new(self, data: Any, files: Mapping[str, str] | None,
+                      env: Mapping[str, Any]) -> None:
+        """Validate a template in full before anything is stored or created.
+
+        Structure, parameters (values included), conditions, functions, the
+        dependency graph, then every resource's type and properties.
+        """
+        from hearth.engine.template.template import Template
+        template = Template(data, files=files, env=env)
+        template.validate(resource_validator=self._resource_validator(template.env))
 
     def _check_resource_limit(self, stack: Any) -> None:
         from hearth.common.config import CONF
