@@ -11,7 +11,9 @@ Deprecated types and properties do not fail: they are returned as warnings.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+import time
+import types
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +58,17 @@ def validate_resource_definition(defn: Any, registry: ResourceRegistry, env: Any
     for warning in warnings:
         LOG.warning("%s", warning)
     return ResourceValidation(resource_class, warnings)
+
+
+def definition_checker(registry: ResourceRegistry, env: Any) -> Callable[[Any], Any]:
+    """Return the template's ``resource_validator``: one definition against ``registry``.
+
+    Validation runs before any stack exists, so the stack view a plug-in's
+    ``validate()`` sees has no name, id, context or store.
+    """
+    view = types.SimpleNamespace(name="", id=None, context=None, store=None, env=env,
+                                 clock=time.monotonic)
+    return lambda definition: validate_resource_definition(definition, registry, env, view)
 
 
 def deprecated_properties(resource_name: str, schema: Mapping[str, properties.Schema],

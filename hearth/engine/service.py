@@ -608,14 +608,8 @@ class EngineService:
 
     def _resource_validator(self, env: Any) -> Callable[[Any], Any]:
         """Return the check of one resource definition against the plug-in registry."""
-        import time
-        import types
-
-        from hearth.engine.resource_validation import validate_resource_definition
-        view = types.SimpleNamespace(name="", id=None, context=None, store=None, env=env,
-                                     clock=time.monotonic)
-        return lambda definition: validate_resource_definition(
-            definition, self.registry, env, view)
+        from hearth.engine.resource_validation import definition_checker
+        return definition_checker(self.registry, env)
 
     def _validate_new(self, data: Any, files: Mapping[str, str] | None,
                       env: Mapping[str, Any]) -> None:

@@ -30,12 +30,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def validate(args: argparse.Namespace) -> int:
     """Validate the template in-process and print the result."""
     from hearth.cli import template_files
-    from hearth.engine.template.validate import validate_template
+    from hearth.cli.backend import backend_url
 
     params = command.parse_key_values(args.parameter)
     request = template_files.gather(args.template_file, args.environment_file or ())
-    result = validate_template(request["template"], args.template_file, params,
-                               template_files.environment_documents(request),
-                               request["files"])
+    if backend_url(args):
+        from hearth.cli.backend import get_backend
+        result = get_backend(args).validate_template(
+            template=request["template"], params=params, files=request["files"],
+            environment_files=request.get("environment_files"))
+    else:
+        result = validate_locally(args.template_file, request, params)
     output.show(result, args.format)
     return 0
+
+
+def validate_locally(filename: str, request: dict, params: dict) -> dict:
+    """Validate in-process, resource types and properties included (no database needed)."""
+    from hearth.cli import template_files
+    from hearth.engine.environment import Environment
+    from hearth.engine.resource_registry import default_registry
+    from hearth.engine.resource_validation import definition_checker
+    from hearth.engine.template.validate import validate_template
+
+    documents = template_files.environment_documents(request)
+    checker = definition_checker(default_registry(), Environment.from_documents(documents))
+    return validate_template(request["template"], filename, params, documents,
+                             request["files"], resource_validator=checker)
