@@ -38,6 +38,16 @@ def add_command(
     return parser
 
 
+def add_template_file_arguments(parser: argparse.ArgumentParser, required: bool = True) -> None:
+    """Add ``-f FILE``, ``-e ENV`` (repeatable) and ``-P KEY=VALUE`` (repeatable)."""
+    parser.add_argument("-f", "--template-file", required=required, metavar="FILE",
+                        help="Path to the template.")
+    parser.add_argument("-e", "--environment-file", action="append", metavar="ENV",
+                        help="Environment file (repeatable, later ones win).")
+    parser.add_argument("-P", "--parameter", action="append", metavar="KEY=VALUE",
+                        help="Parameter value (repeatable, or 'K1=V1;K2=V2').")
+
+
 def parse_key_values(items: Sequence[str] | None, option: str = "-P") -> dict[str, str]:
     """Turn ``KEY=VALUE`` strings into a dict; several ``;``-separated pairs are allowed."""
     result: dict[str, str] = {}

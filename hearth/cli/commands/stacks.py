@@ -92,12 +92,7 @@ def run_action(backend: Any, stack_identity: str | None, start: Callable[[], Any
 
 def add_template_arguments(parser: argparse.ArgumentParser, required: bool) -> None:
     """Add -f/-e/-P/--timeout/--disable-rollback/--tags, shared by create and update."""
-    parser.add_argument("-f", "--template-file", required=required, metavar="FILE",
-                        help="Path to the template.")
-    parser.add_argument("-e", "--environment-file", action="append", metavar="ENV",
-                        help="Environment file (repeatable, later ones win).")
-    parser.add_argument("-P", "--parameter", action="append", metavar="KEY=VALUE",
-                        help="Parameter value (repeatable, or 'K1=V1;K2=V2').")
+    command.add_template_file_arguments(parser, required)
     parser.add_argument("--timeout", type=int, metavar="MIN",
                         help="Stack action timeout in minutes.")
     parser.add_argument("--disable-rollback", action="store_true", default=None,

@@ -17,12 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "ParameterGroups, Environment. Exits 1 with the located error when the "
                     "template is invalid.",
         formats=("table", "json", "yaml"))
-    parser.add_argument("-f", "--template-file", required=True, metavar="FILE",
-                        help="Path to the template.")
-    parser.add_argument("-e", "--environment-file", action="append", metavar="ENV",
-                        help="Environment file (repeatable, later ones win).")
-    parser.add_argument("-P", "--parameter", action="append", metavar="KEY=VALUE",
-                        help="Parameter value (repeatable, or 'K1=V1;K2=V2').")
+    command.add_template_file_arguments(parser)
     parser.add_argument("--show-nested", action="store_true",
                         help="Also validate nested (provider) templates.")
 
