@@ -18,6 +18,10 @@ from typing import Any, TextIO
 
 from hearth.cli.backend import backend_sleep
 
+#: How often, and how far apart (seconds), a refused cancel is asked again.
+CANCEL_ATTEMPTS = 50
+CANCEL_RETRY_DELAY = 0.05
+
 
 def format_event_line(event: Mapping[str, Any]) -> str:
     """Return the one-line form of an event: time, resource, status, reason."""
@@ -70,7 +74,26 @@ class ProgressPrinter:
                     raise
                 interrupted = True
                 print("Interrupted: cancelling the action...", file=sys.stderr, flush=True)
+                self.cancel(on_interrupt)
+
+    def cancel(self, on_interrupt: Callable[[], None]) -> None:
+        """Ask the engine to cancel, again while the action has not started its walk.
+
+        Between the stack's "started" event and the first resource step the
+        engine has nothing to cancel yet and refuses; that window is a few
+        milliseconds, so the request is repeated briefly rather than leaving
+        the action running after stackctl exits.
+        """
+        for _ in range(CANCEL_ATTEMPTS):
+            try:
                 on_interrupt()
+                return
+            except Exception:  # noqa: BLE001 - refused for now; the last attempt reports
+                stack = self.backend.show_stack(self.stack_identity, resolve_outputs=False)
+                if not stack["stack_status"].endswith("_IN_PROGRESS"):
+                    return
+                backend_sleep(self.backend, CANCEL_RETRY_DELAY)
+        on_interrupt()
 
 
 def follow_events(backend: Any, stack_identity: str, marker: str | None,
