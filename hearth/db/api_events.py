@@ -49,20 +49,55 @@ def event_create(db: Database, values: Mapping[str, Any], max_events: int | None
     row.set_columns(values)
     with db.session_scope(write=True) as session:
         if limit:
-            _purge_oldest(session, row.stack_id, limit, batch)
+            EVENT_COUNTS.before_insert(session, db.url, row.stack_id, limit, batch)
         session.add(row)
     return row
 
 
-def _purge_oldest(session, stack_id: str, limit: int, batch: int) -> None:
-    count = session.scalar(select(func.count(models.Event.id))
-                           .where(models.Event.stack_id == stack_id))
+class EventCounts:
+    """A running count of each stack's events in this process, for the purge check.
+
+    Counting a stack's events on every insert costs O(events); instead the
+    count is read once per stack and then incremented.  It can only run
+    ahead of the truth (a rolled-back insert, events purged or deleted
+    elsewhere), and reaching the limit triggers a real count before
+    anything is deleted, so the limit is enforced exactly as before.
+    Inserts by another process are only seen at the next real count.
+    """
+
+    def __init__(self) -> None:
+        self._counts: dict[tuple[str, str], int] = {}
+
+    def before_insert(self, connection: Any, url: str, stack_id: str, limit: int,
+                      batch: int) -> None:
+        """Purge ``stack_id``'s oldest events if one more would pass ``limit``; count it."""
+        key = (url, stack_id)
+        count = self._counts.get(key)
+        if count is None:
+            count = _count(connection, stack_id)
+        if count >= limit:
+            count = _purge_oldest(connection, stack_id, limit, batch)
+        self._counts[key] = count + 1
+
+
+EVENT_COUNTS = EventCounts()
+
+
+def _count(connection: Any, stack_id: str) -> int:
+    return int(connection.scalar(select(func.count(models.Event.id))
+                                 .where(models.Event.stack_id == stack_id)))
+
+
+def _purge_oldest(connection: Any, stack_id: str, limit: int, batch: int) -> int:
+    """Delete the oldest events when the stack holds ``limit``; return how many remain."""
+    count = _count(connection, stack_id)
     if count < limit:
-        return
+        return count
     excess = max(batch, count - limit + 1)
     oldest = (select(models.Event.id).where(models.Event.stack_id == stack_id)
               .order_by(models.Event.id).limit(excess).scalar_subquery())
-    session.execute(delete(models.Event).where(models.Event.id.in_(oldest)))
+    deleted = connection.execute(delete(models.Event).where(models.Event.id.in_(oldest)))
+    return count - deleted.rowcount
 
 
 def event_get(db: Database, stack_id: str, event_uuid: str) -> models.Event:

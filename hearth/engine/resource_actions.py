@@ -93,6 +93,9 @@ def set_state(resource: Any, action: str, status: str, reason: str = STATE_CHANG
 
 # --- the plug-in calls -----------------------------------------------------
 
+def _no_op(resource: Any) -> None:
+    """Stand in for a store method the store does not have (an in-memory store)."""
+
 def plugin_steps(resource: Any, action: str, *args: Any) -> Task:
     """Call ``handle_<action>(*args)`` then poll ``check_<action>_complete`` until True.
 
@@ -102,9 +105,16 @@ def plugin_steps(resource: Any, action: str, *args: Any) -> Task:
     name = action.lower()
     handle = getattr(resource, f"handle_{name}", None)
     check = getattr(resource, f"check_{name}_complete", None)
-    cookie = handle(*args) if handle is not None else None
+    store = resource.stack.store
+    if handle is not None:
+        # what the handle stores rides with the next state change...
+        getattr(store, "defer", _no_op)(resource)
+        cookie = handle(*args)
+    else:
+        cookie = None
     if check is None:
         return
+    getattr(store, "flush", _no_op)(resource)  # ...or is written before any waiting
     while True:
         done = check(cookie)
         if done is True or (done and not isinstance(done, (int, float))):

@@ -247,6 +247,10 @@ class GraphWalker:
         self.per_group_limits = dict(per_group_limits or {})
         self.error_wait_time = error_wait_time
         self.aggregate_errors = aggregate_errors
+        if poll_min is None or poll_max is None:  # read once, not once per node
+            default_min, default_max = poll_limits()
+            poll_min = default_min if poll_min is None else poll_min
+            poll_max = default_max if poll_max is None else poll_max
         self.poll_min, self.poll_max = poll_min, poll_max
         self.result = WalkResult()
         self._ready: deque[Hashable] = deque(n for n, count in self.pending.items() if not count)

@@ -129,7 +129,8 @@ class Stack:
 
     def requires(self) -> dict[str, set[str]]:
         """Return ``{resource: names it requires}`` among this stack's resources."""
-        return {name: requirements(resource.t) & set(self.resources)
+        names = set(self.resources)
+        return {name: requirements(resource.t) & names
                 for name, resource in self.resources.items()}
 
     # --- recording -----------------------------------------------------------
@@ -139,7 +140,10 @@ class Stack:
                 if self.parameters.get(name) not in (None, "")]
 
     def record_resource_state(self, resource: Any) -> None:
-        """Persist a resource's state and its event in one transaction, then publish it."""
+        """Persist a resource's state, its event and its held-back data in one transaction.
+
+        Then publish the event on the bus.
+        """
         values = {"action": resource.action, "status": resource.status,
                   "status_reason": resource.status_reason,
                   "physical_resource_id": resource.resource_id}
@@ -150,7 +154,7 @@ class Stack:
                                   resource.action, resource.status, resource.status_reason,
                                   resource_actions.event_properties(resource, self.secrets()))
         resource.db_id, event_uuid = api_batch.resource_state_record(
-            self.db, resource.db_id, values, event)
+            self.db, resource.db_id, values, event, data=self.store.take_pending(resource))
         self.publish_event(event, event_uuid)
 
     def event_values(self, resource_name: str, physical_id: str | None, type_name: str,

@@ -57,3 +57,64 @@ def test_event_limit_purges_the_oldest(db, stack_id):
                                         event(stack_id, "COMPLETE"), max_events=3,
                                         purge_batch_size=1)
     assert len(api_events.event_list(db, stack_id, {}, None, None, None, "asc")) == 3
+
+
+def new_resource(db, stack_id, uuid="u-3"):
+    values = dict(state("IN_PROGRESS"), name="r", uuid=uuid, stack_id=stack_id,
+                  type="OS::Heat::None")
+    return api_batch.resource_state_record(db, None, values, event(stack_id, "IN_PROGRESS"))[0]
+
+
+def test_data_items_are_written_with_the_state(db, stack_id):
+    resource_id = new_resource(db, stack_id)
+    api_batch.resource_state_record(db, resource_id, state("COMPLETE"),
+                                    event(stack_id, "COMPLETE"),
+                                    data=[("a", "1", False), ("secret", "s", True)])
+    api_batch.resource_state_record(db, resource_id, state("COMPLETE"),
+                                    event(stack_id, "COMPLETE"), data=[("a", "2", False)])
+    assert api_resources.resource_data_get_all(db, resource_id) == {"a": "2", "secret": "s"}
+    assert api_resources.resource_data_list(db, resource_id)["secret"] != "s"
+
+
+def test_resource_writes_store_the_physical_id_and_data(db, stack_id):
+    resource_id = new_resource(db, stack_id)
+    api_batch.resource_writes(db, resource_id, "phys-1", [("k", "v", False)])
+    row = api_resources.resource_get(db, resource_id)
+    assert (row.physical_resource_id, row.status) == ("phys-1", "IN_PROGRESS")
+    assert api_resources.resource_data_get_all(db, resource_id) == {"k": "v"}
+
+
+def test_resource_writes_to_a_missing_resource(db, stack_id):
+    with pytest.raises(exception.EntityNotFound) as error:
+        api_batch.resource_writes(db, 999, "phys-1", [("k", "v", False)])
+    assert str(error.value) == "The Resource (999) could not be found."
+
+
+def test_the_event_count_is_read_once_then_kept(db, stack_id):
+    counts = api_events.EventCounts()
+    with api_batch.write_transaction(db) as connection:
+        counts.before_insert(connection, db.url, stack_id, 10, 1)
+    # an insert this counter did not see is only noticed at the next real count
+    api_events.event_create(db, event(stack_id, "COMPLETE"), max_events=0)
+    with api_batch.write_transaction(db) as connection:
+        counts.before_insert(connection, db.url, stack_id, 10, 1)
+    assert counts._counts[(db.url, stack_id)] == 2
+
+
+def test_a_count_ahead_of_the_truth_purges_nothing(db, stack_id):
+    counts = api_events.EventCounts()
+    counts._counts[(db.url, stack_id)] = 5  # e.g. rolled-back inserts
+    api_events.event_create(db, event(stack_id, "COMPLETE"), max_events=0)
+    with api_batch.write_transaction(db) as connection:
+        counts.before_insert(connection, db.url, stack_id, 3, 1)
+    assert len(api_events.event_list(db, stack_id, {}, None, None, None, "asc")) == 1
+    assert counts._counts[(db.url, stack_id)] == 2
+
+
+def test_the_limit_holds_over_many_state_records(db, stack_id):
+    resource_id = new_resource(db, stack_id, "u-4")
+    for _ in range(25):
+        api_batch.resource_state_record(db, resource_id, state("COMPLETE"),
+                                        event(stack_id, "COMPLETE"), max_events=10,
+                                        purge_batch_size=4)
+        assert api_events.event_count_by_stack(db, stack_id) <= 10
