@@ -3,10 +3,11 @@
 A resource's state change, the event that records it and the data items
 its plug-in set since the last write are written by
 :func:`resource_state_record` in a single write transaction with
-pre-built Core statements on a plain connection (no ORM session or unit of
-work): one commit instead of three or four, and a crash can never keep one
-without the others.  :func:`resource_writes` stores the physical id and
-data items alone, for a plug-in that waits before its next state change.
+Core statements compiled once and run on a DBAPI cursor (no ORM session,
+no per-execution SQLAlchemy work): one commit instead of three or four,
+and a crash can never keep one without the others.  :func:`resource_writes`
+stores the physical id and data items alone, for a plug-in that waits
+before its next state change.
 With SQLite's WAL and ``synchronous=NORMAL`` a committed transaction
 survives a process crash.
 """
@@ -19,7 +20,7 @@ import uuid
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from sqlalchemy import Connection, bindparam
+from sqlalchemy import bindparam
 
 from hearth.common import config, exception
 from hearth.db import api_events, models, timeutils
@@ -29,20 +30,67 @@ config.register_opts()  # once here, not on every hot-path call
 
 _RESOURCES = models.Resource.__table__
 _EVENTS = models.Event.__table__
-_INSERT_EVENT = _EVENTS.insert()
-_STATE_COLUMNS = ("action", "status", "status_reason", "physical_resource_id")
-_UPDATE_COLUMNS = (*_STATE_COLUMNS, "updated_at")
-_UPDATE_RESOURCE = (_RESOURCES.update().where(_RESOURCES.c.id == bindparam("resource_id"))
-                    .values({name: bindparam(name) for name in _UPDATE_COLUMNS}))
-_INSERT_RESOURCE = _RESOURCES.insert().returning(_RESOURCES.c.id)
-_SET_PHYSICAL_ID = (_RESOURCES.update().where(_RESOURCES.c.id == bindparam("resource_id"))
-                    .values(physical_resource_id=bindparam("physical_resource_id"),
-                            updated_at=bindparam("updated_at")))
 _DATA = models.ResourceData.__table__
-_UPDATE_DATA = (_DATA.update().where(_DATA.c.resource_id == bindparam("owner"),
-                                     _DATA.c.key == bindparam("item"))
-                .values(value=bindparam("value"), redact=bindparam("redact")))
-_INSERT_DATA = _DATA.insert()
+_STATE_COLUMNS = ("action", "status", "status_reason", "physical_resource_id")
+_EVENT_COLUMNS = ("stack_id", "resource_name", "physical_resource_id", "resource_type",
+                  "resource_action", "resource_status", "resource_status_reason",
+                  "resource_properties", "uuid", "created_at")
+_NEW_RESOURCE_COLUMNS = (*_STATE_COLUMNS, "name", "uuid", "stack_id", "type", "metadata",
+                         "requires", "created_at")
+
+
+def _by_id(table: Any, **values: Any) -> Any:
+    """Return ``UPDATE table SET values WHERE id = :row_id``."""
+    return table.update().where(table.c.id == bindparam("row_id")).values(values)
+
+
+class _Prepared:
+    """A Core statement compiled once per dialect, then run on a DBAPI cursor.
+
+    The hot path skips SQLAlchemy's per-execution work (cache lookup,
+    execution context, result objects) but keeps its SQL and its type
+    conversions: every parameter goes through its column type's bind
+    processor (JSON, DateTime, Boolean), exactly as a Core execution would.
+    ``columns`` names the columns of an INSERT; every one must be given.
+    """
+
+    def __init__(self, statement: Any, columns: Iterable[str] | None = None) -> None:
+        self.statement = statement
+        self.columns = list(columns) if columns is not None else None
+        self._compiled: dict[str, tuple[str, list[str], dict[str, Any], bool]] = {}
+
+    def _for(self, dialect: Any) -> tuple[str, list[str], dict[str, Any], bool]:
+        found = self._compiled.get(dialect.name)
+        if found is None:
+            compiled = self.statement.compile(dialect=dialect, column_keys=self.columns)
+            names = list(compiled.positiontup if dialect.positional else compiled.binds)
+            processors = {name: processor for name, bind in compiled.binds.items()
+                          if (processor := bind.type.dialect_impl(dialect)
+                              .bind_processor(dialect)) is not None}
+            found = (compiled.string, names, processors, dialect.positional)
+            self._compiled[dialect.name] = found
+        return found
+
+    def run(self, cursor: Any, dialect: Any, params: Mapping[str, Any]) -> Any:
+        """Execute with ``params`` (by bind name); return the cursor."""
+        sql, names, processors, positional = self._for(dialect)
+        values = {name: processors[name](params[name]) if name in processors else params[name]
+                  for name in names}
+        cursor.execute(sql, [values[name] for name in names] if positional else values)
+        return cursor
+
+
+_UPDATE_RESOURCE = _Prepared(_by_id(_RESOURCES, updated_at=bindparam("updated_at"), **{
+    name: bindparam(name) for name in _STATE_COLUMNS}))
+_INSERT_RESOURCE = _Prepared(_RESOURCES.insert().returning(_RESOURCES.c.id),
+                             _NEW_RESOURCE_COLUMNS)
+_SET_PHYSICAL_ID = _Prepared(_by_id(_RESOURCES, updated_at=bindparam("updated_at"),
+                                    physical_resource_id=bindparam("physical_resource_id")))
+_INSERT_EVENT = _Prepared(_EVENTS.insert(), _EVENT_COLUMNS)
+_UPDATE_DATA = _Prepared(_DATA.update().where(_DATA.c.resource_id == bindparam("owner"),
+                                              _DATA.c.key == bindparam("item"))
+                         .values(value=bindparam("value"), redact=bindparam("redact")))
+_INSERT_DATA = _Prepared(_DATA.insert(), ("resource_id", "key", "value", "redact"))
 
 #: One data item: (key, value as stored, redact).
 DataItem = tuple[str, str | None, bool]
@@ -56,34 +104,47 @@ def event_uuid() -> str:
 
 
 @contextlib.contextmanager
-def write_transaction(db: Database) -> Iterator[Connection]:
-    """Yield a Core connection in a write transaction (SQLite: ``BEGIN IMMEDIATE``)."""
-    with db.engine.connect() as connection:
-        if db.dialect == "sqlite":
-            connection.execution_options(hearth_sqlite_begin="IMMEDIATE")
-        with connection.begin():
-            yield connection
+def write_transaction(db: Database) -> Iterator[Any]:
+    """Yield a DBAPI cursor in a write transaction (SQLite: ``BEGIN IMMEDIATE``).
+
+    Committed when the block ends, rolled back if it raises.
+    """
+    connection = db.engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        if db.dialect == "sqlite":  # pysqlite's own transactions are off (session.py)
+            cursor.execute("BEGIN IMMEDIATE")
+        try:
+            yield cursor
+        except BaseException:
+            connection.rollback()
+            raise
+        connection.commit()
+    finally:
+        connection.close()
 
 
-def _write_data(connection: Connection, resource_id: int, data: Iterable[DataItem]) -> None:
+def _write_data(cursor: Any, dialect: Any, resource_id: int,
+                data: Iterable[DataItem]) -> None:
     """Insert or replace data items of one resource."""
     for key, value, redact in data:
         params = {"owner": resource_id, "item": key, "value": value, "redact": redact}
-        if not connection.execute(_UPDATE_DATA, params).rowcount:
-            connection.execute(_INSERT_DATA, {"resource_id": resource_id, "key": key,
-                                              "value": value, "redact": redact})
+        if not _UPDATE_DATA.run(cursor, dialect, params).rowcount:
+            _INSERT_DATA.run(cursor, dialect, {"resource_id": resource_id, "key": key,
+                                               "value": value, "redact": redact})
 
 
 def resource_writes(db: Database, resource_id: int, physical_id: str | None,
                     data: Iterable[DataItem] = ()) -> None:
     """Store a resource's physical id and data items in one transaction (EntityNotFound)."""
-    with write_transaction(db) as connection:
-        changed = connection.execute(_SET_PHYSICAL_ID, {
-            "resource_id": resource_id, "physical_resource_id": physical_id,
+    dialect = db.engine.dialect
+    with write_transaction(db) as cursor:
+        changed = _SET_PHYSICAL_ID.run(cursor, dialect, {
+            "row_id": resource_id, "physical_resource_id": physical_id,
             "updated_at": timeutils.utcnow()}).rowcount
         if not changed:
             raise exception.EntityNotFound(entity="Resource", name=resource_id)
-        _write_data(connection, resource_id, data)
+        _write_data(cursor, dialect, resource_id, data)
 
 
 def resource_state_record(db: Database, resource_id: int | None,
@@ -104,21 +165,24 @@ def resource_state_record(db: Database, resource_id: int | None,
     conf = config.CONF
     limit = conf.max_events_per_stack if max_events is None else max_events
     batch = conf.event_purge_batch_size if purge_batch_size is None else purge_batch_size
+    if limit:
+        api_events.EVENT_COUNTS.reserve(db, event_values["stack_id"], limit, batch)
     now = timeutils.utcnow()
     new_uuid = event_uuid()
-    with write_transaction(db) as connection:
+    dialect = db.engine.dialect
+    event = {"physical_resource_id": None, "resource_properties": None, **event_values,
+             "uuid": new_uuid, "created_at": now}
+    with write_transaction(db) as cursor:
         if resource_id is None:
-            resource_id = connection.execute(_INSERT_RESOURCE, dict(
-                resource_values, created_at=now)).scalar_one()
+            resource_id = _INSERT_RESOURCE.run(cursor, dialect, {
+                "metadata": {}, "requires": [], **resource_values,
+                "created_at": now}).fetchone()[0]
         else:
-            changed = connection.execute(_UPDATE_RESOURCE, {
+            changed = _UPDATE_RESOURCE.run(cursor, dialect, {
                 **{name: resource_values[name] for name in _STATE_COLUMNS},
-                "resource_id": resource_id, "updated_at": now}).rowcount
+                "row_id": resource_id, "updated_at": now}).rowcount
             if not changed:
                 raise exception.EntityNotFound(entity="Resource", name=resource_id)
-        _write_data(connection, resource_id, data)
-        if limit:
-            api_events.EVENT_COUNTS.before_insert(connection, db.url, event_values["stack_id"],
-                                                  limit, batch)
-        connection.execute(_INSERT_EVENT, dict(event_values, uuid=new_uuid, created_at=now))
+        _write_data(cursor, dialect, resource_id, data)
+        _INSERT_EVENT.run(cursor, dialect, event)
     return resource_id, new_uuid

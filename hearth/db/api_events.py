@@ -47,9 +47,9 @@ def event_create(db: Database, values: Mapping[str, Any], max_events: int | None
     limit, batch = _purge_limits(max_events, purge_batch_size)
     row = models.Event()
     row.set_columns(values)
+    if limit:
+        EVENT_COUNTS.reserve(db, row.stack_id, limit, batch)
     with db.session_scope(write=True) as session:
-        if limit:
-            EVENT_COUNTS.before_insert(session, db.url, row.stack_id, limit, batch)
         session.add(row)
     return row
 
@@ -68,15 +68,20 @@ class EventCounts:
     def __init__(self) -> None:
         self._counts: dict[tuple[str, str], int] = {}
 
-    def before_insert(self, connection: Any, url: str, stack_id: str, limit: int,
-                      batch: int) -> None:
-        """Purge ``stack_id``'s oldest events if one more would pass ``limit``; count it."""
-        key = (url, stack_id)
+    def reserve(self, db: Database, stack_id: str, limit: int, batch: int) -> None:
+        """Count one more event of ``stack_id``; first purge, if it would pass ``limit``.
+
+        The count (and any purge) runs in its own short transaction, only
+        the first time a stack is seen and whenever the count reaches the limit.
+        """
+        key = (db.url, stack_id)
         count = self._counts.get(key)
         if count is None:
-            count = _count(connection, stack_id)
+            with db.session_scope() as session:
+                count = _count(session, stack_id)
         if count >= limit:
-            count = _purge_oldest(connection, stack_id, limit, batch)
+            with db.session_scope(write=True) as session:
+                count = _purge_oldest(session, stack_id, limit, batch)
         self._counts[key] = count + 1
 
 

@@ -92,12 +92,10 @@ def test_resource_writes_to_a_missing_resource(db, stack_id):
 
 def test_the_event_count_is_read_once_then_kept(db, stack_id):
     counts = api_events.EventCounts()
-    with api_batch.write_transaction(db) as connection:
-        counts.before_insert(connection, db.url, stack_id, 10, 1)
+    counts.reserve(db, stack_id, 10, 1)
     # an insert this counter did not see is only noticed at the next real count
     api_events.event_create(db, event(stack_id, "COMPLETE"), max_events=0)
-    with api_batch.write_transaction(db) as connection:
-        counts.before_insert(connection, db.url, stack_id, 10, 1)
+    counts.reserve(db, stack_id, 10, 1)
     assert counts._counts[(db.url, stack_id)] == 2
 
 
@@ -105,10 +103,28 @@ def test_a_count_ahead_of_the_truth_purges_nothing(db, stack_id):
     counts = api_events.EventCounts()
     counts._counts[(db.url, stack_id)] = 5  # e.g. rolled-back inserts
     api_events.event_create(db, event(stack_id, "COMPLETE"), max_events=0)
-    with api_batch.write_transaction(db) as connection:
-        counts.before_insert(connection, db.url, stack_id, 3, 1)
+    counts.reserve(db, stack_id, 3, 1)
     assert len(api_events.event_list(db, stack_id, {}, None, None, None, "asc")) == 1
     assert counts._counts[(db.url, stack_id)] == 2
+
+
+def test_a_stack_first_seen_at_its_limit_is_purged_first(db, stack_id):
+    for _ in range(4):
+        api_events.event_create(db, event(stack_id, "COMPLETE"), max_events=0)
+    api_events.EventCounts().reserve(db, stack_id, 4, 2)
+    assert api_events.event_count_by_stack(db, stack_id) == 2
+
+
+def test_a_failed_write_is_rolled_back(db, stack_id):
+    resource_id = new_resource(db, stack_id, "u-5")
+    with pytest.raises(exception.EntityNotFound):
+        api_batch.resource_writes(db, 999, "x")
+    with pytest.raises(ZeroDivisionError), api_batch.write_transaction(db) as cursor:
+        api_batch._SET_PHYSICAL_ID.run(cursor, db.engine.dialect, {
+            "row_id": resource_id, "physical_resource_id": "lost",
+            "updated_at": None})
+        raise ZeroDivisionError
+    assert api_resources.resource_get(db, resource_id).physical_resource_id is None
 
 
 def test_the_limit_holds_over_many_state_records(db, stack_id):
