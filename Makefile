@@ -17,7 +17,7 @@ venv: $(STAMP)
 
 ## run: create the demo stack from templates/ on the embedded SQLite default and print its outputs
 run: venv
-	-$(BIN)/stackctl stack-delete -y $(DEMO) >/dev/null 2>&1
+	@$(BIN)/stackctl stack-delete -y $(DEMO) >/dev/null 2>&1 || true
 	$(BIN)/stackctl stack-create -f templates/demo.yaml $(DEMO)
 	$(BIN)/stackctl output-show $(DEMO) --all
 
