@@ -1,8 +1,11 @@
 """Waiting without blocking: deadlines read from the stack's injected clock.
 
 A waiting plug-in returns a :class:`Wait` from ``handle_<action>`` and its
-``check_<action>_complete`` returns ``wait.done(stack)``: False until the
-clock passes the deadline, so the scheduler keeps polling and nothing sleeps.
+``check_<action>_complete`` returns ``wait.poll(stack)``: True once the
+clock passes the deadline, else the seconds left (at most
+``poll_interval_max``), which the scheduler takes
+as the delay before its next poll (so a waiter wakes once, at its deadline,
+instead of overshooting it by a poll back-off), and nothing blocks.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hearth.engine.resource import now
+from hearth.engine.scheduler import poll_limits
 
 
 @dataclass(frozen=True)
@@ -30,3 +34,15 @@ class Wait:
         if self.seconds < 0:
             return False
         return now(stack) - self.started >= self.seconds
+
+    def poll(self, stack: Any) -> bool | float:
+        """Return True when the wait is over, else the seconds until the next poll.
+
+        That is the seconds left, at most ``poll_interval_max`` (so that a
+        cancel or timeout is still noticed as soon as between two ordinary
+        polls); False for a wait that never ends.
+        """
+        if self.seconds < 0:
+            return False
+        left = self.seconds - (now(stack) - self.started)
+        return True if left <= 0 else min(left, poll_limits()[1])

@@ -120,9 +120,11 @@ class TestResource(resource.Resource):
         """Start waiting (there is nothing to delete)."""
         return self._wait()
 
-    def _complete(self, wait: Wait) -> bool:
-        if not wait.done(self.stack):
-            return False
+    def _complete(self, wait: Wait) -> bool | float:
+        """Return True when the wait is over (or fail then), else the seconds left."""
+        left = wait.poll(self.stack)
+        if left is not True:
+            return left
         if self.properties[self.FAIL] and self.action != self.DELETE:
             raise ValueError(f"Test Resource failed {self.name}")
         return True

@@ -17,11 +17,15 @@ def test_create_stores_value_and_waits_on_the_clock():
     res = created({"value": "v", "wait_secs": 10})
     wait = res.handle_create()
     assert res.data_get() == {"value": "v"} and res.resource_id.startswith("demo-web-")
-    assert not res.check_create_complete(wait)
+    # not done: the seconds left (at most poll_interval_max), the next poll delay
+    assert res.check_create_complete(wait) == pytest.approx(1)
+    res.stack.clock.advance(9.5)
+    assert res.check_create_complete(wait) == pytest.approx(0.5)
+    res.stack.clock.advance(-9.5)
     res.stack.clock.advance(9.9)
-    assert not res.check_create_complete(wait)
+    assert res.check_create_complete(wait) == pytest.approx(0.1)
     res.stack.clock.advance(0.1)
-    assert res.check_create_complete(wait)
+    assert res.check_create_complete(wait) is True
     assert res.FnGetAtt("output") == "v"
 
 
@@ -29,11 +33,11 @@ def test_action_wait_secs_overrides_and_minus_one_waits_forever():
     res = created({"wait_secs": 100, "action_wait_secs": {"create": -1, "delete": 0}})
     wait = res.handle_create()
     res.stack.clock.advance(10**6)
-    assert not res.check_create_complete(wait)
+    assert res.check_create_complete(wait) is False
     res.state_set("DELETE", "IN_PROGRESS")
     assert res.check_delete_complete(res.handle_delete())
     res.state_set("UPDATE", "IN_PROGRESS")
-    assert not res.check_update_complete(res._wait())  # falls back to wait_secs
+    assert res.check_update_complete(res._wait()) == 1  # wait_secs 100: polled each second
 
 
 def test_fail_raises_after_the_wait_but_not_on_delete():
