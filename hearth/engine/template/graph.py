@@ -45,11 +45,8 @@ class GraphInput:
         self.definitions = definitions
         self.disabled = set(disabled)
         self.filename = filename
-
-    @property
-    def known(self) -> set[str]:
-        """Return every resource name of the template, enabled or not."""
-        return set(self.definitions) | self.disabled
+        #: every resource name of the template, enabled or not (read once per edge)
+        self.known: set[str] = set(definitions) | self.disabled
 
 
 def add_resources(graph: nx.DiGraph, data: GraphInput) -> nx.DiGraph:
