@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, select, update
 
 from hearth.common import exception
-from hearth.db import models
+from hearth.db import models, rows
 from hearth.db.session import Database
 from hearth.db.timeutils import utcnow
 
@@ -44,9 +44,7 @@ def engine_heartbeat(db: Database, engine_id: str, now: datetime | None = None) 
 def engine_get(db: Database, engine_id: str) -> models.Engine:
     """Return a registered engine, deregistered ones included (EntityNotFound)."""
     with db.session_scope() as session:
-        row = session.get(models.Engine, engine_id)
-    if row is None:
-        raise exception.EntityNotFound(entity="Engine", name=engine_id)
+        row = rows.get_or_raise(session, models.Engine, engine_id, "Engine")
     return row
 
 

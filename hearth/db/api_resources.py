@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import delete, select
 
 from hearth.common import exception
-from hearth.db import models, redaction
+from hearth.db import models, redaction, rows
 from hearth.db.session import Database
 
 # Filter key of resource listings -> column.
@@ -42,9 +42,7 @@ def resource_create(db: Database, values: Mapping[str, Any]) -> models.Resource:
 def resource_get(db: Database, resource_id: int) -> models.Resource:
     """Return a resource by its integer id (EntityNotFound)."""
     with db.session_scope() as session:
-        row = session.get(models.Resource, resource_id)
-    if row is None:
-        raise exception.EntityNotFound(entity="Resource", name=resource_id)
+        row = rows.get_or_raise(session, models.Resource, resource_id, "Resource")
     return row
 
 
@@ -89,9 +87,7 @@ def resource_get_all_by_stack(db: Database, stack_id: str,
 def resource_update(db: Database, resource_id: int, **values: Any) -> models.Resource:
     """Change column values of a resource (state, physical id, properties_data, metadata...)."""
     with db.session_scope(write=True) as session:
-        row = session.get(models.Resource, resource_id)
-        if row is None:
-            raise exception.EntityNotFound(entity="Resource", name=resource_id)
+        row = rows.get_or_raise(session, models.Resource, resource_id, "Resource")
         row.set_columns(_values(values))
     return row
 

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import delete, func, select
 
 from hearth.common import exception
-from hearth.db import models
+from hearth.db import models, rows
 from hearth.db.session import Database
 
 
@@ -36,9 +36,7 @@ def snapshot_get(db: Database, snapshot_id: str, stack_id: str | None = None) ->
 def snapshot_update(db: Database, snapshot_id: str, **values: Any) -> models.Snapshot:
     """Change a snapshot's columns (status, status_reason, data)."""
     with db.session_scope(write=True) as session:
-        row = session.get(models.Snapshot, snapshot_id)
-        if row is None:
-            raise exception.EntityNotFound(entity="Snapshot", name=snapshot_id)
+        row = rows.get_or_raise(session, models.Snapshot, snapshot_id, "Snapshot")
         row.set_columns(values)
     return row
 

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from hearth.common import exception
-from hearth.db import models, pagination
+from hearth.db import models, pagination, rows
 from hearth.db.session import Database
 from hearth.db.timeutils import utcnow
 
@@ -48,18 +48,14 @@ def raw_template_create(db: Database, template: Any, files: Mapping[str, Any] | 
 def raw_template_get(db: Database, template_id: int) -> models.RawTemplate:
     """Return a raw template (EntityNotFound if it does not exist)."""
     with db.session_scope() as session:
-        row = session.get(models.RawTemplate, template_id)
-    if row is None:
-        raise exception.EntityNotFound(entity="Template", name=template_id)
+        row = rows.get_or_raise(session, models.RawTemplate, template_id, "Template")
     return row
 
 
 def raw_template_update(db: Database, template_id: int, **values: Any) -> models.RawTemplate:
     """Change ``template``, ``files`` or ``environment`` of a raw template."""
     with db.session_scope(write=True) as session:
-        row = session.get(models.RawTemplate, template_id)
-        if row is None:
-            raise exception.EntityNotFound(entity="Template", name=template_id)
+        row = rows.get_or_raise(session, models.RawTemplate, template_id, "Template")
         row.set_columns(values)
     return row
 

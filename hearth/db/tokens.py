@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 
 from hearth.common import exception
-from hearth.db import models, timeutils
+from hearth.db import models, rows, timeutils
 from hearth.db.session import session_scope
 
 TOKEN_BYTES = 32
@@ -93,9 +93,7 @@ def revoke_token(token_id: str, url: str | None = None,
                  clock: Callable[[], datetime] = timeutils.utcnow) -> TokenInfo:
     """Mark a token revoked (idempotent); NotFound when no token has that id."""
     with session_scope(url, write=True) as session:
-        row = session.get(models.Token, token_id)
-        if row is None:
-            raise exception.EntityNotFound(entity="Token", name=token_id)
+        row = rows.get_or_raise(session, models.Token, token_id, "Token")
         if row.revoked_at is None:
             row.revoked_at = clock()
         return _info(row)
