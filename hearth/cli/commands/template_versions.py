@@ -26,9 +26,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def list_versions(args: argparse.Namespace) -> int:
     """Print every template version with its type and aliases."""
-    from hearth.engine.template import versions
-
-    rows = [version.as_listing() for version in versions.all_versions()]
+    remote = _remote(args)
+    if remote:
+        rows = remote.list_template_versions()
+    else:
+        from hearth.engine.template import versions
+        rows = [version.as_listing() for version in versions.all_versions()]
     output.listing(rows, ["version", "type", "aliases"], args.format,
                    headers=["Version", "Type", "Aliases"])
     return 0
@@ -36,10 +39,22 @@ def list_versions(args: argparse.Namespace) -> int:
 
 def list_functions(args: argparse.Namespace) -> int:
     """Print the functions of one template version with their descriptions."""
-    from hearth.engine.template import versions
-
-    version = versions.find_version(args.version)
-    rows = version.function_list(with_condition_functions=args.with_condition_functions)
+    remote = _remote(args)
+    if remote:
+        rows = remote.list_template_functions(args.version, args.with_condition_functions)
+    else:
+        from hearth.engine.template import versions
+        version = versions.find_version(args.version)
+        rows = version.function_list(with_condition_functions=args.with_condition_functions)
     output.listing(rows, ["functions", "description"], args.format,
                    headers=["Functions", "Description"])
     return 0
+
+
+def _remote(args: argparse.Namespace) -> object | None:
+    """Return the API backend with ``--url``; None reads the local version table.
+
+    The table needs no database, so embedded mode does not start an engine.
+    """
+    from hearth.cli.backend import backend_url, get_backend
+    return get_backend(args) if backend_url(args) else None

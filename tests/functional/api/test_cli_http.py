@@ -46,3 +46,21 @@ def test_show_list_outputs_match_embedded_mode(noauth_server, template_file, tmp
         listed = _stackctl(env, "stack-list", "--format", "value")
         outputs[mode] = [_normalise(text, stack_id) for text in (shown, listed)]
     assert outputs["http"] == outputs["embedded"]
+
+
+@pytest.mark.parametrize("command", [
+    ("template-version-list",),
+    ("template-function-list", "2021-04-16", "--with-condition-functions"),
+])
+def test_template_listings_go_through_the_api(noauth_server, tmp_path, command):
+    http_env = {**noauth_server.env, "HEARTH_URL": noauth_server.url("admin")}
+    local_env = {**os.environ, "HEARTH_HOME": str(tmp_path / "embedded")}
+    local_env.pop("HEARTH_URL", None)
+    over_http = json.loads(_stackctl(http_env, *command, "--format", "json"))
+    assert over_http == json.loads(_stackctl(local_env, *command, "--format", "json"))
+    # A URL nobody serves fails: the command really asked the API.
+    unreachable = {**local_env, "HEARTH_URL": "http://127.0.0.1:9/v1/admin"}
+    result = subprocess.run([STACKCTL, *command], env=unreachable, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
