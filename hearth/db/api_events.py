@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import delete, func, select
 
 from hearth.common import config, exception
-from hearth.db import models, pagination
+from hearth.db import models, pagination, rows
 from hearth.db.session import Database
 
 # API sort key -> column expression; the id is always the final tie-break.
@@ -110,10 +110,7 @@ def event_get(db: Database, stack_id: str, event_uuid: str) -> models.Event:
     query = select(models.Event).where(models.Event.stack_id == stack_id,
                                        models.Event.uuid == event_uuid)
     with db.session_scope() as session:
-        row = session.scalars(query).first()
-    if row is None:
-        raise exception.EntityNotFound(entity="Event", name=event_uuid)
-    return row
+        return rows.first_or_raise(session, query, "Event", event_uuid)
 
 
 def event_list(db: Database, stack_ids: str | Sequence[str],
@@ -135,16 +132,8 @@ def event_list(db: Database, stack_ids: str | Sequence[str],
         values = value if isinstance(value, (list, tuple, set)) else [value]
         query = query.where(EVENT_FILTERS[key].in_(list(values)))
     with db.session_scope() as session:
-        marker_values = None
-        if marker is not None:
-            marker_values = session.execute(
-                select(*pagination.marker_query_columns(expressions, models.Event.id))
-                .where(models.Event.uuid == marker)).first()
-            if marker_values is None:
-                raise exception.EntityNotFound(entity="Event marker", name=marker)
-        query = pagination.paginate(query, expressions, models.Event.id, direction, limit,
-                                    marker_values)
-        return list(session.scalars(query))
+        return pagination.fetch_page(session, query, expressions, models.Event.id, direction,
+                                     limit, marker, models.Event.uuid, "Event marker")
 
 
 def event_count_by_stack(db: Database, stack_id: str) -> int:

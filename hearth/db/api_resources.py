@@ -52,10 +52,7 @@ def resource_get_by_name(db: Database, stack_id: str, name: str) -> models.Resou
              .where(models.Resource.stack_id == stack_id, models.Resource.name == name)
              .order_by(models.Resource.id.desc()))
     with db.session_scope() as session:
-        row = session.scalars(query).first()
-    if row is None:
-        raise exception.EntityNotFound(entity="Resource", name=name)
-    return row
+        return rows.first_or_raise(session, query, "Resource", name)
 
 
 def resource_get_by_physical_id(db: Database, stack_id: str,
@@ -65,10 +62,7 @@ def resource_get_by_physical_id(db: Database, stack_id: str,
         models.Resource.stack_id == stack_id,
         models.Resource.physical_resource_id == physical_resource_id)
     with db.session_scope() as session:
-        row = session.scalars(query).first()
-    if row is None:
-        raise exception.EntityNotFound(entity="Resource", name=physical_resource_id)
-    return row
+        return rows.first_or_raise(session, query, "Resource", physical_resource_id)
 
 
 def resource_get_all_by_stack(db: Database, stack_id: str,

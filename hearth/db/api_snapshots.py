@@ -27,10 +27,7 @@ def snapshot_get(db: Database, snapshot_id: str, stack_id: str | None = None) ->
     if stack_id is not None:
         query = query.where(models.Snapshot.stack_id == stack_id)
     with db.session_scope() as session:
-        row = session.scalars(query).first()
-    if row is None:
-        raise exception.EntityNotFound(entity="Snapshot", name=snapshot_id)
-    return row
+        return rows.first_or_raise(session, query, "Snapshot", snapshot_id)
 
 
 def snapshot_update(db: Database, snapshot_id: str, **values: Any) -> models.Snapshot:

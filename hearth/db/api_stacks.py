@@ -276,16 +276,8 @@ def stack_list(db: Database, project_id: str | None = None,
     query = _stack_query(models.Stack, project_id, filters, show_deleted, show_nested,
                          tags, tags_any, not_tags, not_tags_any)
     with db.session_scope() as session:
-        marker_values = None
-        if marker is not None:
-            marker_values = session.execute(
-                select(*pagination.marker_query_columns(expressions, models.Stack.id))
-                .where(models.Stack.id == marker)).first()
-            if marker_values is None:
-                raise exception.EntityNotFound(entity="Stack marker", name=marker)
-        query = pagination.paginate(query, expressions, models.Stack.id, direction, limit,
-                                    marker_values)
-        return list(session.scalars(query))
+        return pagination.fetch_page(session, query, expressions, models.Stack.id, direction,
+                                     limit, marker, models.Stack.id, "Stack marker")
 
 
 def stack_count(db: Database, project_id: str | None = None,

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Select, and_, false, or_
+from sqlalchemy import Select, and_, false, or_, select
+from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
 from hearth.common import exception
@@ -75,3 +76,21 @@ def marker_query_columns(expressions: Sequence[ColumnElement],
                          id_column: ColumnElement) -> list[ColumnElement]:
     """Return the columns to read from the marker row (for ``marker_values``)."""
     return [*expressions, id_column]
+
+
+def fetch_page(session: Session, query: Select, expressions: Sequence[ColumnElement],
+               id_column: ColumnElement, direction: str, limit: int | None,
+               marker: Any, marker_column: ColumnElement, entity: str) -> list[Any]:
+    """Return one page of ``query``, starting after the row whose ``marker_column`` is ``marker``.
+
+    An unknown marker is EntityNotFound naming ``entity`` (e.g. "Stack marker").
+    """
+    marker_values = None
+    if marker is not None:
+        marker_values = session.execute(
+            select(*marker_query_columns(expressions, id_column))
+            .where(marker_column == marker)).first()
+        if marker_values is None:
+            raise exception.EntityNotFound(entity=entity, name=marker)
+    return list(session.scalars(paginate(query, expressions, id_column, direction, limit,
+                                         marker_values)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from sqlalchemy import Select
 from sqlalchemy.orm import Session
 
 from hearth.common import exception
@@ -16,4 +17,12 @@ def get_or_raise(session: Session, model: type[Row], key: Any, entity: str) -> R
     row = session.get(model, key)
     if row is None:
         raise exception.EntityNotFound(entity=entity, name=key)
+    return row
+
+
+def first_or_raise(session: Session, query: Select, entity: str, name: Any) -> Any:
+    """Return the first row of ``query``; EntityNotFound names ``entity`` and ``name``."""
+    row = session.scalars(query).first()
+    if row is None:
+        raise exception.EntityNotFound(entity=entity, name=name)
     return row
