@@ -20,6 +20,7 @@ from typing import Any
 from hearth.common import exception
 from hearth.engine import properties, support
 from hearth.engine.resource_registry import ResourceRegistry, deprecation_warning
+from hearth.engine.template.located import line_of
 
 LOG = logging.getLogger(__name__)
 
@@ -46,7 +47,8 @@ def validate_resource_definition(defn: Any, registry: ResourceRegistry, env: Any
                                             allow_hidden=allow_hidden)
     except (exception.ResourceTypeNotFound, exception.ResourceTypeUnavailable) as exc:
         raise exception.StackValidationFailed(
-            str(exc), path=[RESOURCES, defn.name, "type"], line=defn.line) from exc
+            str(exc), path=[RESOURCES, defn.name, "type"],
+            line=line_of(getattr(defn, "raw", None), "type") or defn.line) from exc
     resource = resource_class(defn.name, defn, stack_view)
     try:
         resource.validate()

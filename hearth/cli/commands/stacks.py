@@ -72,11 +72,20 @@ def template_request(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run_action(backend: Any, stack_identity: str | None, start: Callable[[], Any],
-               action: str, cancel_action: str = "cancel_without_rollback") -> int:
-    """Start an action, stream its events, print the final status; return the exit code."""
+               action: str, cancel_action: str = "cancel_without_rollback",
+               template_file: str | None = None) -> int:
+    """Start an action, stream its events, print the final status; return the exit code.
+
+    A validation error that names no file is located in ``template_file``:
+    the engine sees only the template's data, the CLI knows where it came from.
+    """
     from hearth.cli.progress import ProgressPrinter, last_event_id
+    from hearth.common import exception
     marker = last_event_id(backend, stack_identity) if stack_identity else None
-    started = start()
+    try:
+        started = start()
+    except exception.StackValidationFailed as exc:
+        raise exc.located(template_file) from None
     if started and started.get("id"):
         stack_identity = started["id"]
     assert stack_identity is not None
@@ -113,7 +122,7 @@ def do_stack_create(args: argparse.Namespace) -> int:
     return run_action(backend, None, lambda: backend.create_stack(
         args.name, request.pop("template"), params=params,
         disable_rollback=disable_rollback, timeout_mins=args.timeout, tags=_tags(args),
-        **request), "CREATE")
+        **request), "CREATE", template_file=args.template_file)
 
 
 def do_stack_update(args: argparse.Namespace) -> int:
@@ -135,7 +144,8 @@ def do_stack_update(args: argparse.Namespace) -> int:
         output.listing(rows, ("change", "resource_name", "resource_type"), args.format)
         return 0
     return run_action(backend, args.name, lambda: backend.update_stack(args.name, **fields),
-                      "UPDATE", cancel_action="cancel_update")
+                      "UPDATE", cancel_action="cancel_update",
+                      template_file=args.template_file)
 
 
 def do_stack_delete(args: argparse.Namespace) -> int:
