@@ -104,10 +104,21 @@ class Subscription:
                                         timeout):
                 return None
             if self._gap:
-                missed, self._gap = self._gap, 0
-                return Event(GAP_TAG, {"dropped": missed, "pattern": self.pattern,
-                                       "_stamp": stamp()})
+                return self._take_gap()
             return self._events.popleft() if self._events else None
+
+    def drain(self) -> list[Event]:
+        """Return every buffered event without waiting (a gap event first after drops)."""
+        with self._ready:
+            events = [self._take_gap()] if self._gap else []
+            events.extend(self._events)
+            self._events.clear()
+            return events
+
+    def _take_gap(self) -> Event:
+        """Return the event that reports the drops since the last read (lock held)."""
+        missed, self._gap = self._gap, 0
+        return Event(GAP_TAG, {"dropped": missed, "pattern": self.pattern, "_stamp": stamp()})
 
     def __iter__(self) -> Iterator[Event]:
         while (event := self.get()) is not None:
@@ -212,33 +223,80 @@ def decode(frames: list[bytes]) -> Event:
 
 
 class ZmqPublisher:
-    """Forward every event of a bus to a ZeroMQ PUB socket, from its own thread.
+    """Forward a bus's events to a ZeroMQ XPUB socket, from its own thread.
 
-    The forwarder reads an ordinary subscription, so a slow network side
-    drops (and reports) like any other subscriber instead of blocking
-    publishers.
+    An XPUB socket hears its subscribers come and go, so the forwarder
+    reads the bus only while some process listens: an engine nobody
+    listens to pays nothing per event.  While listened to, it wakes every
+    ``FORWARD_INTERVAL`` seconds and sends what the bus buffered since, a
+    batch at a time instead of one thread wake-up per event.  It reads an
+    ordinary subscription, so a slow network side drops (and reports) like
+    any other subscriber instead of blocking publishers.
     """
 
+    FORWARD_INTERVAL = 0.01
+
     def __init__(self, bus: Bus, path: str) -> None:
-        zmq = zmq_module()
+        zmq = self._zmq = zmq_module()
         self.path = path
+        self._bus = bus
         self._context = zmq.Context.instance()
-        self._socket = self._context.socket(zmq.PUB)
+        self._socket = self._context.socket(zmq.XPUB)
         self._socket.setsockopt(zmq.LINGER, 0)
         self._socket.bind(f"ipc://{path}")
-        self._subscription = bus.subscribe("")
+        # closing wakes the forwarder through this pair of sockets
+        wake_address = f"inproc://hearth-bus-{id(self)}"
+        self._wake_receiver = self._context.socket(zmq.PAIR)
+        self._wake_receiver.bind(wake_address)
+        self._wake_sender = self._context.socket(zmq.PAIR)
+        self._wake_sender.connect(wake_address)
+        self._topics: set[bytes] = set()
+        self._subscription: Subscription | None = None
         self._thread = threading.Thread(target=self._forward, name="bus-zmq", daemon=True)
         self._thread.start()
 
     def _forward(self) -> None:
-        for event in self._subscription:
-            self._socket.send_multipart(encode(event))
+        zmq = self._zmq
+        poller = zmq.Poller()
+        poller.register(self._socket, zmq.POLLIN)
+        poller.register(self._wake_receiver, zmq.POLLIN)
+        try:
+            while True:
+                timeout = None if self._subscription is None else self.FORWARD_INTERVAL * 1000
+                ready = dict(poller.poll(timeout))
+                if self._wake_receiver in ready:
+                    return
+                if self._socket in ready:
+                    self._read_subscriptions()
+                if self._subscription is not None:
+                    for event in self._subscription.drain():
+                        self._socket.send_multipart(encode(event))
+        finally:
+            if self._subscription is not None:
+                self._subscription.close()
+            self._socket.close()
+            self._wake_receiver.close()
+
+    def _read_subscriptions(self) -> None:
+        """Track the listeners' topics; read the bus only while there is one."""
+        zmq = self._zmq
+        while self._socket.poll(0, zmq.POLLIN):
+            message = self._socket.recv()
+            if message[:1] == b"\x01":
+                self._topics.add(message[1:])
+            elif message[:1] == b"\x00":
+                self._topics.discard(message[1:])
+        if self._topics and self._subscription is None:
+            self._subscription = self._bus.subscribe("")
+        elif not self._topics and self._subscription is not None:
+            self._subscription.close()
+            self._subscription = None
 
     def close(self) -> None:
         """Stop forwarding and close the socket."""
-        self._subscription.close()
+        self._wake_sender.send(b"")
         self._thread.join(timeout=2)
-        self._socket.close()
+        self._wake_sender.close()
 
 
 def listen(path: str | None = None, pattern: str = "",

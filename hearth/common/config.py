@@ -87,6 +87,10 @@ DATABASE_OPTS = [
                help="SQLAlchemy URL of the database. Default: SQLite at $state_path/hearth.db."),
     cfg.BoolOpt("auto_migrate", default=True,
                 help="Create and migrate the schema automatically on first use (embedded mode)."),
+    cfg.FloatOpt("group_commit_delay", default=0.01, min=0.0, max=1.0,
+                 help="Longest time (seconds) a finished resource's state change may wait "
+                      "to be committed together with others. Nothing that depends on it "
+                      "runs, and nothing is shown, before it is committed."),
 ]
 
 YAQL_OPTS = [

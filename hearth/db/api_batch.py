@@ -2,7 +2,8 @@
 
 A resource's state change, the event that records it and the data items
 its plug-in set since the last write are written by
-:func:`resource_state_record` in a single write transaction with
+:func:`resource_state_record` in a single write (of the group-commit queue,
+:mod:`hearth.db.write_queue`) with
 Core statements compiled once and run on a DBAPI cursor (no ORM session,
 no per-execution SQLAlchemy work): one commit instead of three or four,
 and a crash can never keep one without the others.  :func:`resource_writes`
@@ -14,10 +15,9 @@ survives a process crash.
 
 from __future__ import annotations
 
-import contextlib
 import random
 import uuid
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from sqlalchemy import bindparam
@@ -25,6 +25,10 @@ from sqlalchemy import bindparam
 from hearth.common import config, exception
 from hearth.db import api_events, models, timeutils
 from hearth.db.session import Database
+from hearth.db.write_queue import write_transaction
+
+__all__ = ["DataItem", "event_uuid", "resource_state_record", "resource_writes",
+           "write_transaction"]
 
 config.register_opts()  # once here, not on every hot-path call
 
@@ -103,27 +107,6 @@ def event_uuid() -> str:
     return str(uuid.UUID(int=_RANDOM.getrandbits(128), version=4))
 
 
-@contextlib.contextmanager
-def write_transaction(db: Database) -> Iterator[Any]:
-    """Yield a DBAPI cursor in a write transaction (SQLite: ``BEGIN IMMEDIATE``).
-
-    Committed when the block ends, rolled back if it raises.
-    """
-    connection = db.engine.raw_connection()
-    try:
-        cursor = connection.cursor()
-        if db.dialect == "sqlite":  # pysqlite's own transactions are off (session.py)
-            cursor.execute("BEGIN IMMEDIATE")
-        try:
-            yield cursor
-        except BaseException:
-            connection.rollback()
-            raise
-        connection.commit()
-    finally:
-        connection.close()
-
-
 def _write_data(cursor: Any, dialect: Any, resource_id: int,
                 data: Iterable[DataItem]) -> None:
     """Insert or replace data items of one resource."""
@@ -136,22 +119,30 @@ def _write_data(cursor: Any, dialect: Any, resource_id: int,
 
 def resource_writes(db: Database, resource_id: int, physical_id: str | None,
                     data: Iterable[DataItem] = ()) -> None:
-    """Store a resource's physical id and data items in one transaction (EntityNotFound)."""
-    dialect = db.engine.dialect
-    with write_transaction(db) as cursor:
+    """Store a resource's physical id and data items, committed before returning (EntityNotFound).
+
+    The write goes through the group-commit queue (:mod:`hearth.db.write_queue`).
+    """
+    items = list(data)
+
+    def write(cursor: Any, dialect: Any) -> None:
         changed = _SET_PHYSICAL_ID.run(cursor, dialect, {
             "row_id": resource_id, "physical_resource_id": physical_id,
             "updated_at": timeutils.utcnow()}).rowcount
         if not changed:
             raise exception.EntityNotFound(entity="Resource", name=resource_id)
-        _write_data(cursor, dialect, resource_id, data)
+        _write_data(cursor, dialect, resource_id, items)
+
+    db.writes.submit(write, wait=True)
 
 
 def resource_state_record(db: Database, resource_id: int | None,
                           resource_values: Mapping[str, Any], event_values: Mapping[str, Any],
                           max_events: int | None = None,
                           purge_batch_size: int | None = None,
-                          data: Iterable[DataItem] = ()) -> tuple[int, str]:
+                          data: Iterable[DataItem] = (), *, wait: bool = True,
+                          on_commit: Callable[[str], None] | None = None
+                          ) -> tuple[int | None, str]:
     """Store a resource's state, its event and ``data`` together; return (resource id, event uuid).
 
     ``resource_id`` None inserts the resource (``resource_values`` then
@@ -161,6 +152,13 @@ def resource_state_record(db: Database, resource_id: int | None,
     or replaced.  The event is recorded as
     :func:`hearth.db.api_events.event_create` does, purging the stack's
     oldest events past ``max_events_per_stack``.
+
+    The three go in one transaction of the group-commit queue
+    (:mod:`hearth.db.write_queue`).  With ``wait`` (always for an insert)
+    this returns once they are committed; without, it returns at once and
+    the write is committed with the next batch (its errors are kept for the
+    stack: ``db.writes.take_failures(stack_id)``).  ``on_commit(event
+    uuid)`` runs after the commit either way.
     """
     conf = config.CONF
     limit = conf.max_events_per_stack if max_events is None else max_events
@@ -169,20 +167,29 @@ def resource_state_record(db: Database, resource_id: int | None,
         api_events.EVENT_COUNTS.reserve(db, event_values["stack_id"], limit, batch)
     now = timeutils.utcnow()
     new_uuid = event_uuid()
-    dialect = db.engine.dialect
     event = {"physical_resource_id": None, "resource_properties": None, **event_values,
              "uuid": new_uuid, "created_at": now}
-    with write_transaction(db) as cursor:
+    items = list(data)
+    if resource_id is None:
+        row = {"metadata": {}, "requires": [], **resource_values, "created_at": now}
+    else:
+        row = {**{name: resource_values[name] for name in _STATE_COLUMNS},
+               "row_id": resource_id, "updated_at": now}
+
+    def write(cursor: Any, dialect: Any) -> int:
         if resource_id is None:
-            resource_id = _INSERT_RESOURCE.run(cursor, dialect, {
-                "metadata": {}, "requires": [], **resource_values,
-                "created_at": now}).fetchone()[0]
+            written = _INSERT_RESOURCE.run(cursor, dialect, row).fetchone()[0]
         else:
-            changed = _UPDATE_RESOURCE.run(cursor, dialect, {
-                **{name: resource_values[name] for name in _STATE_COLUMNS},
-                "row_id": resource_id, "updated_at": now}).rowcount
-            if not changed:
-                raise exception.EntityNotFound(entity="Resource", name=resource_id)
-        _write_data(cursor, dialect, resource_id, data)
+            written = resource_id
+            if not _UPDATE_RESOURCE.run(cursor, dialect, row).rowcount:
+                raise exception.EntityNotFound(entity="Resource",
+                                               name=event_values["resource_name"])
+        _write_data(cursor, dialect, written, items)
         _INSERT_EVENT.run(cursor, dialect, event)
-    return resource_id, new_uuid
+        return written
+
+    wait = wait or resource_id is None
+    result = db.writes.submit(write, wait=wait, owner=event_values["stack_id"],
+                              on_commit=None if on_commit is None
+                              else lambda _row_id: on_commit(new_uuid))
+    return (result if wait else resource_id), new_uuid

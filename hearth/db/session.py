@@ -35,6 +35,8 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from hearth.db.write_queue import WriteQueue
+
 SQLITE_BUSY_TIMEOUT_MS = 30000
 _BEGIN_OPTION = "hearth_sqlite_begin"
 
@@ -74,7 +76,7 @@ def get_engine(url: str) -> Engine:
             os.makedirs(os.path.dirname(os.path.abspath(parsed.database)), exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False,
                                                   "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
-                               pool_size=10, max_overflow=20)
+                               pool_size=10, max_overflow=20, pool_use_lifo=True)
         _configure_sqlite(engine)
         return engine
     if parsed.get_backend_name() == "postgresql":
@@ -87,7 +89,10 @@ class Database:
     """A database handle: the engine and session factory of one URL.
 
     Every function of :mod:`hearth.db.api` takes a ``Database`` as its first
-    argument and runs in its own short transaction.
+    argument and runs in its own short transaction.  ``writes`` is the
+    group-commit queue of the engine's hot path
+    (:class:`~hearth.db.write_queue.WriteQueue`); every session flushes it
+    first, so no read misses and no write overtakes a queued write.
     """
 
     def __init__(self, url: str) -> None:
@@ -95,6 +100,7 @@ class Database:
         self.engine = get_engine(url)
         self.dialect = self.engine.dialect.name
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.writes = WriteQueue(self)
 
     @contextlib.contextmanager
     def session_scope(self, write: bool = False) -> Iterator[Session]:
@@ -102,6 +108,7 @@ class Database:
 
         ``write=True`` takes SQLite's write lock when the transaction begins.
         """
+        self.writes.flush()
         with self._sessions() as session:
             if write and self.dialect == "sqlite":
                 session.connection(execution_options={_BEGIN_OPTION: "IMMEDIATE"})
@@ -113,7 +120,8 @@ class Database:
                 raise
 
     def dispose(self) -> None:
-        """Close every pooled connection."""
+        """Commit the queued writes, then close every pooled connection."""
+        self.writes.flush()
         self.engine.dispose()
 
 

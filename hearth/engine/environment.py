@@ -106,7 +106,7 @@ class ResourceRegistry:
 
     def _matching_overrides(self, resource_name: str | None) -> list[dict[str, Any]]:
         """Return the overrides that apply to ``resource_name``, most specific first."""
-        if resource_name is None:
+        if resource_name is None or not self.resources:  # the common case, on the hot path
             return []
         exact = [self.resources[resource_name]] if resource_name in self.resources else []
         globs = sorted((pattern for pattern in self.resources

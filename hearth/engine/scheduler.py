@@ -17,8 +17,9 @@ node on its own green thread within the concurrency limits, and on failure
 skips the dependents (they are not reported as failures of their own) while
 independent running nodes get ``error_wait_time`` to finish.
 
-eventlet is used only here: :func:`spawn`, :class:`Event` and
-:func:`run_blocking` are the seam the rest of Hearth uses.
+Green threads come from :mod:`hearth.common.green` (the one eventlet seam);
+:func:`spawn`, :class:`Event`, :func:`green_sleep` and :func:`run_blocking`
+are re-exported here for plug-ins.
 """
 
 from __future__ import annotations
@@ -31,12 +32,14 @@ from collections.abc import Callable, Generator, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import eventlet
-import eventlet.event
 import eventlet.queue
-import eventlet.tpool
 
 from hearth.common import exception
+from hearth.common.green import Event, green_sleep, run_blocking, spawn
+
+__all__ = ["BACKOFF_FACTOR", "Direction", "Event", "GraphWalker", "NodeState", "Task",
+           "TaskRunner", "WalkResult", "green_sleep", "ordered_edges", "poll_limits",
+           "run_blocking", "spawn", "walk"]
 
 LOG = logging.getLogger(__name__)
 
@@ -46,49 +49,6 @@ Sleep = Callable[[float], None]
 
 #: How much the poll interval grows after every unfinished step.
 BACKOFF_FACTOR = 2.0
-
-
-def run_blocking(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Run blocking plug-in code in a real OS thread; return its result.
-
-    Plug-in authors call this from ``handle_<action>`` or
-    ``check_<action>_complete`` around anything that blocks (a C library,
-    a subprocess wait, a synchronous HTTP client), so the engine's green
-    threads keep running meanwhile.  Exceptions propagate to the caller.
-    """
-    return eventlet.tpool.execute(fn, *args, **kwargs)
-
-
-def spawn(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Start ``fn`` on a new green thread; return a handle with ``wait()`` and ``kill()``."""
-    return eventlet.spawn(fn, *args, **kwargs)
-
-
-def green_sleep(seconds: float) -> None:
-    """Let other green threads run for ``seconds`` (the default ``sleep``)."""
-    eventlet.sleep(seconds)
-
-
-class Event:
-    """A one-shot green event: ``send`` once, ``wait`` (with a timeout) any time."""
-
-    def __init__(self) -> None:
-        self._event = eventlet.event.Event()
-
-    def send(self, value: Any = None) -> None:
-        """Wake every waiter with ``value`` (later sends are ignored)."""
-        if not self._event.ready():
-            self._event.send(value)
-
-    def ready(self) -> bool:
-        """Return whether the event was sent."""
-        return self._event.ready()
-
-    def wait(self, timeout: float | None = None) -> Any:
-        """Return the sent value, or None when ``timeout`` seconds pass first."""
-        with eventlet.Timeout(timeout, False):
-            return self._event.wait()
-        return None
 
 
 def poll_limits() -> tuple[float, float]:

@@ -140,9 +140,14 @@ class Stack:
                 if self.parameters.get(name) not in (None, "")]
 
     def record_resource_state(self, resource: Any) -> None:
-        """Persist a resource's state, its event and its held-back data in one transaction.
+        """Persist a resource's state, its event and its held-back data in one write.
 
-        Then publish the event on the bus.
+        The write joins the database's group-commit queue
+        (:mod:`hearth.db.write_queue`).  An IN_PROGRESS state (the plug-in
+        acts next) returns only once committed; a finished one (COMPLETE,
+        FAILED) returns at once and is committed with the next batch, always
+        before anything that follows it is.  The event is published on the
+        bus after the commit.
         """
         values = {"action": resource.action, "status": resource.status,
                   "status_reason": resource.status_reason,
@@ -153,9 +158,14 @@ class Stack:
         event = self.event_values(resource.name, resource.resource_id, resource.type_name,
                                   resource.action, resource.status, resource.status_reason,
                                   resource_actions.event_properties(resource, self.secrets()))
-        resource.db_id, event_uuid = api_batch.resource_state_record(
-            self.db, resource.db_id, values, event, data=self.store.take_pending(resource))
-        self.publish_event(event, event_uuid)
+        resource.db_id, _event_uuid = api_batch.resource_state_record(
+            self.db, resource.db_id, values, event, data=self.store.take_pending(resource),
+            wait=resource.status == resource_actions.IN_PROGRESS,
+            on_commit=lambda event_uuid: self.publish_event(event, event_uuid))
+
+    def lost_writes(self) -> list[BaseException]:
+        """Return (and forget) the errors of state changes that could not be stored."""
+        return self.db.writes.take_failures(self.id)
 
     def event_values(self, resource_name: str, physical_id: str | None, type_name: str,
                      action: str, status: str, reason: str,
@@ -183,7 +193,15 @@ class Stack:
         self.publish_event(values, row.uuid)
 
     def state_set(self, action: str, status: str, reason: str) -> None:
-        """Set and store the stack's state and record a stack-level event."""
+        """Set and store the stack's state and record a stack-level event.
+
+        Every queued resource state is committed first; if one could not be
+        stored, a COMPLETE stack state becomes FAILED with that reason.
+        """
+        self.db.writes.flush()
+        lost = self.lost_writes()
+        if lost and status == resource_actions.COMPLETE:
+            status, reason = resource_actions.FAILED, f"Resource state not stored: {lost[0]}"
         self.row = api_stacks.stack_update(self.db, self.id, action=action, status=status,
                                            status_reason=reason)
         self.record_event(self.name, self.id, STACK_RESOURCE_TYPE, action, status, reason)

@@ -48,9 +48,16 @@ def test_hidden_parameters_never_in_events(service):
     assert detail_a[0]["resource_properties"] == {"password": "******"}
 
 
+SLOW_TEMPLATE = """
+heat_template_version: 2018-08-31
+resources:
+  slow: {type: OS::Heat::TestResource, properties: {wait_secs: 1}}
+"""
+
+
 def test_second_action_while_running_is_refused(service):
     from hearth.common import exception
-    created = service.create_stack(CTX, "s3", TEMPLATE)
+    created = service.create_stack(CTX, "s3", SLOW_TEMPLATE)
     with pytest.raises(exception.ActionInProgress) as error:
         service.delete_stack(CTX, created["id"]) if False else service.stack_action(
             CTX, created["id"], "check")

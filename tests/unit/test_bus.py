@@ -133,3 +133,41 @@ def test_default_buffer_size_comes_from_configuration():
         assert subscription.buffer_size == 10000
     finally:
         subscription.close()
+
+
+def wait_until(predicate, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while not predicate() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return predicate()
+
+
+def test_zmq_forwarder_reads_the_bus_only_while_someone_listens(tmp_path):
+    """Without a listener, publishing costs an engine nothing (no subscription)."""
+    path = str(tmp_path / "idle.sock")
+    hub = bus.Bus(buffer_size=100)
+    hub.serve_zmq(path)
+    try:
+        assert hub._subscriptions == ()
+        received = []
+        listener = threading.Thread(target=lambda: received.extend(
+            bus.listen(path, "hearth/test/", timeout=1.0)))
+        listener.start()
+        assert wait_until(lambda: hub._subscriptions != ())
+        hub.publish("hearth/test/one", {"n": 1})
+        listener.join(timeout=10)
+        assert [event.tag for event in received] == ["hearth/test/one"]
+        assert wait_until(lambda: hub._subscriptions == ())  # the listener left
+    finally:
+        hub.close()
+
+
+def test_drain_returns_the_gap_first_then_every_buffered_event():
+    hub = bus.Bus(buffer_size=2)
+    subscription = hub.subscribe("x")
+    for index in range(3):
+        hub.publish(f"x/{index}", {})
+    drained = subscription.drain()
+    assert [event.tag for event in drained] == [bus.GAP_TAG, "x/1", "x/2"]
+    assert drained[0].data["dropped"] == 1
+    assert subscription.drain() == []

