@@ -70,6 +70,12 @@ DEFAULT_OPTS = [
                  help="Seconds after which an engine that missed its heartbeat is presumed dead."),
     cfg.FloatOpt("engine_heartbeat_interval", default=0.5, min=0.05,
                  help="Seconds between an engine's heartbeats while it holds stack locks."),
+    cfg.IntOpt("gc_young_threshold", default=20000, min=0,
+               help="Allocations between two young-generation garbage collections in an "
+                    "engine process (Python's default is 700). An engine holds many "
+                    "long-lived objects per stack, and each collection of the older "
+                    "generations walks them all; collecting less often keeps that cost "
+                    "off the engine's hot path. 0 keeps Python's setting."),
     cfg.IntOpt("max_snapshots_per_stack", default=32,
                help="Most snapshots kept per stack; -1 means no limit."),
     cfg.BoolOpt("enable_stack_abandon", default=False,

@@ -28,10 +28,11 @@ from hearth.db.session import Database
 from hearth.db.write_queue import write_transaction
 
 __all__ = ["DataItem", "event_uuid", "resource_state_record", "resource_writes",
-           "write_transaction"]
+           "stack_state_record", "write_transaction"]
 
 config.register_opts()  # once here, not on every hot-path call
 
+_STACKS = models.Stack.__table__
 _RESOURCES = models.Resource.__table__
 _EVENTS = models.Event.__table__
 _DATA = models.ResourceData.__table__
@@ -91,6 +92,10 @@ _INSERT_RESOURCE = _Prepared(_RESOURCES.insert().returning(_RESOURCES.c.id),
 _SET_PHYSICAL_ID = _Prepared(_by_id(_RESOURCES, updated_at=bindparam("updated_at"),
                                     physical_resource_id=bindparam("physical_resource_id")))
 _INSERT_EVENT = _Prepared(_EVENTS.insert(), _EVENT_COLUMNS)
+_UPDATE_STACK_STATE = _Prepared(
+    _STACKS.update().where(_STACKS.c.id == bindparam("row_id"), _STACKS.c.deleted_at.is_(None))
+    .values(action=bindparam("action"), status=bindparam("status"),
+            status_reason=bindparam("status_reason"), updated_at=bindparam("updated_at")))
 _UPDATE_DATA = _Prepared(_DATA.update().where(_DATA.c.resource_id == bindparam("owner"),
                                               _DATA.c.key == bindparam("item"))
                          .values(value=bindparam("value"), redact=bindparam("redact")))
@@ -136,6 +141,46 @@ def resource_writes(db: Database, resource_id: int, physical_id: str | None,
     db.writes.submit(write, wait=True)
 
 
+def _new_event(event_values: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the column values of a new event (uuid and time added)."""
+    return {"physical_resource_id": None, "resource_properties": None, **event_values,
+            "uuid": event_uuid(), "created_at": timeutils.utcnow()}
+
+
+def _reserve_event(db: Database, stack_id: str, max_events: int | None,
+                   purge_batch_size: int | None) -> None:
+    """Count one more event of the stack, purging old ones at the limit (api_events)."""
+    conf = config.CONF
+    limit = conf.max_events_per_stack if max_events is None else max_events
+    batch = conf.event_purge_batch_size if purge_batch_size is None else purge_batch_size
+    if limit:
+        api_events.EVENT_COUNTS.reserve(db, stack_id, limit, batch)
+
+
+def stack_state_record(db: Database, stack_id: str, action: str, status: str, reason: str,
+                       event_values: Mapping[str, Any],
+                       on_commit: Callable[[str], None] | None = None) -> tuple[Any, str]:
+    """Store a live stack's state and its event in one committed write; return (time, uuid).
+
+    StackNotFound when the stack is gone.  ``on_commit(event uuid)`` runs
+    after the commit.
+    """
+    _reserve_event(db, stack_id, None, None)
+    event = _new_event(event_values)
+    row = {"row_id": stack_id, "action": action, "status": status, "status_reason": reason,
+           "updated_at": event["created_at"]}
+
+    def write(cursor: Any, dialect: Any) -> None:
+        if not _UPDATE_STACK_STATE.run(cursor, dialect, row).rowcount:
+            raise exception.StackNotFound(stack_id)
+        _INSERT_EVENT.run(cursor, dialect, event)
+
+    db.writes.submit(write, wait=True, owner=stack_id,
+                     on_commit=None if on_commit is None
+                     else lambda _result: on_commit(event["uuid"]))
+    return event["created_at"], event["uuid"]
+
+
 def resource_state_record(db: Database, resource_id: int | None,
                           resource_values: Mapping[str, Any], event_values: Mapping[str, Any],
                           max_events: int | None = None,
@@ -160,15 +205,9 @@ def resource_state_record(db: Database, resource_id: int | None,
     stack: ``db.writes.take_failures(stack_id)``).  ``on_commit(event
     uuid)`` runs after the commit either way.
     """
-    conf = config.CONF
-    limit = conf.max_events_per_stack if max_events is None else max_events
-    batch = conf.event_purge_batch_size if purge_batch_size is None else purge_batch_size
-    if limit:
-        api_events.EVENT_COUNTS.reserve(db, event_values["stack_id"], limit, batch)
-    now = timeutils.utcnow()
-    new_uuid = event_uuid()
-    event = {"physical_resource_id": None, "resource_properties": None, **event_values,
-             "uuid": new_uuid, "created_at": now}
+    _reserve_event(db, event_values["stack_id"], max_events, purge_batch_size)
+    event = _new_event(event_values)
+    new_uuid, now = event["uuid"], event["created_at"]
     items = list(data)
     if resource_id is None:
         row = {"metadata": {}, "requires": [], **resource_values, "created_at": now}

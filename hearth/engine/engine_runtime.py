@@ -10,6 +10,7 @@ can always be updated, rolled back or deleted.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import socket
@@ -25,12 +26,25 @@ from hearth.engine import scheduler
 
 LOG = logging.getLogger(__name__)
 
+#: Python's thresholds of the two older generations, kept as they are.
+_OLDER_GC_THRESHOLDS = (10, 10)
+
+
+def tune_garbage_collector(young_threshold: int) -> None:
+    """Collect the young generation every ``young_threshold`` allocations (0: leave it).
+
+    A process-wide setting: an engine is its process's main job.
+    """
+    if young_threshold:
+        gc.set_threshold(young_threshold, *_OLDER_GC_THRESHOLDS)
+
 
 class EngineRuntime:
     """Register, beat, lock and run stack actions on green threads."""
 
     def __init__(self, db: Database, engine_id: str | None = None) -> None:
         self.db = db
+        tune_garbage_collector(CONF.gc_young_threshold)
         self.engine_id = engine_id or str(uuid.uuid4())
         self.running: dict[str, Any] = {}      # stack id -> green thread
         self.live_stacks: dict[str, Any] = {}  # stack id -> Stack acting now (for cancel)

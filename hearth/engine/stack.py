@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hearth.db import api_batch, api_events, api_stacks, models
+from hearth.db import api_batch, api_events, models
 from hearth.db.session import Database
 from hearth.engine import resource_actions
 from hearth.engine.resource_store_db import DbResourceStore
@@ -202,9 +202,14 @@ class Stack:
         lost = self.lost_writes()
         if lost and status == resource_actions.COMPLETE:
             status, reason = resource_actions.FAILED, f"Resource state not stored: {lost[0]}"
-        self.row = api_stacks.stack_update(self.db, self.id, action=action, status=status,
-                                           status_reason=reason)
-        self.record_event(self.name, self.id, STACK_RESOURCE_TYPE, action, status, reason)
+        event = self.event_values(self.name, self.id, STACK_RESOURCE_TYPE, action, status,
+                                  reason)
+        updated_at, _uuid = api_batch.stack_state_record(
+            self.db, self.id, action, status, reason, event,
+            on_commit=lambda event_uuid: self.publish_event(event, event_uuid))
+        row = self.row
+        row.action, row.status, row.status_reason, row.updated_at = (action, status, reason,
+                                                                     updated_at)
 
     def __repr__(self) -> str:
         return f"<Stack {self.name} {self.action}_{self.status}>"
