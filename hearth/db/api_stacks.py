@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -142,10 +143,21 @@ def stack_find(db: Database, identity: str, project_id: str | None = None,
         if row.name != name:
             raise exception.StackNotFound(identity)
         return row
+    lookups = (stack_get, stack_get_by_name) if _is_uuid(identity) else \
+        (stack_get_by_name, stack_get)
     try:
-        return stack_get_by_name(db, identity, project_id, show_deleted)
+        return lookups[0](db, identity, project_id, show_deleted)
     except exception.StackNotFound:
-        return stack_get(db, identity, project_id, show_deleted)
+        return lookups[1](db, identity, project_id, show_deleted)
+
+
+def _is_uuid(text: str) -> bool:
+    """Return whether ``text`` reads as a UUID (a stack id rather than a name, most likely)."""
+    try:
+        uuid.UUID(text)
+    except ValueError:
+        return False
+    return True
 
 
 def stack_get_all_by_owner(db: Database, owner_id: str) -> list[models.Stack]:
