@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import fnmatch
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -181,35 +182,127 @@ def _check_values(overrides: Mapping[str, Any], key: str, allowed: Iterable[str]
 
 
 # --- parameter merging ------------------------------------------------------
+# As Heat's environment merging: with ``merge`` or ``deep_merge`` the value a
+# later file gives a parameter is combined with the earlier one according to
+# the type the template declares for it.  Without the template (or for a name
+# it does not declare) the type is read off the values themselves.
 
-def _merge_value(old: Any, new: Any, strategy: str, name: str) -> Any:
+def parameter_types(template: Any) -> dict[str, str]:
+    """Return ``{parameter name: declared type}`` of a parsed template (empty if none)."""
+    section = template.get(PARAMETERS) if isinstance(template, Mapping) else None
+    if not isinstance(section, Mapping):
+        return {}
+    return {name: spec.get("type") for name, spec in section.items()
+            if isinstance(spec, Mapping) and isinstance(spec.get("type"), str)}
+
+
+def _refuse_boolean(old: Any, new: Any, strategy: str, name: str) -> Any:
+    raise exception.InvalidEnvironment(
+        f"Invalid merge strategy '{strategy}' for parameter '{name}': boolean "
+        "parameters cannot be merged.", path=[PARAMETERS, name])
+
+
+def _merge_json(old: Any, new: Any, strategy: str, name: str) -> Any:
+    old, new = _json_value(old, name), _json_value(new, name)
+    if not isinstance(old, Mapping) or not isinstance(new, Mapping):
+        return new
+    return _merge_maps(old, new, deep=strategy == DEEP_MERGE)
+
+
+def _merge_list(old: Any, new: Any, strategy: str, name: str) -> Any:
+    if isinstance(old, list) or isinstance(new, list):
+        return _as_list_value(old) + _as_list_value(new)
+    return f"{old},{new}" if old != "" else new
+
+
+def _merge_string(old: Any, new: Any, strategy: str, name: str) -> Any:
+    return f"{old}{new}"
+
+
+def _merge_number(old: Any, new: Any, strategy: str, name: str) -> Any:
+    try:
+        return _number(old) + _number(new)
+    except ValueError:
+        raise exception.InvalidEnvironment(
+            f"Parameter '{name}' cannot be merged: {old!r} and {new!r} are not both "
+            "numbers.", path=[PARAMETERS, name]) from None
+
+
+#: declared parameter type -> how two values of it merge
+_MERGERS = {"boolean": _refuse_boolean, "json": _merge_json,
+            "comma_delimited_list": _merge_list, "string": _merge_string,
+            "number": _merge_number}
+
+
+def _type_of(value: Any) -> str:
+    """Return the parameter type a value looks like (for undeclared parameters)."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, Mapping):
+        return "json"
+    if isinstance(value, list):
+        return "comma_delimited_list"
+    if isinstance(value, (int, float)):
+        return "number"
+    return "string"
+
+
+def _merge_value(old: Any, new: Any, strategy: str, name: str,
+                 declared: str | None = None) -> Any:
     """Combine an earlier and a later value of one parameter (merge strategies)."""
     if strategy == OVERWRITE or old is None:
         return new
-    if isinstance(old, bool) or isinstance(new, bool):
+    kind = declared if declared in _MERGERS else None
+    if kind is None:
+        kinds = {_type_of(old), _type_of(new)}
+        kind = next((k for k in ("boolean", "json", "comma_delimited_list") if k in kinds),
+                    "number" if kinds == {"number"} else "string")
+    return _MERGERS[kind](old, new, strategy, name)
+
+
+def _json_value(value: Any, name: str) -> Any:
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value) if value else {}
+    except ValueError as error:
         raise exception.InvalidEnvironment(
-            f"Invalid merge strategy '{strategy}' for parameter '{name}': boolean "
-            "parameters cannot be merged.", path=[PARAMETERS, name])
-    if isinstance(old, Mapping) and isinstance(new, Mapping):
-        return _deep_merge(old, new) if strategy == DEEP_MERGE else {**old, **new}
-    if isinstance(old, list) or isinstance(new, list):
-        return _as_list_value(old) + _as_list_value(new)
-    if isinstance(old, (int, float)) and isinstance(new, (int, float)):
-        return old + new
-    return f"{old}{new}"
+            f"Invalid parameter in environment: '{name}' is not JSON ({error}).",
+            path=[PARAMETERS, name]) from None
+
+
+def _number(value: Any) -> int | float:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    text = str(value).strip()
+    return float(text) if any(ch in text for ch in ".eE") else int(text)
 
 
 def _as_list_value(value: Any) -> list[Any]:
     if isinstance(value, list):
         return list(value)
-    return str(value).split(",") if value != "" else []
+    return str(value).split(",") if value not in ("", None) else []
 
 
-def _deep_merge(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+def _merge_maps(old: Mapping[str, Any], new: Mapping[str, Any], deep: bool) -> dict[str, Any]:
+    """Merge maps as Heat does: keys of ``new`` win; ``deep`` combines nested values.
+
+    A null in ``new`` leaves the old value.  Deep merging recurses into maps,
+    appends lists and concatenates strings.
+    """
     result = dict(old)
     for key, value in new.items():
-        if isinstance(result.get(key), Mapping) and isinstance(value, Mapping):
-            result[key] = _deep_merge(result[key], value)
+        if value is None:
+            continue
+        current = result.get(key)
+        if not deep or current is None:
+            result[key] = value
+        elif isinstance(value, Mapping) and isinstance(current, Mapping):
+            result[key] = _merge_maps(current, value, deep)
+        elif isinstance(value, list):
+            result[key] = _as_list_value(current) + value
+        elif isinstance(value, str) and isinstance(current, str):
+            result[key] = current + value
         else:
             result[key] = value
     return result
@@ -218,9 +311,11 @@ def _deep_merge(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any
 class Environment:
     """The merged environment of a stack."""
 
-    def __init__(self) -> None:
+    def __init__(self, param_types: Mapping[str, str] | None = None) -> None:
         self.params: dict[str, Any] = {}
         self.param_defaults: dict[str, Any] = {}
+        #: the template's declared parameter types, which decide how values merge
+        self.param_types: dict[str, str] = dict(param_types or {})
         self.registry = ResourceRegistry()
         self.encrypted_param_names: list[str] = []
         self.event_sinks: list[Any] = []
@@ -235,11 +330,16 @@ class Environment:
         return env
 
     @classmethod
-    def from_documents(cls, documents: Iterable[tuple[str | None, Any]]) -> Environment:
-        """Merge ``(filename, text or mapping)`` pairs in order into one environment."""
+    def from_documents(cls, documents: Iterable[tuple[str | None, Any]],
+                       param_types: Mapping[str, str] | None = None) -> Environment:
+        """Merge ``(filename, text or mapping)`` pairs in order into one environment.
+
+        ``param_types`` (:func:`parameter_types` of the template) decides how
+        the ``merge`` and ``deep_merge`` strategies combine values.
+        """
         from hearth.engine.template import parser
 
-        env = cls()
+        env = cls(param_types)
         for filename, document in documents:
             data = document if isinstance(document, Mapping) else parser.parse(
                 document, filename, kind="environment")
@@ -294,7 +394,8 @@ class Environment:
                                f"'{name}' in file '{filename}'. (An earlier file used "
                                f"'{used}'.)", filename, [PARAMETERS, name], line_of(new, name))
             try:
-                target[name] = _merge_value(target.get(name), plain(value), strategy, name)
+                target[name] = _merge_value(target.get(name), plain(value), strategy, name,
+                                            self.param_types.get(name))
             except exception.InvalidEnvironment as exc:
                 raise exc.located(filename, line_of(new, name)) from None
 

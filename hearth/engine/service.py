@@ -89,7 +89,7 @@ class EngineService:
                 message=f"You have reached the maximum stacks per tenant, {limit}. "
                         "Please delete some stacks.")
         data = self._parse(template)
-        env = self._environment(environment, environment_files, files, params)
+        env = self._environment(environment, environment_files, files, params, data)
         self._validate_new(data, files, env)
         raw = api_stacks.raw_template_create(self.db, data, files, env)
         row = api_stacks.stack_create(self.db, {
@@ -113,10 +113,10 @@ class EngineService:
         from hearth.db import api_stacks
         from hearth.engine import api_format, update
         from hearth.engine.stack_loader import load_stack
+        data = self._parse(template)
         env = self._environment(kwargs.get("environment"), kwargs.get("environment_files"),
-                                kwargs.get("files"), kwargs.get("params"))
-        raw = api_stacks.raw_template_create(self.db, self._parse(template),
-                                             kwargs.get("files"), env)
+                                kwargs.get("files"), kwargs.get("params"), data)
+        raw = api_stacks.raw_template_create(self.db, data, kwargs.get("files"), env)
         row = SimpleNamespace(name=stack_name, id="None", project_id=ctx.project_id,
                               raw_template_id=raw.id)
         try:
@@ -217,12 +217,12 @@ class EngineService:
         from hearth.engine import update, update_plan
         from hearth.engine.stack_loader import load_stack
         old = self._raw(row)
+        new_data = None if template is None else self._parse(template)
         env = self._environment(environment, environment_files,
                                 {**(old.files or {}), **(files or {})} if existing else files,
-                                params)
+                                params, old.template if new_data is None else new_data)
         data, all_files, all_env = update_plan.compose_request(
-            old.template, old.files, old.environment,
-            None if template is None else self._parse(template), files, env, existing,
+            old.template, old.files, old.environment, new_data, files, env, existing,
             clear_parameters)
         raw = api_stacks.raw_template_create(self.db, data, all_files, all_env)
         try:
@@ -440,12 +440,13 @@ class EngineService:
         registry.  ``show_nested`` and ``ignore_errors`` are accepted for
         Heat's API; Hearth has no nested validation output nor error codes.
         """
-        from hearth.engine.environment import Environment
+        from hearth.engine.environment import Environment, parameter_types
         from hearth.engine.template.validate import validate_template
         files = dict(files or {})
+        data = self._parse(template)
         documents = environment_documents(environment, environment_files, files)
-        env = Environment.from_documents(documents)
-        return validate_template(template, None, params, documents, files,
+        env = Environment.from_documents(documents, parameter_types(data))
+        return validate_template(data, None, params, documents, files,
                                  resource_validator=self._resource_validator(env))
 
     def list_template_versions(self, ctx: RequestContext) -> list[JsonMap]:
@@ -593,16 +594,18 @@ class EngineService:
         return parse(template, None)
 
     def _environment(self, environment: Any, environment_files: list[str] | None,
-                     files: Mapping[str, str] | None, params: Mapping[str, Any] | None
-                     ) -> dict[str, Any]:
+                     files: Mapping[str, str] | None, params: Mapping[str, Any] | None,
+                     template_data: Any = None) -> dict[str, Any]:
         """Merge the environment files (in order), the environment and the user's values.
 
         Merging follows the environment's own rules (sections, merge
-        strategies); parameters given on the request win over every file.
+        strategies, by the parameter types ``template_data`` declares);
+        parameters given on the request win over every file.
         """
-        from hearth.engine.environment import Environment
-        env = Environment.from_documents(environment_documents(environment,
-                                                               environment_files, files))
+        from hearth.engine.environment import Environment, parameter_types
+        env = Environment.from_documents(
+            environment_documents(environment, environment_files, files),
+            parameter_types(template_data))
         env.params.update(params or {})
         return env.to_dict()
 

@@ -52,6 +52,26 @@ def test_environment_files_merge_by_their_strategies(service):
     assert service.show_output(CTX, created["id"], "names")["output_value"] == {"a": 1, "b": 2}
 
 
+LIST_ENVS = {
+    "a.yaml": "parameter_merge_strategies: {hosts: merge}\nparameters: {hosts: web1}\n",
+    "b.yaml": "parameter_merge_strategies: {hosts: merge}\nparameters: {hosts: web2}\n",
+}
+
+
+def test_merging_follows_the_templates_parameter_types(service):
+    """Two comma_delimited_list strings merge into one list, not one string (as Heat)."""
+    template = {"heat_template_version": "2021-04-16",
+                "parameters": {"hosts": {"type": "comma_delimited_list"}},
+                "outputs": {"hosts": {"value": {"get_param": "hosts"}}}}
+    created = service.create_stack(CTX, "listed", template, files=LIST_ENVS,
+                                   environment_files=["a.yaml", "b.yaml"])
+    service.wait(CTX, created["id"])
+    assert service.show_output(CTX, created["id"], "hosts")["output_value"] == ["web1", "web2"]
+    validated = service.validate_template(CTX, template, files=LIST_ENVS,
+                                          environment_files=["a.yaml", "b.yaml"])
+    assert validated["Environment"]["parameters"] == {"hosts": "web1,web2"}
+
+
 def test_stackctl_names_the_template_file_in_create_errors(hearth_home, tmp_path):
     import os
     import subprocess

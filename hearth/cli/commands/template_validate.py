@@ -43,12 +43,13 @@ def validate(args: argparse.Namespace) -> int:
 def validate_locally(filename: str, request: dict, params: dict) -> dict:
     """Validate in-process, resource types and properties included (no database needed)."""
     from hearth.cli import template_files
-    from hearth.engine.environment import Environment
+    from hearth.engine.environment import Environment, parameter_types
     from hearth.engine.resource_registry import default_registry
     from hearth.engine.resource_validation import definition_checker
     from hearth.engine.template.validate import validate_template
 
     documents = template_files.environment_documents(request)
-    checker = definition_checker(default_registry(), Environment.from_documents(documents))
+    env = Environment.from_documents(documents, parameter_types(request["template"]))
+    checker = definition_checker(default_registry(), env)
     return validate_template(request["template"], filename, params, documents,
                              request["files"], resource_validator=checker)

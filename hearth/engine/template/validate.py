@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hearth.engine.environment import Environment
+from hearth.engine.environment import Environment, parameter_types
 from hearth.engine.template import parser
 from hearth.engine.template.located import plain
 from hearth.engine.template.template import ResourceValidator, Template
@@ -55,8 +55,10 @@ def validate_template(template: str | bytes | Mapping[str, Any], filename: str |
     HearthException of the first problem found.
     """
     files = dict(files or {})
-    env = Environment.from_documents(_environment_documents(env_files, files))
-    tmpl = load_template(template, filename, files, env)
+    data = template if isinstance(template, Mapping) else parser.parse(template, filename)
+    env = Environment.from_documents(_environment_documents(env_files, files),
+                                     parameter_types(data))
+    tmpl = load_template(data, filename, files, env)
     user_params = dict(params or {})
     env.params.update(user_params)  # Heat shows -P values in the environment too
     parameters = tmpl.validate(resource_validator=resource_validator, user_params=user_params,

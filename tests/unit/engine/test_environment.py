@@ -132,3 +132,51 @@ def test_to_dict_round_trips():
     assert data["resource_registry"]["resources"]["web"]["hooks"] == ["pre-create",
                                                                         "pre-delete"]
     assert Environment.from_dict(data).to_dict() == data
+
+
+def typed_env_of(types, *texts):
+    return Environment.from_documents(((f"e{index}.yaml", text)
+                                       for index, text in enumerate(texts, 1)), types)
+
+
+MERGE_ALL = "parameter_merge_strategies: {default: merge}\n"
+
+
+@pytest.mark.parametrize("declared, first, second, merged", [
+    # a comma_delimited_list given as strings stays one, joined by a comma
+    ("comma_delimited_list", "x", "y", "x,y"),
+    ("comma_delimited_list", "'a,b'", "[c]", ["a", "b", "c"]),
+    ("string", "x", "y", "xy"),
+    ("string", 1, 2, "12"),
+    ("number", 1, 2, 3),
+    ("number", "1.5", "2", 3.5),
+    ("json", "{a: 1, b: 2}", "{b: 3}", {"a": 1, "b": 3}),
+    ("json", "'{\"a\": 1}'", "{b: 2}", {"a": 1, "b": 2}),
+])
+def test_merge_follows_the_declared_parameter_type(declared, first, second, merged):
+    env = typed_env_of({"p": declared}, MERGE_ALL + f"parameters: {{p: {first}}}",
+                       MERGE_ALL + f"parameters: {{p: {second}}}")
+    assert env.params["p"] == merged
+
+
+def test_deep_merge_of_json_appends_lists_and_keeps_what_null_leaves():
+    strategy = "parameter_merge_strategies: {p: deep_merge}\n"
+    env = typed_env_of({"p": "json"},
+                       strategy + "parameters: {p: {l: [1], m: {x: 1}, s: a, k: keep}}",
+                       strategy + "parameters: {p: {l: [2], m: {y: 2}, s: b, k: null}}")
+    assert env.params["p"] == {"l": [1, 2], "m": {"x": 1, "y": 2}, "s": "ab", "k": "keep"}
+
+
+def test_numbers_that_are_not_numbers_do_not_merge():
+    with pytest.raises(exception.InvalidEnvironment) as info:
+        typed_env_of({"n": "number"}, MERGE_ALL + "parameters: {n: 1}",
+                     MERGE_ALL + "parameters: {n: many}")
+    assert str(info.value) == ("e2.yaml:2: parameters.n: Parameter 'n' cannot be merged: 1 "
+                               "and 'many' are not both numbers.")
+
+
+def test_a_declared_boolean_cannot_merge_even_as_strings():
+    with pytest.raises(exception.InvalidEnvironment) as info:
+        typed_env_of({"b": "boolean"}, MERGE_ALL + "parameters: {b: 'yes'}",
+                     MERGE_ALL + "parameters: {b: 'no'}")
+    assert "boolean parameters cannot be merged" in str(info.value)
