@@ -61,6 +61,8 @@ TRANSITIONS: frozenset[tuple[State, State]] = frozenset(
     | {((action, IN_PROGRESS), (action, end)) for action in ACTIONS for end in (COMPLETE, FAILED)}
     # mark-unhealthy (and its undo) from any settled state
     | {(state, (CHECK, FAILED)) for state in _SETTLED}
+    # a resource that cannot be checked is marked checked at once (as Heat)
+    | {(state, (CHECK, COMPLETE)) for state in _SETTLED - {(INIT, COMPLETE)}}
     | {((CHECK, FAILED), (CHECK, COMPLETE))}
     # the engine that held the stack died: recovery fails what it left running
     | {((action, IN_PROGRESS), (action, FAILED)) for action in ACTIONS}
@@ -277,6 +279,31 @@ def simple_action(resource: Any, action: str) -> Task:
     yield from recorded(resource, action, plugin_steps(resource, action))
 
 
+def supports_check(resource: Any) -> bool:
+    """Return whether the plug-in can check its physical resource (has ``handle_check``)."""
+    return hasattr(resource, "handle_check")
+
+
+def check(resource: Any) -> Task:
+    """Check the resource, as Heat does.
+
+    A plug-in without ``handle_check`` is marked CHECK_COMPLETE "CHECK not
+    supported for <type>" without running anything (a resource never created
+    is left alone); one with it fails when the resource was never created.
+    """
+    created = (resource.action, resource.status) != (INIT, COMPLETE)
+    if not supports_check(resource):
+        if created:
+            set_state(resource, CHECK, COMPLETE, f"CHECK not supported for {resource.type_name}")
+        return
+    if not created:
+        set_state(resource, CHECK, FAILED,
+                  f"Can not check {resource.name}, resource not created yet.")
+        raise exception.ResourceFailure(Exception(f"Resource {resource.name} not created yet."),
+                                        resource, CHECK)
+    yield from recorded(resource, CHECK, plugin_steps(resource, CHECK))
+
+
 def signal(resource: Any, details: Any) -> None:
     """Deliver a signal: ``{"unset_hook": name}`` clears a hook, else ``handle_signal``."""
     if isinstance(details, dict) and "unset_hook" in details:
@@ -325,7 +352,7 @@ ACTION_TASKS: dict[str, Callable[..., Task]] = {
     DELETE: delete,
     SUSPEND: lambda resource: simple_action(resource, SUSPEND),
     RESUME: lambda resource: simple_action(resource, RESUME),
-    CHECK: lambda resource: simple_action(resource, CHECK),
+    CHECK: check,
     SNAPSHOT: lambda resource: simple_action(resource, SNAPSHOT),
 }
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.db import api_stacks
+from hearth.engine import resource_actions
 from hearth.engine.scheduler import Direction, GraphWalker, Task, WalkResult
 
 IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
@@ -79,6 +80,10 @@ def failure_reason(action: str, result: WalkResult) -> str:
         return f"{action.capitalize()} timed out"
     if isinstance(error, exception.ForcedCancel) or result.interrupted is not None:
         return f"Stack {action} cancelled"
+    if action == "CHECK":  # every failure, each under its resource's name (as Heat)
+        return f"Resource {action} failed: " + "; ".join(
+            f"{name}: Resource {action} failed: {failure}"
+            for name, failure in result.errors.items())
     return f"Resource {action} failed: {error}"
 
 
@@ -95,14 +100,23 @@ def run_action(stack: Any, action: str) -> bool:
                             lambda name: plan.task(stack.resources[name]),
                             plan.aggregate_errors)
     if result.ok:
-        stack.state_set(action, COMPLETE, f"Stack {action} completed successfully")
+        stack.state_set(action, COMPLETE,
+                        _noted(stack, action, f"Stack {action} completed successfully"))
         if action == "DELETE":
             api_stacks.stack_delete(stack.db, stack.id)
         return True
-    stack.state_set(action, FAILED, failure_reason(action, result))
+    stack.state_set(action, FAILED, _noted(stack, action, failure_reason(action, result)))
     if action == "CREATE" and wants_rollback(stack, result):
         run_action(stack, "ROLLBACK")
     return False
+
+
+def _noted(stack: Any, action: str, reason: str) -> str:
+    """Add Heat's note to a CHECK reason when some resource cannot be checked."""
+    if action == "CHECK" and not all(resource_actions.supports_check(resource)
+                                     for resource in stack.resources.values()):
+        return f"{reason}. 'CHECK' not fully supported (see resources)"
+    return reason
 
 
 def wants_rollback(stack: Any, result: WalkResult) -> bool:

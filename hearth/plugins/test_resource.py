@@ -136,7 +136,7 @@ class TestResource(resource.Resource):
     def handle_check(self) -> None:
         """Fail when the resource was never created."""
         if not self.resource_id:
-            raise ValueError("Resource not created")
+            raise Exception("Resource not created")  # noqa: TRY002 - Heat's own error text
 
     def _resolve_attribute(self, name: str) -> Any:
         if name == self.OUTPUT:

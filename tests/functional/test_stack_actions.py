@@ -86,8 +86,10 @@ def test_check_failed_aggregates_every_failure(service):
     service.stack_action(CTX, stack["id"], "check")
     checked = service.wait(CTX, stack["id"])
     assert checked["stack_status"] == "CHECK_FAILED"
+    # Heat 27.0.1's answer for this stack
     assert checked["stack_status_reason"] == (
-        "Resource CHECK failed: ValueError: resources.bad: Resource not created")
+        "Resource CHECK failed: bad: Resource CHECK failed: Exception: resources.bad: "
+        "Resource not created. 'CHECK' not fully supported (see resources)")
     assert resource_state(service, stack["id"], "good") == "CHECK_COMPLETE"
     assert resource_state(service, stack["id"], "bad") == "CHECK_FAILED"
 
@@ -219,3 +221,22 @@ def test_pre_create_hook_pauses_until_cleared(service):
     stack = service.wait(CTX, created["id"])
     assert stack["stack_status"] == "CREATE_COMPLETE"
     assert ("b", "INIT_COMPLETE", "Hook pre-create is cleared") in events(service, created["id"])
+
+
+def test_check_of_resources_that_cannot_be_checked(service):
+    """Heat 27.0.1's answers: no IN_PROGRESS, "not supported" and a note on the stack."""
+    template = ("heat_template_version: 2018-08-31\nresources:\n"
+                "  a: {type: OS::Heat::None}\n  b: {type: OS::Heat::None, depends_on: a}\n")
+    stack = create_and_wait(service, "nochk", template)
+    service.stack_action(CTX, stack["id"], "check")
+    checked = service.wait(CTX, stack["id"])
+    assert (checked["stack_status"], checked["stack_status_reason"]) == (
+        "CHECK_COMPLETE",
+        "Stack CHECK completed successfully. 'CHECK' not fully supported (see resources)")
+    check_events = [event for event in events(service, stack["id"]) if "CHECK" in event[1]]
+    assert check_events == [
+        ("nochk", "CHECK_IN_PROGRESS", "Stack CHECK started"),
+        ("a", "CHECK_COMPLETE", "CHECK not supported for OS::Heat::None"),
+        ("b", "CHECK_COMPLETE", "CHECK not supported for OS::Heat::None"),
+        ("nochk", "CHECK_COMPLETE",
+         "Stack CHECK completed successfully. 'CHECK' not fully supported (see resources)")]
