@@ -244,8 +244,11 @@ def restricted(resource: Any, action: str) -> bool:
 def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = None) -> Task:
     """Update the resource in place to definition ``after``, or raise UpdateReplace.
 
-    Raises before recording anything when the resource must be replaced
-    (:class:`UpdateReplace`), when a changed property is immutable
+    Raises :class:`UpdateReplace` when the resource must be replaced: before
+    recording anything when its state or type asks for it, after recording
+    UPDATE_IN_PROGRESS and UPDATE_COMPLETE "The Resource <name> requires
+    replacement." when a changed property is not update_allowed (as Heat);
+    raises before recording anything when a changed property is immutable
     (:class:`NotSupported`) or when restricted_actions forbid it
     (:class:`ResourceActionRestricted`); returns at once when nothing changed.
     """
@@ -256,7 +259,15 @@ def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = N
         if not resource._needs_update(after, before or resource.t, after_props,
                                       resource.properties, prev_resource):
             return
-        tmpl_diff, prop_diff = resource.update_diffs(after)
+        try:
+            tmpl_diff, prop_diff = resource.update_diffs(after)
+        except exception.UpdateReplace as replace:
+            if not restricted(resource, "replace"):
+                # as Heat: a change the plug-in cannot take in place is an update
+                # that ends by asking for the replacement
+                set_state(resource, UPDATE, IN_PROGRESS)
+                set_state(resource, UPDATE, COMPLETE, str(replace))
+            raise
     except exception.UpdateReplace:
         if restricted(resource, "replace"):
             raise exception.ResourceActionRestricted(action="replace")

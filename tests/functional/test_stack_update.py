@@ -89,8 +89,10 @@ def test_replacement_is_create_before_delete_and_dependants_follow(service):
     after = physical_ids(service, stack_id)
     assert after["a"] != before["a"]
     assert after["b"] == before["b"]
+    # the same sequence as Heat 27.0.1 gives for this template
     assert events_since(service, stack_id, mark) == [
         ("replace", "UPDATE_IN_PROGRESS"),
+        ("a", "UPDATE_IN_PROGRESS"), ("a", "UPDATE_COMPLETE"),      # "requires replacement"
         ("a", "CREATE_IN_PROGRESS"), ("a", "CREATE_COMPLETE"),      # the replacement first
         ("b", "UPDATE_IN_PROGRESS"), ("b", "UPDATE_COMPLETE"),      # b now points at it
         ("a", "DELETE_IN_PROGRESS"), ("a", "DELETE_COMPLETE"),      # then the original goes
@@ -99,6 +101,9 @@ def test_replacement_is_create_before_delete_and_dependants_follow(service):
     assert [(r["resource_name"], r["resource_status"]) for r in resources] == [
         ("b", "UPDATE_COMPLETE"), ("a", "CREATE_COMPLETE")]
     assert output(service, stack_id, "a_out") == "two"
+    reasons = [e["resource_status_reason"] for e in service.list_events(
+        CTX, stack_id, resource_name="a", sort_dir="asc")[2:4]]
+    assert reasons == ["state changed", "The Resource a requires replacement."]
 
 
 ADD_REMOVE_OLD = """
