@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from sqlalchemy import bindparam
+from sqlalchemy import bindparam, select
 
 from hearth.common import config, exception
 from hearth.db import api_events, models, timeutils
@@ -28,7 +28,7 @@ from hearth.db.session import Database
 from hearth.db.write_queue import write_transaction
 
 __all__ = ["DataItem", "event_uuid", "resource_state_record", "resource_writes",
-           "stack_state_record", "write_transaction"]
+           "resources_store_init", "stack_state_record", "write_transaction"]
 
 config.register_opts()  # once here, not on every hot-path call
 
@@ -76,19 +76,31 @@ class _Prepared:
             self._compiled[dialect.name] = found
         return found
 
-    def run(self, cursor: Any, dialect: Any, params: Mapping[str, Any]) -> Any:
-        """Execute with ``params`` (by bind name); return the cursor."""
+    def _bound(self, dialect: Any, params: Mapping[str, Any]) -> tuple[str, Any]:
         sql, names, processors, positional = self._for(dialect)
         values = {name: processors[name](params[name]) if name in processors else params[name]
                   for name in names}
-        cursor.execute(sql, [values[name] for name in names] if positional else values)
+        return sql, [values[name] for name in names] if positional else values
+
+    def run(self, cursor: Any, dialect: Any, params: Mapping[str, Any]) -> Any:
+        """Execute with ``params`` (by bind name); return the cursor."""
+        cursor.execute(*self._bound(dialect, params))
         return cursor
+
+    def run_many(self, cursor: Any, dialect: Any, rows: Iterable[Mapping[str, Any]]) -> None:
+        """Execute once per item of ``rows`` (one DBAPI ``executemany``)."""
+        bound = [self._bound(dialect, params) for params in rows]
+        if bound:
+            cursor.executemany(bound[0][0], [values for _sql, values in bound])
 
 
 _UPDATE_RESOURCE = _Prepared(_by_id(_RESOURCES, updated_at=bindparam("updated_at"), **{
     name: bindparam(name) for name in _STATE_COLUMNS}))
 _INSERT_RESOURCE = _Prepared(_RESOURCES.insert().returning(_RESOURCES.c.id),
                              _NEW_RESOURCE_COLUMNS)
+_INSERT_INIT_RESOURCE = _Prepared(_RESOURCES.insert(), _NEW_RESOURCE_COLUMNS)
+_SELECT_IDS = _Prepared(select(_RESOURCES.c.id, _RESOURCES.c.uuid)
+                        .where(_RESOURCES.c.stack_id == bindparam("owner")))
 _SET_PHYSICAL_ID = _Prepared(_by_id(_RESOURCES, updated_at=bindparam("updated_at"),
                                     physical_resource_id=bindparam("physical_resource_id")))
 _INSERT_EVENT = _Prepared(_EVENTS.insert(), _EVENT_COLUMNS)
@@ -179,6 +191,31 @@ def stack_state_record(db: Database, stack_id: str, action: str, status: str, re
                      on_commit=None if on_commit is None
                      else lambda _result: on_commit(event["uuid"]))
     return event["created_at"], event["uuid"]
+
+
+def resources_store_init(db: Database, stack_id: str,
+                         resources: Iterable[tuple[str, str, str]]) -> dict[str, int]:
+    """Store new resources ``(name, uuid, type)`` as INIT_COMPLETE; return ``{uuid: row id}``.
+
+    One committed write for all of them, as Heat stores a stack's resources
+    before acting, so that the ones never acted on are listed too.  No event
+    is written (Heat writes none for INIT).
+    """
+    now = timeutils.utcnow()
+    rows = [{"name": name, "uuid": uuid_, "stack_id": stack_id, "type": type_name,
+             "action": "INIT", "status": "COMPLETE", "status_reason": "",
+             "physical_resource_id": None, "metadata": {}, "requires": [], "created_at": now}
+            for name, uuid_, type_name in resources]
+    if not rows:
+        return {}
+    wanted = {row["uuid"] for row in rows}
+
+    def write(cursor: Any, dialect: Any) -> dict[str, int]:
+        _INSERT_INIT_RESOURCE.run_many(cursor, dialect, rows)
+        _SELECT_IDS.run(cursor, dialect, {"owner": stack_id})
+        return {uuid_: row_id for row_id, uuid_ in cursor.fetchall() if uuid_ in wanted}
+
+    return db.writes.submit(write, wait=True, owner=stack_id)
 
 
 def resource_state_record(db: Database, resource_id: int | None,

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
 
 from hearth.common import exception
 from hearth.db import models, redaction, rows
@@ -84,6 +85,20 @@ def resource_update(db: Database, resource_id: int, **values: Any) -> models.Res
         row = rows.get_or_raise(session, models.Resource, resource_id, "Resource")
         row.set_columns(_values(values))
     return row
+
+
+def resource_delete_all_by_stack(db: Database, stack_id: str) -> None:
+    """Delete every resource of a stack and their data (a rolled-back create leaves none)."""
+    with db.session_scope(write=True) as session:
+        delete_stack_resources(session, stack_id)
+
+
+def delete_stack_resources(session: Session, stack_id: str) -> None:
+    """Delete a stack's resources and their data inside ``session``'s transaction."""
+    resource_ids = select(models.Resource.id).where(models.Resource.stack_id == stack_id)
+    session.execute(delete(models.ResourceData)
+                    .where(models.ResourceData.resource_id.in_(resource_ids)))
+    session.execute(delete(models.Resource).where(models.Resource.stack_id == stack_id))
 
 
 def resource_delete(db: Database, resource_id: int) -> None:

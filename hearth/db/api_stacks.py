@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from hearth.common import exception
-from hearth.db import models, pagination, rows
+from hearth.db import api_resources, models, pagination, rows
 from hearth.db.session import Database
 from hearth.db.timeutils import utcnow
 
@@ -194,10 +194,7 @@ def stack_delete(db: Database, stack_id: str) -> None:
             .values(deleted_at=now, updated_at=now)).rowcount
         if not found:
             raise exception.StackNotFound(stack_id)
-        resource_ids = select(models.Resource.id).where(models.Resource.stack_id == stack_id)
-        session.execute(delete(models.ResourceData)
-                        .where(models.ResourceData.resource_id.in_(resource_ids)))
-        session.execute(delete(models.Resource).where(models.Resource.stack_id == stack_id))
+        api_resources.delete_stack_resources(session, stack_id)
         session.execute(delete(models.Snapshot).where(models.Snapshot.stack_id == stack_id))
         session.execute(delete(models.StackLock).where(models.StackLock.stack_id == stack_id))
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hearth.common import exception
-from hearth.db import api_stacks
+from hearth.db import api_resources, api_stacks
 from hearth.engine import resource_actions
 from hearth.engine.scheduler import Direction, GraphWalker, Task, WalkResult
 
@@ -96,6 +96,8 @@ def run_action(stack: Any, action: str) -> bool:
     plan = ACTION_PLANS[action]
     if (stack.action, stack.status) != (action, IN_PROGRESS):
         stack.state_set(action, IN_PROGRESS, f"Stack {action} started")
+    if action == "CREATE":
+        stack.store_new_resources()
     result = walk_resources(stack, stack.requires(), plan.direction,
                             lambda name: plan.task(stack.resources[name]),
                             plan.aggregate_errors)
@@ -104,6 +106,8 @@ def run_action(stack: Any, action: str) -> bool:
                         _noted(stack, action, f"Stack {action} completed successfully"))
         if action == "DELETE":
             api_stacks.stack_delete(stack.db, stack.id)
+        elif action == "ROLLBACK":  # a rolled-back create keeps no resources (as Heat)
+            api_resources.resource_delete_all_by_stack(stack.db, stack.id)
         return True
     stack.state_set(action, FAILED, _noted(stack, action, failure_reason(action, result)))
     if action == "CREATE" and wants_rollback(stack, result):
