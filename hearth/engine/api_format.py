@@ -97,8 +97,6 @@ def format_resource(row: Any, stack_row: Any, required_by: list[str],
         "creation_time": format_time(row.created_at),
         "updated_time": format_time(row.updated_at or row.created_at),
         "required_by": list(required_by),
-        "stack_name": stack_row.name,
-        "stack_id": stack_row.id,
     }
     if attributes is not None:
         result["description"] = description

@@ -39,7 +39,8 @@ def resolve_output(stack: Any, key: str, definition: Any) -> dict[str, Any]:
         result["output_value"] = resource_actions.mask(value, stack.secrets())
     except Exception as error:  # noqa: BLE001 - each output carries its own error
         result["output_value"] = None
-        result["output_error"] = str(error)
+        # as Heat: the error alone (the output's key already says where)
+        result["output_error"] = getattr(error, "error_message", None) or str(error)
     return result
 
 
