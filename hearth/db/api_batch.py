@@ -25,10 +25,6 @@ from sqlalchemy import bindparam, select
 from hearth.common import config, exception
 from hearth.db import api_events, models, timeutils
 from hearth.db.session import Database
-from hearth.db.write_queue import write_transaction
-
-__all__ = ["DataItem", "event_uuid", "resource_state_record", "resource_writes",
-           "resources_store_init", "stack_state_record", "write_transaction"]
 
 config.register_opts()  # once here, not on every hot-path call
 
@@ -169,10 +165,16 @@ def _reserve_event(db: Database, stack_id: str, max_events: int | None,
         api_events.EVENT_COUNTS.reserve(db, stack_id, limit, batch)
 
 
+def _after_commit(on_commit: Callable[[str], None] | None, event_uuid: str
+                  ) -> Callable[[Any], None] | None:
+    """Return the queue's after-commit callback that hands ``on_commit`` the event uuid."""
+    return None if on_commit is None else lambda _result: on_commit(event_uuid)
+
+
 def stack_state_record(db: Database, stack_id: str, action: str, status: str, reason: str,
                        event_values: Mapping[str, Any],
-                       on_commit: Callable[[str], None] | None = None) -> tuple[Any, str]:
-    """Store a live stack's state and its event in one committed write; return (time, uuid).
+                       on_commit: Callable[[str], None] | None = None) -> Any:
+    """Store a live stack's state and its event in one committed write; return its time.
 
     StackNotFound when the stack is gone.  ``on_commit(event uuid)`` runs
     after the commit.
@@ -188,9 +190,8 @@ def stack_state_record(db: Database, stack_id: str, action: str, status: str, re
         _INSERT_EVENT.run(cursor, dialect, event)
 
     db.writes.submit(write, wait=True, owner=stack_id,
-                     on_commit=None if on_commit is None
-                     else lambda _result: on_commit(event["uuid"]))
-    return event["created_at"], event["uuid"]
+                     on_commit=_after_commit(on_commit, event["uuid"]))
+    return event["created_at"]
 
 
 def resources_store_init(db: Database, stack_id: str,
@@ -266,6 +267,5 @@ def resource_state_record(db: Database, resource_id: int | None,
 
     wait = wait or resource_id is None
     result = db.writes.submit(write, wait=wait, owner=event_values["stack_id"],
-                              on_commit=None if on_commit is None
-                              else lambda _row_id: on_commit(new_uuid))
+                              on_commit=_after_commit(on_commit, new_uuid))
     return (result if wait else resource_id), new_uuid

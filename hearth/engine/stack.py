@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hearth.db import api_batch, api_events, models
+from hearth.db import api_batch, models
 from hearth.db.session import Database
 from hearth.engine import resource_actions
 from hearth.engine.resource_store_db import DbResourceStore
@@ -175,10 +175,6 @@ class Stack:
             wait=resource.status == resource_actions.IN_PROGRESS,
             on_commit=lambda event_uuid: self.publish_event(event, event_uuid))
 
-    def lost_writes(self) -> list[BaseException]:
-        """Return (and forget) the errors of state changes that could not be stored."""
-        return self.db.writes.take_failures(self.id)
-
     def event_values(self, resource_name: str, physical_id: str | None, type_name: str,
                      action: str, status: str, reason: str,
                      properties: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -195,15 +191,6 @@ class Stack:
                 f"{values['resource_action']}_{values['resource_status']}",
                 dict(values, id=event_uuid, stack_name=self.name))
 
-    def record_event(self, resource_name: str, physical_id: str | None, type_name: str,
-                     action: str, status: str, reason: str,
-                     properties: Mapping[str, Any] | None = None) -> None:
-        """Write one event and publish it on the bus."""
-        values = self.event_values(resource_name, physical_id, type_name, action, status,
-                                   reason, properties)
-        row = api_events.event_create(self.db, values)
-        self.publish_event(values, row.uuid)
-
     def state_set(self, action: str, status: str, reason: str) -> None:
         """Set and store the stack's state and record a stack-level event.
 
@@ -211,12 +198,12 @@ class Stack:
         stored, a COMPLETE stack state becomes FAILED with that reason.
         """
         self.db.writes.flush()
-        lost = self.lost_writes()
+        lost = self.db.writes.take_failures(self.id)
         if lost and status == resource_actions.COMPLETE:
             status, reason = resource_actions.FAILED, f"Resource state not stored: {lost[0]}"
         event = self.event_values(self.name, self.id, STACK_RESOURCE_TYPE, action, status,
                                   reason)
-        updated_at, _uuid = api_batch.stack_state_record(
+        updated_at = api_batch.stack_state_record(
             self.db, self.id, action, status, reason, event,
             on_commit=lambda event_uuid: self.publish_event(event, event_uuid))
         row = self.row

@@ -10,7 +10,7 @@ unless the stack disables rollback.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,11 +61,14 @@ def walker_options(stack: Any) -> dict[str, Any]:
             "group_of": lambda name: stack.resources[name].type_name}
 
 
-def walk_resources(stack: Any, requires: dict[str, set[str]], direction: Direction,
-                   task: Callable[[str], Task], aggregate_errors: bool = False) -> WalkResult:
-    """Walk ``requires`` with ``task`` per name; the walker is kept on the stack for cancel."""
-    walker = GraphWalker(requires, task, direction, aggregate_errors=aggregate_errors,
-                         **walker_options(stack))
+def walk_resources(stack: Any, requires: Mapping[Any, set[Any]], direction: Direction,
+                   task: Callable[[Any], Task], **options: Any) -> WalkResult:
+    """Walk ``requires`` with ``task`` per node; the walker is kept on the stack for cancel.
+
+    ``options`` (``aggregate_errors``, ``group_of``...) override the walker's
+    options from the configuration.
+    """
+    walker = GraphWalker(requires, task, direction, **{**walker_options(stack), **options})
     stack.walker = walker
     try:
         return walker.run()
@@ -100,7 +103,7 @@ def run_action(stack: Any, action: str) -> bool:
         stack.store_new_resources()
     result = walk_resources(stack, stack.requires(), plan.direction,
                             lambda name: plan.task(stack.resources[name]),
-                            plan.aggregate_errors)
+                            aggregate_errors=plan.aggregate_errors)
     if result.ok:
         stack.state_set(action, COMPLETE,
                         _noted(stack, action, f"Stack {action} completed successfully"))

@@ -30,7 +30,7 @@ from typing import Any
 from hearth.common import exception
 from hearth.db import api_resources, api_stacks
 from hearth.engine import stack_actions, update_plan
-from hearth.engine.scheduler import Direction, GraphWalker, Task, WalkResult
+from hearth.engine.scheduler import Direction, Task, WalkResult
 from hearth.engine.update_plan import CLEANUP, UPDATE, Node
 
 IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
@@ -177,13 +177,8 @@ def walk_update(stack: Any, updater: StackUpdate, graph: Mapping[Node, set[Node]
     """Walk ``updater``'s graph with the one walker; the walker is kept on ``stack`` for cancel."""
     graph = updater.graph() if graph is None else graph
     groups = {node: _type_of(updater, node) for node in graph}  # fixed for the whole walk
-    options = dict(stack_actions.walker_options(stack), group_of=groups.__getitem__)
-    walker = GraphWalker(graph, updater.task, Direction.FORWARD, **options)
-    stack.walker = walker
-    try:
-        return walker.run()
-    finally:
-        stack.walker = None
+    return stack_actions.walk_resources(stack, graph, Direction.FORWARD, updater.task,
+                                        group_of=groups.__getitem__)
 
 
 def _type_of(updater: StackUpdate, node: Node) -> str:

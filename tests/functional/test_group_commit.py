@@ -10,7 +10,7 @@ import sqlite3
 from hearth.common import green
 from hearth.db import api_resources
 from hearth.engine import stack as stack_module
-from tests.fixtures.engine import CTX, create_and_wait, statuses
+from tests.fixtures.engine import CTX, create_and_wait, slow_template, statuses
 
 
 def fan_out(count):
@@ -48,18 +48,11 @@ def test_events_are_published_only_once_stored(service, engine_db_url, monkeypat
     assert sum(tag.endswith("CREATE_COMPLETE") for tag in published) == 21
 
 
-SLOW = """
-heat_template_version: 2018-08-31
-resources:
-  slow: {type: OS::Heat::TestResource, properties: {wait_secs: 0.5}}
-"""
-
-
 def test_a_state_change_that_cannot_be_stored_fails_the_stack(service):
-    created = service.create_stack(CTX, "lost", SLOW)
-    for _ in range(200):  # the row exists once slow is IN_PROGRESS
+    created = service.create_stack(CTX, "lost", slow_template(0.5))
+    for _ in range(200):  # until slow is IN_PROGRESS, waiting
         rows = api_resources.resource_get_all_by_stack(service.db, created["id"])
-        if rows:
+        if rows and rows[0].status == "IN_PROGRESS":
             break
         green.green_sleep(0.01)
     api_resources.resource_delete(service.db, rows[0].id)  # behind the engine's back

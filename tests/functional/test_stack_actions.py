@@ -242,3 +242,23 @@ def test_check_of_resources_that_cannot_be_checked(service):
         ("b", "CHECK_COMPLETE", "CHECK not supported for OS::Heat::None"),
         ("nochk", "CHECK_COMPLETE",
          "Stack CHECK completed successfully. 'CHECK' not fully supported (see resources)")]
+
+
+def test_check_fails_a_checkable_resource_that_was_never_created(service):
+    """As Heat's Resource.check: INIT with a handle_check is a failure, and says so."""
+    # bad fails while good still waits, so after (needing good) never starts
+    template = """
+heat_template_version: 2018-08-31
+resources:
+  good: {type: OS::Heat::TestResource, properties: {value: ok, wait_secs: 0.3}}
+  bad: {type: OS::Heat::TestResource, properties: {fail: true}}
+  after: {type: OS::Heat::TestResource, depends_on: good}
+"""
+    stack = create_and_wait(service, "neverchk", template, disable_rollback=True)
+    service.stack_action(CTX, stack["id"], "check")
+    checked = service.wait(CTX, stack["id"])
+    assert checked["stack_status"] == "CHECK_FAILED"
+    assert ("after", "CHECK_FAILED", "Can not check after, resource not created yet.") in \
+        events(service, stack["id"])
+    assert "after: Resource CHECK failed: Exception: resources.after: Resource after not " \
+           "created yet." in checked["stack_status_reason"]

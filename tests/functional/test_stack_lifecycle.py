@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tests.fixtures.engine import CTX, statuses
+from tests.fixtures.engine import CTX, slow_template, statuses
 
 TEMPLATE = """
 heat_template_version: 2018-08-31
@@ -48,18 +48,10 @@ def test_hidden_parameters_never_in_events(service):
     assert detail_a[0]["resource_properties"] == {"password": "******"}
 
 
-SLOW_TEMPLATE = """
-heat_template_version: 2018-08-31
-resources:
-  slow: {type: OS::Heat::TestResource, properties: {wait_secs: 1}}
-"""
-
-
 def test_second_action_while_running_is_refused(service):
     from hearth.common import exception
-    created = service.create_stack(CTX, "s3", SLOW_TEMPLATE)
+    created = service.create_stack(CTX, "s3", slow_template(1))
     with pytest.raises(exception.ActionInProgress) as error:
-        service.delete_stack(CTX, created["id"]) if False else service.stack_action(
-            CTX, created["id"], "check")
+        service.stack_action(CTX, created["id"], "check")
     assert str(error.value) == "Stack s3 already has an action (CHECK) in progress."
     service.wait(CTX, created["id"])

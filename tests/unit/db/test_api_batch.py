@@ -3,7 +3,7 @@
 import pytest
 
 from hearth.common import exception
-from hearth.db import api_batch, api_events, api_resources, api_stacks
+from hearth.db import api_batch, api_events, api_resources, api_stacks, write_queue
 
 
 @pytest.fixture
@@ -119,7 +119,7 @@ def test_a_failed_write_is_rolled_back(db, stack_id):
     resource_id = new_resource(db, stack_id, "u-5")
     with pytest.raises(exception.EntityNotFound):
         api_batch.resource_writes(db, 999, "x")
-    with pytest.raises(ZeroDivisionError), api_batch.write_transaction(db) as cursor:
+    with pytest.raises(ZeroDivisionError), write_queue.write_transaction(db) as cursor:
         api_batch._SET_PHYSICAL_ID.run(cursor, db.engine.dialect, {
             "row_id": resource_id, "physical_resource_id": "lost",
             "updated_at": None})

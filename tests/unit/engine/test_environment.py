@@ -180,3 +180,11 @@ def test_a_declared_boolean_cannot_merge_even_as_strings():
         typed_env_of({"b": "boolean"}, MERGE_ALL + "parameters: {b: 'yes'}",
                      MERGE_ALL + "parameters: {b: 'no'}")
     assert "boolean parameters cannot be merged" in str(info.value)
+
+
+def test_a_json_parameter_that_is_not_json_does_not_merge():
+    with pytest.raises(exception.InvalidEnvironment) as info:
+        typed_env_of({"j": "json"}, MERGE_ALL + "parameters: {j: {a: 1}}",
+                     MERGE_ALL + "parameters: {j: '{oops'}")
+    assert str(info.value).startswith(
+        "e2.yaml:2: parameters.j: Invalid parameter in environment: 'j' is not JSON (")
