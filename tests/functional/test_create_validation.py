@@ -22,13 +22,6 @@ resources:
     type: OS::Heat::Nonne
 """
 
-# The first file that sets a parameter fixes its merge strategy (Heat 27.0.1).
-MERGED_ENVS = {
-    "a.yaml": "parameter_merge_strategies: {names: merge}\nparameters: {names: {a: 1}}\n",
-    "b.yaml": "parameter_merge_strategies: {names: merge}\nparameters: {names: {b: 2}}\n",
-}
-
-
 @pytest.mark.parametrize("text, message", [
     (BAD_PROPERTY, 'template:6: Property error: resources.word.properties: '
                    'Unknown Property lenght. Did you mean "length"?'),
@@ -42,34 +35,33 @@ def test_invalid_resources_are_refused_before_the_stack_exists(service, text, me
     assert service.list_stacks(CTX) == []
 
 
-def test_environment_files_merge_by_their_strategies(service):
+def merge_envs(name, first, second):
+    """Return two environment files that both give parameter ``name`` with ``merge``."""
+    return {file: f"parameter_merge_strategies: {{{name}: merge}}\n"
+                  f"parameters: {{{name}: {value}}}\n"
+            for file, value in (("a.yaml", first), ("b.yaml", second))}
+
+
+# The first file that sets a parameter fixes its merge strategy (Heat 27.0.1); values
+# combine by the template's parameter type: two comma_delimited_list strings give one
+# list, not one string, and validate shows the merged string (as Heat).
+@pytest.mark.parametrize("name, kind, first, second, created_value, validated_value", [
+    ("names", "json", "{a: 1}", "{b: 2}", {"a": 1, "b": 2}, {"a": 1, "b": 2}),
+    ("hosts", "comma_delimited_list", "web1", "web2", ["web1", "web2"], "web1,web2"),
+])
+def test_environment_files_merge_by_strategy_and_parameter_type(
+        service, name, kind, first, second, created_value, validated_value):
     template = {"heat_template_version": "2021-04-16",
-                "parameters": {"names": {"type": "json"}},
-                "outputs": {"names": {"value": {"get_param": "names"}}}}
-    created = service.create_stack(CTX, "merged", template, files=MERGED_ENVS,
-                                   environment_files=["a.yaml", "b.yaml"])
+                "parameters": {name: {"type": kind}},
+                "outputs": {name: {"value": {"get_param": name}}}}
+    envs = merge_envs(name, first, second)
+    created = service.create_stack(CTX, "merged", template, files=envs,
+                                    environment_files=["a.yaml", "b.yaml"])
     service.wait(CTX, created["id"])
-    assert service.show_output(CTX, created["id"], "names")["output_value"] == {"a": 1, "b": 2}
-
-
-LIST_ENVS = {
-    "a.yaml": "parameter_merge_strategies: {hosts: merge}\nparameters: {hosts: web1}\n",
-    "b.yaml": "parameter_merge_strategies: {hosts: merge}\nparameters: {hosts: web2}\n",
-}
-
-
-def test_merging_follows_the_templates_parameter_types(service):
-    """Two comma_delimited_list strings merge into one list, not one string (as Heat)."""
-    template = {"heat_template_version": "2021-04-16",
-                "parameters": {"hosts": {"type": "comma_delimited_list"}},
-                "outputs": {"hosts": {"value": {"get_param": "hosts"}}}}
-    created = service.create_stack(CTX, "listed", template, files=LIST_ENVS,
-                                   environment_files=["a.yaml", "b.yaml"])
-    service.wait(CTX, created["id"])
-    assert service.show_output(CTX, created["id"], "hosts")["output_value"] == ["web1", "web2"]
-    validated = service.validate_template(CTX, template, files=LIST_ENVS,
+    assert service.show_output(CTX, created["id"], name)["output_value"] == created_value
+    validated = service.validate_template(CTX, template, files=envs,
                                           environment_files=["a.yaml", "b.yaml"])
-    assert validated["Environment"]["parameters"] == {"hosts": "web1,web2"}
+    assert validated["Environment"]["parameters"] == {name: validated_value}
 
 
 def test_stackctl_names_the_template_file_in_create_errors(hearth_home, tmp_path):
