@@ -32,6 +32,9 @@ DEFAULT_OPTS = [
                     "Defaults to $HEARTH_HOME, else ~/.local/share/hearth."),
     cfg.ListOpt("module_dirs", default=[],
                 help="Extra directories searched for execution modules, after the built-in ones."),
+    cfg.ListOpt("cloud_dirs", default=[],
+                help="Extra directories searched for cloud driver modules, after the built-in "
+                     "ones (hearth/clouds/drivers)."),
     cfg.BoolOpt("enable_zip_modules", default=False,
                 help="Load execution modules packaged as zip archives found in module_dirs."),
     cfg.DictOpt("module_opts", default={},
@@ -130,6 +133,17 @@ JOBS_OPTS = [
                 help="Also record 'stackctl call' returns in the job cache (Salt's cache_jobs)."),
 ]
 
+CLOUD_OPTS = [
+    cfg.StrOpt("config_dir", default="$state_path/cloud",
+               help="Directory of the cloud configuration, as Salt Cloud's: providers in "
+                    "cloud.providers.d/*.conf, profiles in cloud.profiles.d/*.conf (or the "
+                    "single files cloud.providers and cloud.profiles), global options such "
+                    "as filter_events in the file 'cloud'."),
+    cfg.FloatOpt("node_timeout", default=300.0, min=1,
+                 help="Seconds a server resource waits for its node to run (and, for the "
+                      "local driver, for its agent to answer) before it fails."),
+]
+
 
 _SECTIONS: dict[str | None, list[cfg.Opt]] = {
     None: DEFAULT_OPTS,
@@ -138,6 +152,7 @@ _SECTIONS: dict[str | None, list[cfg.Opt]] = {
     "api": API_OPTS,
     "bus": BUS_OPTS,
     "jobs": JOBS_OPTS,
+    "cloud": CLOUD_OPTS,
 }
 
 

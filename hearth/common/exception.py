@@ -471,6 +471,46 @@ class JobNotFound(EntityNotFound):
         super().__init__(entity="Job", name=jid)
 
 
+# --- cloud drivers -----------------------------------------------------------
+
+class CloudSystemExit(HearthException):
+    """A cloud call cannot go on: wrong calling convention, missing input (SaltCloudSystemExit)."""
+
+    msg_fmt = "%(message)s"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message=message)
+
+
+class CloudExecutionFailure(HearthException):
+    """A cloud provider's API failed (SaltCloudExecutionFailure)."""
+
+    msg_fmt = "%(message)s"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message=message)
+
+
+class CloudExecutionTimeout(CloudExecutionFailure):
+    """A cloud node did not reach the awaited state in time (SaltCloudExecutionTimeout)."""
+
+
+class CloudConfigError(HearthException):
+    """The cloud configuration (providers, profiles) is wrong; says which file and key."""
+
+    msg_fmt = "%(message)s"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message=message)
+
+
+class CloudNodeNotFound(EntityNotFound):
+    """No configured provider has a node of that name."""
+
+    def __init__(self, name: str, where: str = "any configured cloud provider") -> None:
+        super().__init__(entity="Cloud node", name=f"{name} in {where}")
+
+
 # --- the database ------------------------------------------------------------
 
 class DatabaseSchemaTooNew(HearthException):

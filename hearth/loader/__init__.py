@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from hearth.loader.exports import LoadedFunction
-from hearth.loader.family import EXECUTION, ModuleFamily
+from hearth.loader.family import CLOUD, EXECUTION, ModuleFamily
 from hearth.loader.lazy import Loader
 
-__all__ = ["EXECUTION", "LoadedFunction", "Loader", "ModuleFamily", "execution_loader",
+__all__ = ["CLOUD", "EXECUTION", "LoadedFunction", "Loader", "ModuleFamily", "execution_loader",
            "opts_from_conf"]
 
 

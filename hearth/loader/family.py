@@ -21,12 +21,15 @@ class ModuleFamily:
     lookup by name finds it without importing its siblings.
     ``dunders`` lists the names injected into every module of the family;
     ``self_dunder`` is the one among them bound to the loader itself.
+    ``dirs_option`` is the key of ``__opts__`` listing the family's extra
+    directories (searched after the built-ins).
     """
 
     name: str
     builtin_package: str
     dunders: tuple[str, ...]
     self_dunder: str | None = None
+    dirs_option: str = "module_dirs"
 
 
 EXECUTION = ModuleFamily(
@@ -34,4 +37,11 @@ EXECUTION = ModuleFamily(
     builtin_package="hearth.modules",
     dunders=("__salt__", "__opts__", "__grains__", "__pillar__", "__context__"),
     self_dunder="__salt__",
+)
+
+CLOUD = ModuleFamily(
+    name="clouds",
+    builtin_package="hearth.clouds.drivers",
+    dunders=("__opts__", "__active_provider_name__", "__utils__", "__context__"),
+    dirs_option="cloud_dirs",
 )

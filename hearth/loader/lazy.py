@@ -57,12 +57,12 @@ class _ModuleView:
 class Loader(Mapping[str, Callable[..., Any]]):
     """Load the modules of one family lazily and hand out their functions.
 
-    ``opts`` is the configuration the modules see as ``__opts__`` (its
-    ``module_dirs`` and ``enable_zip_modules`` keys choose the extra
-    sources); ``pack`` holds the other dunders (``__grains__``,
-    ``__pillar__``).  ``context`` is the ``__context__`` dict shared by the
-    modules (a fresh dict by default).  ``sources`` replaces discovery (a
-    test seam).
+    ``opts`` is the configuration the modules see as ``__opts__`` (the
+    family's ``dirs_option`` key, ``module_dirs`` for execution modules, and
+    ``enable_zip_modules`` choose the extra sources); ``pack`` holds the
+    other dunders (``__grains__``, ``__pillar__``).  ``context`` is the
+    ``__context__`` dict shared by the modules (a fresh dict by default).
+    ``sources`` replaces discovery (a test seam).
     """
 
     def __init__(self, family: ModuleFamily, opts: Mapping[str, Any] | None = None,
@@ -91,7 +91,8 @@ class Loader(Mapping[str, Callable[..., Any]]):
 
     def _discover(self) -> list[ModuleSource]:
         package = importlib.import_module(self.family.builtin_package)
-        return discover(list(package.__path__), list(self.opts.get("module_dirs") or ()),
+        return discover(list(package.__path__),
+                        list(self.opts.get(self.family.dirs_option) or ()),
                         bool(self.opts.get("enable_zip_modules")))
 
     def refresh(self) -> None:

@@ -1,0 +1,239 @@
+"""Run the drivers of the configured providers: Salt Cloud's client.
+
+:class:`Cloud` holds the cloud ``__opts__`` (see :mod:`hearth.clouds.config`)
+and one loader of the ``clouds`` family per provider, with
+``__active_provider_name__`` set to ``alias:driver``.  It applies the
+calling conventions (an *action* takes a node name, a *function* a
+provider), turns SDK errors into :class:`CloudExecutionFailure`, and hides
+secrets in every answer.  Query answers have Salt's shape:
+``{alias: {driver: {...}}}``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from hearth.clouds import config, utils
+from hearth.common import exception
+
+LOG = logging.getLogger(__name__)
+
+QUERIES = ("list_nodes", "list_nodes_full", "list_nodes_select")
+NOT_ARGUMENTS = ("call", "kwargs")
+
+
+def cloud_opts_from_conf(conf: Any = None) -> dict[str, Any]:
+    """Build the cloud ``__opts__`` from Hearth's configuration and ``[cloud] config_dir``."""
+    from hearth.common import config as hearth_config
+
+    conf = conf if conf is not None else hearth_config.CONF
+    hearth_config.register_opts(conf)
+    base = {"state_path": conf.state_path, "cachedir": f"{conf.state_path}/cache",
+            "cloud_dirs": list(conf.cloud_dirs), "enable_zip_modules": conf.enable_zip_modules}
+    return config.load_cloud_opts(conf.cloud.config_dir, base)
+
+
+def _required_positional(function: Callable[..., Any]) -> list[str]:
+    parameters = inspect.signature(function).parameters.values()
+    return [p.name for p in parameters if p.default is p.empty
+            and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+            and p.name not in NOT_ARGUMENTS]
+
+
+class Cloud:
+    """The configured providers and their drivers.
+
+    ``opts`` is the cloud ``__opts__`` (:func:`cloud_opts_from_conf`).
+    """
+
+    def __init__(self, opts: Mapping[str, Any]) -> None:
+        self.opts = dict(opts)
+        self._loaders: dict[str, Any] = {}
+
+    @classmethod
+    def from_conf(cls, conf: Any = None) -> Cloud:
+        """Return a Cloud over Hearth's configuration."""
+        return cls(cloud_opts_from_conf(conf))
+
+    # --- configuration ---------------------------------------------------
+
+    @property
+    def provider_refs(self) -> list[str]:
+        """Return every configured provider as ``alias:driver``, sorted."""
+        return sorted(f"{alias}:{driver}" for alias, drivers in self.opts["providers"].items()
+                      for driver in drivers)
+
+    def secret_values(self) -> list[str]:
+        """Return the credential values of every provider (hidden wherever they appear)."""
+        return [str(value) for drivers in self.opts["providers"].values()
+                for conf in drivers.values() for key, value in conf.items()
+                if utils.is_secret_key(key) and isinstance(value, (str, int))]
+
+    def scrub(self, value: Any) -> Any:
+        """Return ``value`` with secrets and known credentials hidden."""
+        return utils.scrub(value, self.secret_values())
+
+    def providers(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """Return the providers' configuration, secrets hidden."""
+        return self.scrub(self.opts["providers"])
+
+    def profiles(self) -> dict[str, dict[str, Any]]:
+        """Return the profiles, secrets hidden."""
+        return self.scrub(self.opts["profiles"])
+
+    def resolve(self, reference: str) -> tuple[str, str]:
+        """Return ``(alias, driver)`` of ``alias`` or ``alias:driver``."""
+        return config.split_provider(reference, self.opts["providers"])
+
+    def profile_vm(self, profile: str, name: str,
+                   overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Return the ``vm_`` of a node ``name`` made from ``profile`` (and ``overrides``)."""
+        profiles = self.opts["profiles"]
+        if profile not in profiles:
+            known = ", ".join(sorted(profiles)) or "none"
+            raise exception.CloudConfigError(
+                f"Unknown cloud profile '{profile}' (configured: {known})."
+                f"{exception.did_you_mean(profile, profiles)}")
+        vm_ = config.merge(profiles[profile], overrides or {})
+        return self.provider_vm(vm_["provider"], name, vm_)
+
+    def provider_vm(self, reference: str, name: str,
+                    settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Return the ``vm_`` of a node ``name`` on provider ``reference``."""
+        if not name:
+            raise exception.CloudSystemExit("A node needs a name.")
+        alias, driver = self.resolve(reference)
+        return {**dict(settings or {}), "name": name, "provider": f"{alias}:{driver}",
+                "driver": f"{alias}:{driver}"}
+
+    # --- drivers ---------------------------------------------------------
+
+    def loader(self, alias: str, driver: str) -> Any:
+        """Return the loader of provider ``alias:driver`` (made once)."""
+        from hearth.loader import CLOUD, Loader
+
+        key = f"{alias}:{driver}"
+        if key not in self._loaders:
+            self._loaders[key] = Loader(CLOUD, self.opts, pack={
+                "__active_provider_name__": key, "__utils__": utils.utils_for(self.opts)})
+        return self._loaders[key]
+
+    def driver_function(self, alias: str, driver: str, name: str) -> Callable[..., Any]:
+        """Return ``<driver>.<name>`` of a provider; raise why it is not available."""
+        try:
+            return self.loader(alias, driver)[f"{driver}.{name}"]
+        except exception.FunctionNotFound as error:
+            raise exception.CloudSystemExit(
+                f"The '{driver}' cloud driver (provider {alias}) has no '{name}' "
+                "function.") from error
+
+    def supports(self, reference: str, name: str) -> bool:
+        """Return whether provider ``reference``'s driver has function ``name``."""
+        alias, driver = self.resolve(reference)
+        return f"{driver}.{name}" in self.loader(alias, driver)
+
+    def load_failure(self, reference: str) -> exception.HearthException | None:
+        """Return why the driver of ``reference`` does not load, or None when it does."""
+        alias, driver = self.resolve(reference)
+        try:
+            self.loader(alias, driver).function(f"{driver}.list_nodes")
+        except exception.HearthException as error:
+            return error
+        return None
+
+    def _invoke(self, alias: str, driver: str, name: str, function: Callable[..., Any],
+                *args: Any, **kwargs: Any) -> Any:
+        """Call a driver function; SDK errors become CloudExecutionFailure, secrets hidden."""
+        try:
+            inspect.signature(function).bind(*args, **kwargs)
+        except TypeError as error:
+            raise exception.InvalidArguments(name=f"{driver}.{name}", message=str(error)) \
+                from error
+        try:
+            return self.scrub(function(*args, **kwargs))
+        except exception.HearthException:
+            raise
+        except Exception as error:  # noqa: BLE001 - any SDK error is the provider's failure
+            LOG.debug("cloud %s:%s %s failed", alias, driver, name, exc_info=True)
+            raise exception.CloudExecutionFailure(self.scrub(
+                f"{alias}:{driver} {name} failed: {type(error).__name__}: {error}")) from error
+
+    def call_function(self, reference: str, name: str,
+                      kwargs: Mapping[str, Any] | None = None) -> Any:
+        """Call provider function ``name`` (``-f``) with ``kwargs``."""
+        alias, driver = self.resolve(reference)
+        function = self.driver_function(alias, driver, name)
+        if _required_positional(function):
+            raise exception.CloudSystemExit(utils.action_only_message(name))
+        if utils.takes_argument(function, "kwargs"):
+            return self._invoke(alias, driver, name, function, call="function",
+                                kwargs=dict(kwargs or {}))
+        if kwargs:
+            raise exception.CloudSystemExit(f"The {name} function takes no KEY=VALUE arguments.")
+        return self._invoke(alias, driver, name, function, call="function")
+
+    def call_action(self, reference: str, name: str, node: str,
+                    kwargs: Mapping[str, Any] | None = None) -> Any:
+        """Call action ``name`` (``-a``) on ``node`` of provider ``reference``."""
+        alias, driver = self.resolve(reference)
+        function = self.driver_function(alias, driver, name)
+        if not _required_positional(function):
+            raise exception.CloudSystemExit(utils.function_only_message(name))
+        if utils.takes_argument(function, "kwargs"):
+            return self._invoke(alias, driver, name, function, node, kwargs=dict(kwargs or {}),
+                                call="action")
+        if kwargs:
+            raise exception.CloudSystemExit(f"The {name} action takes no KEY=VALUE arguments.")
+        return self._invoke(alias, driver, name, function, node, call="action")
+
+    # --- node life cycle -------------------------------------------------
+
+    def create(self, vm_: Mapping[str, Any]) -> dict[str, Any]:
+        """Create the node ``vm_`` describes (see :meth:`profile_vm`); return its details."""
+        alias, driver = self.resolve(vm_["driver"])
+        function = self.driver_function(alias, driver, "create")
+        return self._invoke(alias, driver, "create", function, dict(vm_))
+
+    def query(self, kind: str = "list_nodes",
+              selection: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
+        """Return ``{alias: {driver: nodes}}`` over every provider whose driver loads."""
+        if kind not in QUERIES:
+            raise exception.CloudSystemExit(f"Unknown query {kind!r} (one of {', '.join(QUERIES)})")
+        if selection is not None:
+            self.opts["query.selection"] = list(selection)
+            self._loaders.clear()
+        answer: dict[str, dict[str, Any]] = {}
+        for reference in self.provider_refs:
+            alias, driver = reference.split(":")
+            failure = self.load_failure(reference)
+            if failure is not None:
+                LOG.warning("cloud provider %s skipped: %s", reference, failure)
+                continue
+            answer.setdefault(alias, {})[driver] = self.call_function(reference, kind)
+        return answer
+
+    def locate(self, name: str) -> str:
+        """Return the ``alias:driver`` of the provider that has node ``name``."""
+        for alias, drivers in self.query("list_nodes").items():
+            for driver, nodes in drivers.items():
+                if name in nodes:
+                    return f"{alias}:{driver}"
+        raise exception.CloudNodeNotFound(name)
+
+    def run_action(self, name: str, nodes: Sequence[str],
+                   kwargs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Run action ``name`` on each node (found by listing): ``{alias: {driver: ...}}``."""
+        answer: dict[str, Any] = {}
+        for node in nodes:
+            reference = self.locate(node)
+            alias, driver = reference.split(":")
+            result = self.call_action(reference, name, node, kwargs)
+            answer.setdefault(alias, {}).setdefault(driver, {})[node] = result
+        return answer
+
+    def destroy(self, nodes: Sequence[str]) -> dict[str, Any]:
+        """Destroy each node; answer ``{alias: {driver: {node: result}}}``."""
+        return self.run_action("destroy", nodes)

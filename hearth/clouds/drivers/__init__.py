@@ -1,0 +1,1 @@
+"""The built-in cloud drivers; each file's name is its driver (virtual) name."""

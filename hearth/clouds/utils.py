@@ -1,0 +1,273 @@
+"""Helpers cloud drivers use, mirroring ``salt.utils.cloud``.
+
+A driver written for Salt Cloud reaches these as ``__utils__["cloud.<name>"]``
+(the loader packs :func:`utils_for`) or imports this module in place of
+``salt.utils.cloud``.  Everything that leaves a driver for the bus goes
+through :func:`scrub`: passwords, keys and tokens never reach an event.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import ipaddress
+import logging
+import re
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from hearth.common import exception
+
+LOG = logging.getLogger(__name__)
+
+#: What a secret is shown as.
+HIDDEN = "******"
+
+#: Parts of a key name that mark its value as a secret (compared in lower case).
+SECRET_KEY_WORDS = ("password", "passwd", "secret", "token", "private_key", "priv_key",
+                    "key_material", "ssh_key", "api_key", "apikey", "access_key",
+                    "credential")
+
+#: Key names that are secrets on their own (libcloud's and Salt's ec2 ``key``).
+SECRET_KEY_NAMES = frozenset({"key", "pem", "keyfile", "user_data"})
+
+#: The payload keys of each stage kept by :func:`filter_event` by default.
+EVENT_DEFAULTS: dict[str, tuple[str, ...]] = {
+    "creating": ("name", "profile", "provider", "driver"),
+    "requesting": ("name", "image", "size", "location"),
+    "querying": ("instance_id",),
+    "waiting_for_ssh": ("ip_address",),
+    "deploying": ("name", "host"),
+    "created": ("name", "profile", "provider", "driver", "instance_id"),
+    "destroying": ("name", "instance_id"),
+    "destroyed": ("name", "instance_id"),
+    "rebooting": ("name", "instance_id"),
+    "starting": ("name", "instance_id"),
+    "stopping": ("name", "instance_id"),
+}
+
+#: The event stage fired by each node action.
+ACTION_STAGES = {"reboot": "rebooting", "start": "starting", "stop": "stopping"}
+
+#: The six fields of a ``list_nodes`` entry, exactly.
+NODE_FIELDS = ("id", "image", "size", "state", "private_ips", "public_ips")
+
+
+def is_secret_key(name: Any) -> bool:
+    """Return whether a payload key's name says its value is a secret."""
+    lowered = str(name).lower()
+    return lowered in SECRET_KEY_NAMES or any(word in lowered for word in SECRET_KEY_WORDS)
+
+
+def scrub(value: Any, secret_values: Iterable[str] = ()) -> Any:
+    """Return ``value`` with every secret hidden.
+
+    A value is hidden when its key names a secret (:func:`is_secret_key`)
+    or when it contains one of ``secret_values`` (credentials the caller
+    knows, such as the provider's).
+    """
+    known = tuple(str(s) for s in secret_values if s and len(str(s)) >= 4)
+    return _scrub(value, known)
+
+
+def _scrub(value: Any, known: tuple[str, ...]) -> Any:
+    if isinstance(value, Mapping):
+        return {key: HIDDEN if is_secret_key(key) and item not in (None, "")
+                else _scrub(item, known) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_scrub(item, known) for item in value]
+    if isinstance(value, str) and any(secret in value for secret in known):
+        return HIDDEN
+    return value
+
+
+def event_tag(tag: str) -> str:
+    """Return the Hearth tag of a cloud event (``salt/cloud/...`` becomes ``hearth/cloud/...``)."""
+    return "hearth/" + tag[len("salt/"):] if tag.startswith("salt/") else tag
+
+
+def fire_event(key: str, msg: Any, tag: str, sock_dir: Any = None, args: Mapping | None = None,
+               transport: Any = None) -> None:
+    """Publish ``args`` plus ``{key: msg}`` under ``tag`` on the bus, secrets hidden.
+
+    ``sock_dir`` and ``transport`` are accepted for Salt drivers and unused:
+    the process's bus carries the event.
+    """
+    from hearth import bus
+
+    data = dict(args or {})
+    data[key] = msg
+    bus.publish(event_tag(tag), scrub(data))
+
+
+def filter_event(tag: str, data: Mapping[str, Any], defaults: Iterable[str],
+                 opts: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Return the part of ``data`` an event of stage ``tag`` may carry.
+
+    The ``defaults`` keys are kept, plus those named by the ``filter_events``
+    option (``{<stage>: {keys: [...], use_defaults: true}}``), as Salt's.
+    """
+    settings = ((opts or {}).get("filter_events") or {}).get(tag) or {}
+    keys = list(defaults) if settings.get("use_defaults", True) else []
+    keys += list(settings.get("keys") or ())
+    return scrub({key: data[key] for key in keys if key in data})
+
+
+def cloud_event(name: str, stage: str, data: Mapping[str, Any],
+                opts: Mapping[str, Any] | None = None, message: str | None = None) -> None:
+    """Fire the ``hearth/cloud/<name>/<stage>`` event with the filtered ``data``."""
+    payload = filter_event(stage, data, EVENT_DEFAULTS.get(stage, ()), opts)
+    fire_event("event", message or f"{stage} instance", f"hearth/cloud/{name}/{stage}",
+               args=payload)
+
+
+def is_public_ip(ip: str) -> bool:
+    """Return whether ``ip`` is routable on the internet (not private, loopback, link-local)."""
+    try:
+        address = ipaddress.ip_address(ip)
+    except ValueError:
+        return False
+    return not (address.is_private or address.is_loopback or address.is_link_local
+                or address.is_reserved or address.is_multicast or address.is_unspecified)
+
+
+def wait_for_ip(update_callback: Callable[..., Any], update_args: Iterable[Any] = (),
+                update_kwargs: Mapping[str, Any] | None = None, timeout: float = 300,
+                interval: float = 5, interval_multiplier: float = 1, max_failures: int = 10,
+                sleep: Callable[[float], None] = time.sleep,
+                clock: Callable[[], float] = time.monotonic) -> Any:
+    """Poll ``update_callback`` until it returns a value, as Salt's ``wait_for_ip``.
+
+    ``None`` means not yet; ``False`` counts a failure (more than
+    ``max_failures`` raises :class:`CloudExecutionFailure`); anything else is
+    returned.  Past ``timeout`` seconds :class:`CloudExecutionTimeout` is
+    raised.  The interval grows by ``interval_multiplier`` after each poll.
+    """
+    deadline = clock() + timeout
+    failures = 0
+    while True:
+        answer = update_callback(*update_args, **dict(update_kwargs or {}))
+        if answer is False:
+            failures += 1
+            if failures > max_failures:
+                raise exception.CloudExecutionFailure(
+                    f"Too many failures occurred while waiting for the IP address "
+                    f"({failures} > {max_failures}).")
+        elif answer is not None:
+            return answer
+        if clock() >= deadline:
+            raise exception.CloudExecutionTimeout(
+                f"Unable to get the IP address within {timeout:g} seconds.")
+        sleep(min(interval, max(0.0, deadline - clock())))
+        interval *= interval_multiplier
+
+
+def wait_for_fun(fun: Callable[..., Any], timeout: float = 900,
+                 sleep: Callable[[float], None] = time.sleep,
+                 clock: Callable[[], float] = time.monotonic, **kwargs: Any) -> Any:
+    """Call ``fun(**kwargs)`` until it stops raising; return its result.
+
+    The last error is re-raised after ``timeout`` seconds.
+    """
+    deadline = clock() + timeout
+    while True:
+        try:
+            return fun(**kwargs)
+        except Exception:
+            if clock() >= deadline:
+                raise
+            LOG.debug("waiting for %s", getattr(fun, "__name__", fun), exc_info=True)
+            sleep(1)
+
+
+def check_name(name: str, safe_chars: str) -> None:
+    """Raise :class:`CloudSystemExit` when ``name`` has a character outside ``safe_chars``.
+
+    ``safe_chars`` is a regular-expression character-class body such as
+    ``a-zA-Z0-9-.``.
+    """
+    invalid = re.compile(f"[^{safe_chars}]")
+    if invalid.search(name):
+        raise exception.CloudSystemExit(
+            f"{name} contains characters not supported by this cloud provider. "
+            f"Valid characters are: {safe_chars}")
+
+
+def list_nodes_select(nodes: Mapping[str, Mapping[str, Any]], selection: Any,
+                      call: str | None = None) -> dict[str, dict[str, Any]]:
+    """Return each node's fields named in ``selection`` (a list or a comma-separated string)."""
+    if call == "action":
+        raise exception.CloudSystemExit(function_only_message("list_nodes_select"))
+    if not selection:
+        raise exception.CloudSystemExit("query.selection not found in the cloud options: "
+                                        "name the fields to select.")
+    fields = [f.strip() for f in selection.split(",")] if isinstance(selection, str) \
+        else list(selection)
+    return {name: {field: node[field] for field in fields if field in node}
+            for name, node in nodes.items()}
+
+
+def node_record(node_id: Any, image: Any, size: Any, state: Any, private_ips: Iterable[str],
+                public_ips: Iterable[str]) -> dict[str, Any]:
+    """Return one ``list_nodes`` entry: exactly the six fields, ips as lists, the rest strings."""
+    def text(value: Any) -> str:
+        return "" if value is None else str(value)
+    return {"id": text(node_id), "image": text(image), "size": text(size),
+            "state": text(state).upper(), "private_ips": list(private_ips or ()),
+            "public_ips": list(public_ips or ())}
+
+
+# --- the calling conventions -------------------------------------------------
+
+def action_only_message(name: str) -> str:
+    """Return Salt's words for an action called as a function."""
+    if name == "destroy":
+        return "The destroy action must be called with -d, --destroy, -a or --action."
+    return f"The {name} action must be called with -a or --action."
+
+
+def function_only_message(name: str) -> str:
+    """Return Salt's words for a function called as an action."""
+    listing = {"avail_images": "--list-images", "avail_sizes": "--list-sizes",
+               "avail_locations": "--list-locations"}.get(name)
+    if listing:
+        return (f"The {name} function must be called with -f or --function, or with the "
+                f"{listing} option")
+    return f"The {name} function must be called with -f or --function."
+
+
+def require_action(name: str, call: str | None) -> None:
+    """Raise :class:`CloudSystemExit` unless ``call`` is ``action`` (``destroy`` takes None too)."""
+    if call == "function" or (call != "action" and name != "destroy"):
+        raise exception.CloudSystemExit(action_only_message(name))
+
+
+def require_function(name: str, call: str | None) -> None:
+    """Raise :class:`CloudSystemExit` when a provider function is called as an action."""
+    if call == "action":
+        raise exception.CloudSystemExit(function_only_message(name))
+
+
+def takes_argument(function: Callable[..., Any], name: str) -> bool:
+    """Return whether ``function`` accepts an argument called ``name``."""
+    try:
+        return name in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def utils_for(opts: Mapping[str, Any]) -> dict[str, Callable[..., Any]]:
+    """Return the ``__utils__`` mapping a cloud driver sees (``cloud.fire_event``...)."""
+    from hearth.clouds import deploy
+
+    return {
+        "cloud.fire_event": fire_event,
+        "cloud.filter_event": functools.partial(filter_event, opts=opts),
+        "cloud.is_public_ip": is_public_ip,
+        "cloud.wait_for_ip": wait_for_ip,
+        "cloud.wait_for_fun": wait_for_fun,
+        "cloud.check_name": check_name,
+        "cloud.list_nodes_select": list_nodes_select,
+        "cloud.bootstrap": deploy.bootstrap,
+    }
