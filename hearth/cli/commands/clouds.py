@@ -1,0 +1,214 @@
+"""stackctl cloud-*: Salt Cloud's verbs on the configured providers and profiles.
+
+``cloud-providers``, ``cloud-profiles``, ``cloud-nodes`` (``-Q``/``-F``/``-S``),
+``cloud-create -p PROFILE NAME...`` (``-p``), ``cloud-destroy NAME... --yes``
+(``-d``), ``cloud-action ACTION NAME...`` (``-a``), ``cloud-function FUNCTION
+PROVIDER`` (``-f``) and ``cloud-images|sizes|locations PROVIDER``
+(``--list-*``).  The configuration is read from ``[cloud] config_dir``.
+Only the standard library is imported here; the handlers import the rest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+STRUCTURED = ("yaml", "json")
+LISTINGS = ("table", "json", "yaml", "value")
+NODE_COLUMNS = ("provider", "name", "id", "state", "image", "size", "public_ips", "private_ips")
+
+
+def _cloud(args: argparse.Namespace) -> Any:
+    from hearth.clouds.cloud import Cloud
+    from hearth.common import config
+
+    config.load(config_files=getattr(args, "config_file", None))
+    return Cloud.from_conf()
+
+
+def _keywords(items: list[str]) -> tuple[list[Any], dict[str, Any]]:
+    from hearth.cli.commands.exec_modules import split_arguments
+
+    return split_arguments(items)
+
+
+def _print(data: Any, fmt: str) -> None:
+    from hearth.cli import output
+
+    output.dump_structured(data, fmt)
+
+
+def _with_events(work: Callable[[], Any]) -> Any:
+    """Run ``work`` while printing its cloud events to stderr as they happen."""
+    from hearth import bus
+
+    subscription = bus.subscribe("hearth/cloud/")
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = work()
+        except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
+            outcome["error"] = error
+        finally:
+            subscription.close()
+
+    thread = threading.Thread(target=run, name="cloud-work", daemon=True)
+    thread.start()
+    for event in subscription:
+        print(f"{event.tag}: {event.data.get('event', '')}", file=sys.stderr)
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
+
+
+# --- handlers ----------------------------------------------------------------------
+
+def do_providers(args: argparse.Namespace) -> int:
+    """List the configured providers, and whether their driver loads (why not)."""
+    from hearth.cli import output
+
+    cloud = _cloud(args)
+    rows = []
+    for reference in cloud.provider_refs:
+        failure = cloud.load_failure(reference)
+        rows.append({"provider": reference, "driver": reference.split(":")[1],
+                     "status": "refused" if failure else "loaded",
+                     "reason": str(failure) if failure else ""})
+    output.listing(rows, ("provider", "driver", "status", "reason"), args.format)
+    return 0
+
+
+def do_profiles(args: argparse.Namespace) -> int:
+    """List the profiles."""
+    from hearth.cli import output
+
+    profiles = _cloud(args).profiles()
+    if args.format in STRUCTURED:
+        _print(profiles, args.format)
+        return 0
+    rows = [{"profile": name, **profile} for name, profile in profiles.items()]
+    output.listing(rows, ("profile", "provider", "image", "size", "location"), args.format)
+    return 0
+
+
+def do_nodes(args: argparse.Namespace) -> int:
+    """List the nodes of every provider (all fields with --full, some with --select)."""
+    from hearth.cli import output
+
+    kind = "list_nodes_full" if args.full else "list_nodes_select" if args.select \
+        else "list_nodes"
+    selection = [f.strip() for f in args.select.split(",")] if args.select else None
+    answer = _cloud(args).query(kind, selection)
+    if args.format in STRUCTURED:
+        _print(answer, args.format)
+        return 0
+    rows = [{"provider": f"{alias}:{driver}", "name": name, **node}
+            for alias, drivers in answer.items() for driver, nodes in drivers.items()
+            for name, node in sorted(nodes.items())]
+    columns = ("provider", "name", *selection) if selection else NODE_COLUMNS
+    output.listing(rows, columns, args.format)
+    return 0
+
+
+def do_create(args: argparse.Namespace) -> int:
+    """Create nodes from a profile; print each node's details."""
+    cloud = _cloud(args)
+    _, overrides = _keywords(args.settings or [])
+    vms = [cloud.profile_vm(args.profile, name, overrides) for name in args.names]
+    created = _with_events(lambda: {vm["name"]: cloud.create(vm) for vm in vms})
+    _print(created, args.format)
+    return 0
+
+
+def do_destroy(args: argparse.Namespace) -> int:
+    """Destroy nodes by name (asks for --yes)."""
+    from hearth.cli.command import CommandError
+
+    if not args.yes:
+        raise CommandError(f"cloud-destroy destroys {', '.join(args.names)} for good: add "
+                           "--yes to confirm.", exit_code=2)
+    cloud = _cloud(args)
+    _print(_with_events(lambda: cloud.destroy(args.names)), args.format)
+    return 0
+
+
+def do_action(args: argparse.Namespace) -> int:
+    """Run an action (per node) on named nodes."""
+    names, kwargs = _keywords(args.items)
+    if not names:
+        from hearth.cli.command import CommandError
+
+        raise CommandError(f"cloud-action {args.action}: name at least one node", exit_code=2)
+    cloud = _cloud(args)
+    _print(_with_events(lambda: cloud.run_action(args.action, [str(n) for n in names],
+                                                 kwargs)), args.format)
+    return 0
+
+
+def do_function(args: argparse.Namespace) -> int:
+    """Run a function (per provider) of one provider."""
+    _, kwargs = _keywords(args.items)
+    cloud = _cloud(args)
+    alias, driver = cloud.resolve(args.provider)
+    result = cloud.call_function(args.provider, args.function, kwargs)
+    _print({alias: {driver: result}}, args.format)
+    return 0
+
+
+def _avail(kind: str) -> Callable[[argparse.Namespace], int]:
+    def handler(args: argparse.Namespace) -> int:
+        cloud = _cloud(args)
+        alias, driver = cloud.resolve(args.provider)
+        _print({alias: {driver: cloud.call_function(args.provider, f"avail_{kind}")}},
+               args.format)
+        return 0
+    handler.__doc__ = f"List the {kind} of a provider."
+    return handler
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the cloud commands."""
+    from hearth.cli import command
+
+    command.add_command(subparsers, "cloud-providers", do_providers,
+                        "List the cloud providers and whether their driver loads.",
+                        formats=LISTINGS)
+    command.add_command(subparsers, "cloud-profiles", do_profiles, "List the cloud profiles.",
+                        formats=LISTINGS)
+    parser = command.add_command(subparsers, "cloud-nodes", do_nodes,
+                                 "List the nodes of every cloud provider.", formats=LISTINGS)
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--full", action="store_true", help="Every field of every node.")
+    group.add_argument("--select", metavar="FIELD[,FIELD...]",
+                       help="Only these fields of every node.")
+    parser = command.add_command(subparsers, "cloud-create", do_create,
+                                 "Create nodes from a cloud profile.", formats=STRUCTURED)
+    parser.add_argument("-p", "--profile", required=True, help="The profile of the nodes.")
+    parser.add_argument("names", nargs="+", metavar="NAME")
+    parser.add_argument("--set", dest="settings", action="append", metavar="KEY=VALUE",
+                        help="Override a profile setting (repeatable).")
+    parser = command.add_command(subparsers, "cloud-destroy", do_destroy,
+                                 "Destroy cloud nodes by name.", formats=STRUCTURED)
+    parser.add_argument("names", nargs="+", metavar="NAME")
+    parser.add_argument("--yes", action="store_true", help="Confirm the destruction.")
+    parser = command.add_command(subparsers, "cloud-action", do_action,
+                                 "Run a driver action on nodes (salt-cloud -a).",
+                                 formats=STRUCTURED)
+    parser.add_argument("action", metavar="ACTION")
+    parser.add_argument("items", nargs="+", metavar="NAME | KEY=VALUE")
+    parser = command.add_command(subparsers, "cloud-function", do_function,
+                                 "Run a driver function of a provider (salt-cloud -f).",
+                                 formats=STRUCTURED)
+    parser.add_argument("function", metavar="FUNCTION")
+    parser.add_argument("provider", metavar="PROVIDER")
+    parser.add_argument("items", nargs="*", metavar="KEY=VALUE")
+    for kind in ("images", "sizes", "locations"):
+        parser = command.add_command(subparsers, f"cloud-{kind}", _avail(kind),
+                                     f"List the {kind} of a cloud provider.",
+                                     formats=STRUCTURED)
+        parser.add_argument("provider", metavar="PROVIDER")
