@@ -8,6 +8,7 @@ through :func:`scrub`: passwords, keys and tokens never reach an event.
 
 from __future__ import annotations
 
+import collections
 import functools
 import inspect
 import ipaddress
@@ -87,18 +88,45 @@ def event_tag(tag: str) -> str:
     return "hearth/" + tag[len("salt/"):] if tag.startswith("salt/") else tag
 
 
+#: Tag prefix -> the queue its events go to instead of the bus (see :func:`capture_events`).
+_CAPTURES: dict[str, collections.deque] = {}
+
+
+def capture_events(prefix: str) -> collections.deque:
+    """Send events whose tag starts with ``prefix`` to the returned queue, not the bus.
+
+    A driver running on a worker thread must not touch the bus of a
+    green-threaded engine; the engine side drains the queue and publishes
+    (:func:`release_events` ends the capture).
+    """
+    queue: collections.deque = collections.deque()
+    _CAPTURES[prefix] = queue
+    return queue
+
+
+def release_events(prefix: str) -> None:
+    """End the capture of ``prefix`` (events go to the bus again)."""
+    _CAPTURES.pop(prefix, None)
+
+
 def fire_event(key: str, msg: Any, tag: str, sock_dir: Any = None, args: Mapping | None = None,
                transport: Any = None) -> None:
     """Publish ``args`` plus ``{key: msg}`` under ``tag`` on the bus, secrets hidden.
 
     ``sock_dir`` and ``transport`` are accepted for Salt drivers and unused:
-    the process's bus carries the event.
+    the process's bus carries the event (or a capture queue takes it).
     """
     from hearth import bus
 
     data = dict(args or {})
     data[key] = msg
-    bus.publish(event_tag(tag), scrub(data))
+    tag = event_tag(tag)
+    data = scrub(data)
+    for prefix, queue in list(_CAPTURES.items()):
+        if tag.startswith(prefix):
+            queue.append(bus.Event(tag, data))
+            return
+    bus.publish(tag, data)
 
 
 def filter_event(tag: str, data: Mapping[str, Any], defaults: Iterable[str],

@@ -1,0 +1,387 @@
+"""Hearth::Cloud::Server: a node made by a cloud driver (``hearth.clouds``).
+
+Every driver call (create, destroy, stop/start, resize, show) runs on a
+worker thread (:class:`~hearth.plugins._blocking.BlockingCall`), so a
+blocking SDK never stalls the engine; ``check_<action>_complete`` polls it.
+The driver's events (``hearth/cloud/<name>/<stage>``) are captured from
+the worker thread, published on the engine's bus and written to the
+stack's event stream as status reasons.
+
+The node's name is stack-unique by default (``<stack>-<resource>-<short
+id>``), which is how a node survives an engine crash: the next create of
+the same resource adopts the node found under that name, and a delete
+destroys it even when the crash came before its id was recorded.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from hearth.common import exception
+from hearth.engine import attributes, properties, resource, support
+from hearth.plugins._blocking import RUNNING, BlockingCall
+
+DATA_KEY = "cloud"
+#: Seconds between two polls of a running driver call.
+POLL_DELAY = 0.05
+
+
+def node_timeout() -> float:
+    """Return ``[cloud] node_timeout``."""
+    from hearth.common import config
+
+    config.register_opts()
+    return config.CONF.cloud.node_timeout
+
+
+def new_cloud() -> Any:
+    """Return a Cloud over the configuration (providers and profiles read afresh)."""
+    from hearth.clouds.cloud import Cloud
+
+    return Cloud.from_conf()
+
+
+# --- the work done on worker threads -------------------------------------------------
+
+def create_or_adopt(cloud: Any, vm_: Mapping[str, Any], adopt: bool) -> dict[str, Any]:
+    """Create node ``vm_``; a node already under its name is adopted when ``adopt``."""
+    try:
+        found = cloud.call_action(vm_["driver"], "show_instance", vm_["name"])
+    except exception.CloudNodeNotFound:
+        return cloud.create(vm_)
+    if not adopt:
+        raise exception.CloudSystemExit(f"A node named {vm_['name']} already exists on "
+                                        f"{vm_['driver']}.")
+    return {**found, "adopted": True}
+
+
+def destroy_and_wait(cloud: Any, reference: str, name: str, timeout: float) -> None:
+    """Destroy node ``name`` and wait until it is gone (already gone is success)."""
+    import time
+
+    from hearth.clouds import utils
+
+    try:
+        cloud.call_action(reference, "destroy", name)
+    except exception.CloudNodeNotFound:
+        return
+
+    def gone() -> Any:
+        try:
+            cloud.call_action(reference, "show_instance", name)
+        except exception.CloudNodeNotFound:
+            return True
+        return None
+
+    utils.wait_for_ip(gone, timeout=timeout, interval=0.2, sleep=time.sleep)
+
+
+def act_and_show(cloud: Any, reference: str, name: str, action: str,
+                 kwargs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Run ``action`` on node ``name`` (none for a bare show); return its details after."""
+    if action:
+        cloud.call_action(reference, action, name, kwargs)
+    return cloud.call_action(reference, "show_instance", name)
+
+
+class CloudServer(resource.Resource):
+    """A server (node) on a cloud provider, made by one of Hearth's cloud drivers.
+
+    Name a ``profile`` (from ``cloud.profiles.d``) or a ``provider`` (from
+    ``cloud.providers.d``) and the node's ``image``, ``size`` and
+    ``location``.  ``size`` changes in place where the driver can resize;
+    other changes replace the server (the new one is created first).
+    Suspend and resume stop and start the node.  With the ``local`` driver
+    the node is a hearth-agent process, ready once its agent answers.
+    """
+
+    support_status = support.SupportStatus(version="2026.1")
+
+    PROPERTIES = (PROVIDER, PROFILE, IMAGE, SIZE, LOCATION, NAME, AGENT, TAGS, USER_DATA) = (
+        "provider", "profile", "image", "size", "location", "name", "agent", "tags",
+        "user_data")
+    ATTRIBUTES = (ID, NAME_ATTR, STATE, PUBLIC_IPS, PRIVATE_IPS, AGENT_ID, EXTRA) = (
+        "id", "name", "state", "public_ips", "private_ips", "agent_id", "extra")
+
+    properties_schema = {
+        PROVIDER: properties.Schema(properties.Schema.STRING,
+                                    "The cloud provider, as alias or alias:driver."),
+        PROFILE: properties.Schema(properties.Schema.STRING,
+                                   "The cloud profile (its provider, image, size...)."),
+        IMAGE: properties.Schema(properties.Schema.STRING, "The image, by id or name."),
+        SIZE: properties.Schema(properties.Schema.STRING,
+                                "The size; changed in place where the driver can resize.",
+                                update_allowed=True),
+        LOCATION: properties.Schema(properties.Schema.STRING, "The location (region, zone)."),
+        NAME: properties.Schema(properties.Schema.STRING,
+                                "The node's name. Default: <stack>-<resource>-<short id>."),
+        AGENT: properties.Schema(properties.Schema.MAP,
+                                 "Agent configuration of the node; its 'grains' key sets "
+                                 "the agent's grains (local driver)."),
+        TAGS: properties.Schema(properties.Schema.MAP, "Tags (metadata) of the node."),
+        USER_DATA: properties.Schema(properties.Schema.STRING, "User data of the node."),
+    }
+
+    attributes_schema = {
+        ID: attributes.Schema("The node's id at the provider.", attributes.Schema.STRING),
+        NAME_ATTR: attributes.Schema("The node's name.", attributes.Schema.STRING),
+        STATE: attributes.Schema("The node's state (RUNNING, STOPPED...) at the last action.",
+                                 attributes.Schema.STRING),
+        PUBLIC_IPS: attributes.Schema("The node's public IP addresses.",
+                                      attributes.Schema.LIST),
+        PRIVATE_IPS: attributes.Schema("The node's private IP addresses.",
+                                       attributes.Schema.LIST),
+        AGENT_ID: attributes.Schema("The id of the node's agent (for Hearth::Exec::Call "
+                                    "targets), when it has one.", attributes.Schema.STRING),
+        EXTRA: attributes.Schema("Provider-specific details of the node.",
+                                 attributes.Schema.MAP),
+    }
+
+    #: builds the Cloud client (a seam for tests).
+    cloud_factory = staticmethod(new_cloud)
+
+    # --- validation and names ----------------------------------------------
+
+    def validate(self) -> None:
+        """Check the properties: exactly one of provider and profile, and that it exists."""
+        super().validate()
+        given = [key for key in (self.PROVIDER, self.PROFILE) if self.properties[key]]
+        if len(given) != 1:
+            raise exception.StackValidationFailed(
+                f"Exactly one of {self.PROVIDER} and {self.PROFILE} must be given "
+                f"(got {', '.join(given) or 'neither'}).", path=[self.name, "properties"])
+        key = given[0]
+        try:
+            cloud = self.cloud_factory()
+            if key == self.PROFILE:
+                cloud.profile_vm(self.properties[key], "validation")
+            else:
+                cloud.resolve(self.properties[key])
+        except exception.CloudConfigError as error:
+            raise exception.StackValidationFailed(
+                str(error), path=[self.name, "properties", key]) from error
+
+    def node_name(self) -> str:
+        """Return the node's name: the ``name`` property, else the stack-unique name."""
+        return self.properties[self.NAME] or str(self.physical_resource_name())
+
+    def _vm(self, cloud: Any, props: properties.Properties) -> dict[str, Any]:
+        settings = {key: props[key] for key in (self.IMAGE, self.SIZE, self.LOCATION,
+                                                self.TAGS, self.USER_DATA)
+                    if props[key] is not None}
+        agent = dict(props[self.AGENT] or {})
+        if "grains" in agent:
+            settings["grains"] = agent.pop("grains")
+        if agent:
+            settings["agent"] = agent
+        if props[self.PROFILE]:
+            return cloud.profile_vm(props[self.PROFILE], self.node_name(), settings)
+        return cloud.provider_vm(props[self.PROVIDER], self.node_name(), settings)
+
+    # --- what is stored --------------------------------------------------------
+
+    def _stored(self) -> dict[str, Any]:
+        raw = self.data_get().get(DATA_KEY)
+        if not raw:
+            return {}
+        return json.loads(raw) if isinstance(raw, str) else dict(raw)
+
+    def _store(self, reference: str, node: Mapping[str, Any] | None,
+               expected_state: str | None = None) -> None:
+        stored = self._stored()
+        stored.update(provider=reference, name=self.node_name())
+        if node is not None:
+            stored["node"] = dict(node)
+        if expected_state is not None:
+            stored["expected_state"] = expected_state
+        self.data_set(DATA_KEY, json.dumps(stored, default=str))
+
+    def _reference(self, cloud: Any) -> str:
+        """Return the node's provider as ``alias:driver`` (stored, else from the properties)."""
+        stored = self._stored().get("provider")
+        if stored:
+            return stored
+        if self.properties[self.PROFILE]:
+            return cloud.profile_vm(self.properties[self.PROFILE], self.node_name())["driver"]
+        alias, driver = cloud.resolve(self.properties[self.PROVIDER])
+        return f"{alias}:{driver}"
+
+    # --- driver calls and their events ------------------------------------------
+
+    def _start(self, what: str, fn: Any, *args: Any) -> BlockingCall:
+        """Run ``fn(*args)`` on a worker thread, capturing the node's driver events."""
+        from hearth.clouds import utils
+
+        queue = utils.capture_events(self._event_prefix())
+        call = BlockingCall.start(self.stack, f"{what} of node {self.node_name()}",
+                                  node_timeout(), fn, *args)
+        call.context = queue
+        return call
+
+    def _event_prefix(self) -> str:
+        return f"hearth/cloud/{self.node_name()}/"
+
+    def _relay_events(self, queue: Any) -> None:
+        """Publish the captured driver events and record each as a status reason."""
+        from hearth import bus
+
+        while queue:
+            event = queue.popleft()
+            bus.publish(event.tag, event.data)
+            stage = event.tag.rsplit("/", 1)[-1]
+            self.status_reason = f"Cloud node {self.node_name()}: {stage}"
+            self.stack.record_resource_state(self)
+
+    def _poll(self, call: BlockingCall | None) -> Any:
+        """Relay events; return RUNNING while ``call`` runs, else its result (or raise)."""
+        from hearth.clouds import utils
+
+        if call is None:
+            return None
+        self._relay_events(call.context)
+        try:
+            result = call.poll(self.stack)
+        except Exception:
+            utils.release_events(self._event_prefix())
+            self._relay_events(call.context)
+            raise
+        if result is not RUNNING:
+            utils.release_events(self._event_prefix())
+            self._relay_events(call.context)
+        return result
+
+    def _finished(self, call: BlockingCall | None, reference: str | None = None,
+                  expected_state: str | None = None) -> Any:
+        """Return a poll delay while ``call`` runs, else True, storing the node it returned."""
+        result = self._poll(call)
+        if result is RUNNING:
+            return POLL_DELAY
+        if isinstance(result, Mapping) and reference is not None:
+            self._store(reference, result, expected_state)
+        return True
+
+    # --- the plug-in contract ---------------------------------------------------
+
+    def handle_create(self) -> tuple[BlockingCall, str]:
+        """Start creating the node (or adopting the one a crashed engine left)."""
+        cloud = self.cloud_factory()
+        vm_ = self._vm(cloud, self.properties)
+        self._store(vm_["driver"], None)
+        adopt = not self.properties[self.NAME]
+        return self._start("create", create_or_adopt, cloud, vm_, adopt), vm_["driver"]
+
+    def check_create_complete(self, cookie: tuple[BlockingCall, str]) -> Any:
+        """Return True once the node runs (and, for local, its agent answers)."""
+        call, reference = cookie
+        done = self._finished(call, reference, "RUNNING")
+        if done is True:
+            node = self._stored().get("node") or {}
+            self.resource_id_set(node.get("id") or self.node_name())
+        return done
+
+    def handle_delete(self) -> BlockingCall | None:
+        """Destroy the node and wait until it is gone (found by name, id or not)."""
+        if not self._stored() and self.resource_id is None and self.action == resource.INIT:
+            return None
+        cloud = self.cloud_factory()
+        return self._start("delete", destroy_and_wait, cloud, self._reference(cloud),
+                           self.node_name(), node_timeout())
+
+    def check_delete_complete(self, call: BlockingCall | None) -> Any:
+        """Return True once the node is gone."""
+        return self._finished(call)
+
+    def _node_action(self, action: str, kwargs: Mapping[str, Any] | None = None) -> Any:
+        cloud = self.cloud_factory()
+        reference = self._reference(cloud)
+        if action and not cloud.supports(reference, action):
+            raise exception.NotSupported(
+                feature=f"The {action} action of the {reference.split(':')[1]} cloud driver "
+                        f"(server {self.name})")
+        return self._start(action or "show", act_and_show, cloud, reference, self.node_name(),
+                           action, kwargs), reference
+
+    def handle_suspend(self) -> Any:
+        """Stop the node."""
+        return self._node_action("stop")
+
+    def check_suspend_complete(self, cookie: Any) -> Any:
+        """Return True once the node is stopped."""
+        return self._finished(*cookie, "STOPPED")
+
+    def handle_resume(self) -> Any:
+        """Start the node again."""
+        return self._node_action("start")
+
+    def check_resume_complete(self, cookie: Any) -> Any:
+        """Return True once the node runs again."""
+        return self._finished(*cookie, "RUNNING")
+
+    def handle_check(self) -> Any:
+        """Ask the driver for the node (show_instance)."""
+        return self._node_action("")
+
+    def check_check_complete(self, cookie: Any) -> Any:
+        """Compare the node with what the resource expects; raise on a difference."""
+        done = self._finished(*cookie)
+        if done is not True:
+            return done
+        stored = self._stored()
+        node = stored.get("node") or {}
+        expected = stored.get("expected_state") or "RUNNING"
+        problems = []
+        if node.get("state") != expected:
+            problems.append(f"state is {node.get('state')}, expected {expected}")
+        size = self.properties[self.SIZE]
+        if size and size not in (node.get("size"), node.get("size_id")):
+            problems.append(f"size is {node.get('size')}, expected {size}")
+        if problems:
+            raise exception.ResourceInError(resource_status=node.get("state"),
+                                            status_reason="; ".join(problems))
+        return True
+
+    def needs_replace_with_prop_diff(self, changed_properties: set[str],
+                                     after_props: properties.Properties,
+                                     before_props: properties.Properties) -> bool:
+        """Replace on a size change when the driver cannot resize in place."""
+        if self.SIZE not in changed_properties:
+            return False
+        cloud = self.cloud_factory()
+        reference = self._reference(cloud)
+        if not cloud.supports(reference, "resize"):
+            return True
+        if cloud.supports(reference, "capabilities"):
+            return "resize" not in cloud.call_function(reference, "capabilities")
+        return False
+
+    def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> Any:
+        """Resize the node in place when ``size`` changed."""
+        if self.SIZE not in prop_diff:
+            return None
+        return self._node_action("resize", {"size": prop_diff[self.SIZE]})
+
+    def check_update_complete(self, cookie: Any) -> Any:
+        """Return True once the resize is done."""
+        return True if cookie is None else self._finished(*cookie)
+
+    # --- attributes --------------------------------------------------------------
+
+    def _resolve_attribute(self, name: str) -> Any:
+        node = self._stored().get("node") or {}
+        if name == self.AGENT_ID:
+            return node.get("agent_id") or (node.get("name") if node.get("deployed") else None)
+        if name == self.EXTRA:
+            return node.get("extra") or {key: value for key, value in node.items()
+                                         if key not in ("id", "name", "state", "public_ips",
+                                                        "private_ips")}
+        return node.get(name)
+
+    def _show_resource(self) -> Any:
+        return self._stored().get("node")
+
+
+def resource_mapping() -> dict[str, type]:
+    """Return the types this module provides."""
+    return {"Hearth::Cloud::Server": CloudServer}
