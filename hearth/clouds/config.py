@@ -95,7 +95,8 @@ def _resolve_extends(entries: dict[str, tuple[str, Any]], kind: str,
     parent = str(parent).partition(":")[0] if kind == "provider" else str(parent)
     if parent in seen or parent == name:
         chain = " -> ".join((*seen, name, parent))
-        raise exception.CloudConfigError(f"{path}: {kind} '{name}' extends itself ({chain})")
+        raise exception.CloudConfigError(f"{path}: {kind}s extend each other in a cycle: "
+                                         f"{chain}")
     if parent not in entries:
         raise exception.CloudConfigError(
             f"{path}: {kind} '{name}' extends unknown {kind} '{parent}'."
