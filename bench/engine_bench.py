@@ -66,7 +66,7 @@ class Bench:
         os.environ["HEARTH_HOME"] = home
         from hearth.common import config
         from hearth.common.context import RequestContext
-        from hearth.engine.service import EngineService
+        from hearth.engine.service.engine import EngineService
         config.load(config_files=[])
         self.ctx = RequestContext.local()
         self.service = EngineService(db_url="sqlite:///" + os.path.join(home, "hearth.db"))

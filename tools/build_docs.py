@@ -95,9 +95,9 @@ def render_index(type_names: list[str]) -> str:
 
 def build() -> dict[Path, str]:
     """Return every page (path → text) for the built-in types."""
-    from hearth.engine.plugin_manager import PluginManager
-    from hearth.engine.resource_registry import ResourceRegistry
-    from hearth.engine.resource_types import list_types
+    from hearth.engine.registry.introspection import list_types
+    from hearth.engine.registry.plugin_manager import PluginManager
+    from hearth.engine.registry.types import ResourceRegistry
 
     registry = ResourceRegistry(PluginManager.load(plugin_dirs=[], entry_point_group=None))
     names = list_types(registry)

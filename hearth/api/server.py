@@ -58,7 +58,7 @@ def build_application(noauth: bool) -> tuple[Any, Any]:
     from hearth.api.app import build_app
     from hearth.common import config
     from hearth.db import tokens
-    from hearth.engine.service import EngineService
+    from hearth.engine.service.engine import EngineService
 
     url = config.database_url()
     service = EngineService(db_url=url)

@@ -21,14 +21,14 @@ EMBEDDED_POLL_INTERVAL = 0.05
 
 
 class EmbeddedBackend:
-    """Call an in-process :class:`~hearth.engine.service.EngineService` as the local admin."""
+    """Call an in-process :class:`~hearth.engine.service.engine.EngineService` as local admin."""
 
     poll_interval = EMBEDDED_POLL_INTERVAL
 
     def __init__(self, service: Any = None, project_id: str = "admin") -> None:
         from hearth.common.context import RequestContext
         if service is None:
-            from hearth.engine.service import EngineService
+            from hearth.engine.service.engine import EngineService
             service = EngineService()
         self.service = service
         self.context = RequestContext.local(project_id)

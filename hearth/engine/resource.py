@@ -9,7 +9,7 @@ missing handler is a no-op, a missing check means "complete at once".
 Updates call ``handle_update(json_snippet, tmpl_diff, prop_diff)``; raising
 :class:`~hearth.common.exception.UpdateReplace` asks for a replacement.
 
-Running the life cycle belongs to the engine (``hearth.engine.resource_actions``);
+Running the life cycle belongs to the engine (``hearth.engine.resources.actions``);
 the entry points here (:meth:`Resource.create`, ...) only delegate to it, so
 a Heat plug-in author finds the names they know.
 
@@ -26,7 +26,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol, runtime_checkable
 
 from hearth.common import exception
 from hearth.engine import attributes, properties, support
-from hearth.engine.resource_store import ResourceStore
+from hearth.engine.resources.store import ResourceStore
 from hearth.engine.template import function
 from hearth.engine.template.context import ResolutionContext
 
@@ -297,7 +297,7 @@ class Resource:
     # --- life-cycle entry points (run by the engine) ------------------------
 
     def _run(self, action: str, *args: Any) -> Any:
-        from hearth.engine import resource_actions
+        from hearth.engine.resources import actions as resource_actions
 
         return resource_actions.run(self, action, *args)
 

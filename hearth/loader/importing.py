@@ -3,10 +3,11 @@
 Every route (plain file, package directory, zip archive) only builds an
 import *spec*; :func:`import_source` then runs the same steps for all of
 them, so no route can skip a rule.  Modules are imported under a dotted name
-private to the loader (``hearth.loaded.<family><n>.<origin>.<name>``), so
-functions defined in a package's sub-modules (a zip's bundled packages
-too) keep a ``__module__`` inside the module's own name, and two loaders
-never share a module object.
+private to the loader and to the source
+(``hearth.loaded.<family><n>.<origin><rank>.<name>``), so functions defined
+in a package's sub-modules (a zip's bundled packages too) keep a
+``__module__`` inside the module's own name, and neither two loaders nor two
+same-named sources of one loader ever share a module object.
 """
 
 from __future__ import annotations
@@ -15,12 +16,12 @@ import importlib.util
 import logging
 import os
 import sys
-import zipimport
 from collections.abc import Callable
 from importlib.machinery import ModuleSpec
 from types import ModuleType
 
 from hearth.common import exception
+from hearth.loader import archives
 from hearth.loader.discovery import ModuleSource
 
 LOG = logging.getLogger(__name__)
@@ -37,20 +38,8 @@ def _package_spec(source: ModuleSource, fullname: str) -> ModuleSpec | None:
 
 
 def _zip_spec(source: ModuleSource, fullname: str) -> ModuleSpec | None:
-    """Build the spec of the package ``<name>/`` inside ``<name>.zip``.
-
-    zipimport resolves a module by the last part of its dotted name, so the
-    namespaced name finds the archive's ``<name>/__init__.py`` and, through
-    the package path, its bundled sub-packages.
-    """
-    importer = zipimport.zipimporter(source.path)
-    if not importer.is_package(source.name):
-        return None
-    spec = importlib.util.spec_from_loader(fullname, importer, is_package=True)
-    if spec is not None:
-        spec.submodule_search_locations = [os.path.join(source.path, source.name)]
-        spec.origin = os.path.join(source.path, source.name, "__init__.py")
-    return spec
+    """Build the spec of the package ``<name>/`` inside ``<name>.zip`` (see :mod:`.archives`)."""
+    return archives.archive_spec(source.path, source.name, fullname)
 
 
 #: The spec builder of each source kind.
@@ -69,7 +58,8 @@ def _import_reason(error: BaseException) -> str:
 
 
 def forget(fullname: str) -> None:
-    """Remove a loaded module and its sub-modules from ``sys.modules``."""
+    """Remove a loaded module and its sub-modules from ``sys.modules`` (and archives)."""
+    archives.ARCHIVE_FINDER.forget(fullname)
     for name in [n for n in sys.modules if n == fullname or n.startswith(fullname + ".")]:
         del sys.modules[name]
 

@@ -131,7 +131,7 @@ class Loader(Mapping[str, Callable[..., Any]]):
         return values
 
     def _load_source(self, source: ModuleSource) -> None:
-        fullname = f"{self._namespace}.{source.origin}.{source.name}"
+        fullname = f"{self._namespace}.{source.origin}{source.rank}.{source.name}"
         module = None
         try:
             module = importing.import_source(source, fullname)

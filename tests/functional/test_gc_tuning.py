@@ -4,7 +4,7 @@ import gc
 
 import pytest
 
-from hearth.engine.engine_runtime import tune_garbage_collector
+from hearth.engine.service.runtime import tune_garbage_collector
 
 
 @pytest.fixture(autouse=True)
@@ -27,7 +27,7 @@ def test_zero_leaves_pythons_setting():
 
 
 def test_an_engine_applies_the_configured_threshold(service, engine_options):
-    from hearth.engine.engine_runtime import EngineRuntime
+    from hearth.engine.service.runtime import EngineRuntime
     engine_options(gc_young_threshold=4321)
     EngineRuntime(service.db).stop()
     assert gc.get_threshold()[0] == 4321

@@ -9,7 +9,7 @@ import sqlite3
 
 from hearth.common import green
 from hearth.db import api_resources
-from hearth.engine import stack as stack_module
+from hearth.engine.stacks import stack as stack_module
 from tests.fixtures.engine import CTX, create_and_wait, slow_template, statuses
 
 

@@ -28,7 +28,7 @@ outputs:
 @pytest.fixture
 def service(hearth_home, db_url):
     from hearth.common import config
-    from hearth.engine.service import EngineService
+    from hearth.engine.service.engine import EngineService
     config.load(config_files=[])
     engine = EngineService(db_url=db_url)
     yield engine

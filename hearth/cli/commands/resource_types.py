@@ -16,25 +16,25 @@ class _LocalTypes:
     """Answer the introspection calls from this process's plug-in registry."""
 
     def __init__(self) -> None:
-        from hearth.engine.resource_registry import default_registry
+        from hearth.engine.registry.types import default_registry
         self.registry = default_registry()
 
     def list_resource_types(self, type_name: str | None = None,
                             with_description: bool = False) -> list[Any]:
-        from hearth.engine import resource_types
+        from hearth.engine.registry import introspection as resource_types
         return resource_types.list_types(self.registry, type_name, with_description)
 
     def list_resource_type_failures(self) -> list[dict[str, str]]:
-        from hearth.engine import resource_types
+        from hearth.engine.registry import introspection as resource_types
         return list(resource_types.load_failures(self.registry))
 
     def resource_schema(self, type_name: str, with_description: bool = False) -> dict[str, Any]:
-        from hearth.engine import resource_types
+        from hearth.engine.registry import introspection as resource_types
         return resource_types.resource_schema(self.registry.get_class(type_name), type_name,
                                               with_description)
 
     def generate_template(self, type_name: str, template_type: str = "hot") -> dict[str, Any]:
-        from hearth.engine import resource_types
+        from hearth.engine.registry import introspection as resource_types
         return resource_types.generate_template(self.registry.get_class(type_name),
                                                 type_name, template_type)
 

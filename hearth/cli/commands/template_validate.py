@@ -43,9 +43,9 @@ def validate(args: argparse.Namespace) -> int:
 def validate_locally(filename: str, request: dict, params: dict) -> dict:
     """Validate in-process, resource types and properties included (no database needed)."""
     from hearth.cli import template_files
-    from hearth.engine.environment import Environment, parameter_types
-    from hearth.engine.resource_registry import default_registry
-    from hearth.engine.resource_validation import definition_checker
+    from hearth.engine.registry.types import default_registry
+    from hearth.engine.resources.validation import definition_checker
+    from hearth.engine.template.environment import Environment, parameter_types
     from hearth.engine.template.validate import validate_template
 
     documents = template_files.environment_documents(request)

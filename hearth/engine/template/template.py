@@ -18,9 +18,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from hearth.common import exception
-from hearth.engine.environment import Environment
 from hearth.engine.template import function, graph, parser, structure, versions
 from hearth.engine.template.conditions import Conditions
+from hearth.engine.template.environment import Environment
 from hearth.engine.template.located import LocatedDict, line_of
 from hearth.engine.template.parameters import Parameters, validate_parameter_groups
 from hearth.engine.template.resource_definition import ResourceDefinition

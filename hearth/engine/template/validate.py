@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hearth.engine.environment import Environment, parameter_types
 from hearth.engine.template import parser
+from hearth.engine.template.environment import Environment, parameter_types
 from hearth.engine.template.located import plain
 from hearth.engine.template.template import ResourceValidator, Template
 

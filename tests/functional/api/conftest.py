@@ -56,7 +56,7 @@ def create_token(env: dict, project: str, *extra: str) -> str:
 
 def _engine_implemented() -> bool:
     """Return whether EngineService is more than its interface yet."""
-    from hearth.engine import service
+    from hearth.engine.service import engine as service
     try:
         service.EngineService.__init__(object.__new__(service.EngineService), db_url="sqlite://")
     except NotImplementedError:

@@ -71,8 +71,8 @@ def _update_implemented() -> bool:
     import importlib.util
     import inspect
 
-    from hearth.engine.service import EngineService
-    return (importlib.util.find_spec("hearth.engine.update") is not None
+    from hearth.engine.service.engine import EngineService
+    return (importlib.util.find_spec("hearth.engine.update.run") is not None
             and "NotImplementedError" not in inspect.getsource(EngineService.update_stack))
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from hearth.engine.resource_store import InMemoryResourceStore
+from hearth.engine.resources.store import InMemoryResourceStore
 from hearth.engine.template import function
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from hearth.common import exception
 from hearth.engine import attributes, constraints, properties, resource
-from hearth.engine.resource_store import InMemoryResourceStore, ResourceStore
+from hearth.engine.resources.store import InMemoryResourceStore, ResourceStore
 from tests.unit.engine.resource_helpers import Definition, FakeStack, make
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hearth.engine import attributes, properties, support
-from hearth.engine.resource_registry import ResourceRegistry
+from hearth.engine.registry.types import ResourceRegistry
 
 TEMPLATE_TYPES = ("hot", "cfn")
 

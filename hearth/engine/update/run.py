@@ -1,7 +1,7 @@
 """Run a stack update, and its rollback to the previous template.
 
-One walk (:func:`hearth.engine.stack_actions.walk_resources`'s walker) over
-the map of :func:`hearth.engine.update_plan.update_graph`: each ``update``
+One walk (:func:`hearth.engine.stacks.actions.walk_resources`'s walker) over
+the map of :func:`hearth.engine.update.plan.update_graph`: each ``update``
 node brings one resource to its new definition (in place through
 ``handle_update`` when the resource allows it, else by replacement), each
 ``cleanup`` node deletes what is left behind (removed resources, and the
@@ -29,9 +29,10 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.db import api_resources, api_stacks
-from hearth.engine import stack_actions, update_plan
 from hearth.engine.scheduler import Direction, Task, WalkResult
-from hearth.engine.update_plan import CLEANUP, UPDATE, Node
+from hearth.engine.stacks import actions as stack_actions
+from hearth.engine.update import plan as update_plan
+from hearth.engine.update.plan import CLEANUP, UPDATE, Node
 
 IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
 ROLLBACK = "ROLLBACK"
@@ -199,7 +200,7 @@ def cleanup_leftovers(stack: Any, updater: StackUpdate) -> None:
 
 def load_target(stack: Any, raw_template_id: int) -> Any:
     """Return a Stack of ``stack``'s record with template ``raw_template_id``."""
-    from hearth.engine.stack_loader import load_stack
+    from hearth.engine.stacks.loader import load_stack
     return load_stack(stack.db, stack.row, stack.registry, raw_template_id=raw_template_id,
                       clock=stack.clock, sleep=stack.sleep)
 
@@ -275,7 +276,8 @@ def resource_summary(resource: Any, stack_row: Any, required_by: list[str],
     """Return a preview's resource object (Heat's resource fields from a live resource)."""
     from types import SimpleNamespace
 
-    from hearth.engine import api_format, resource_actions
+    from hearth.engine.resources import actions as resource_actions
+    from hearth.engine.service import api_format
     row = SimpleNamespace(name=resource.name, physical_resource_id=resource.resource_id,
                           type=resource.type_name, action=resource.action,
                           status=resource.status, status_reason=resource.status_reason,
@@ -291,7 +293,7 @@ def resource_summary(resource: Any, stack_row: Any, required_by: list[str],
 
 def required_by(stack: Any, definitions: Mapping[str, Any]) -> dict[str, list[str]]:
     """Return ``{name: names that require it}`` among ``definitions``."""
-    from hearth.engine.stack import requirements
+    from hearth.engine.stacks.stack import requirements
     result: dict[str, list[str]] = {name: [] for name in definitions}
     for name, definition in definitions.items():
         for need in sorted(requirements(definition) & set(definitions)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hearth.engine import resource_actions
+from hearth.engine.resources import actions as resource_actions
 from hearth.engine.template import function
 
 

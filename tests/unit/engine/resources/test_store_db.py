@@ -5,8 +5,8 @@ from types import SimpleNamespace
 import pytest
 
 from hearth.db import api_batch, api_resources, api_stacks
-from hearth.engine import resource_actions
-from hearth.engine.resource_store_db import DbResourceStore
+from hearth.engine.resources import actions as resource_actions
+from hearth.engine.resources.store_db import DbResourceStore
 
 
 @pytest.fixture

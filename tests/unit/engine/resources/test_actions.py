@@ -4,8 +4,8 @@ import types
 
 import pytest
 
-from hearth.engine import resource_actions
-from hearth.engine.environment import Environment
+from hearth.engine.resources import actions as resource_actions
+from hearth.engine.template.environment import Environment
 
 
 def test_allowed_transitions_pass():

@@ -16,7 +16,7 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.engine import support
-from hearth.engine.plugin_manager import PluginManager
+from hearth.engine.registry.plugin_manager import PluginManager
 
 LOG = logging.getLogger(__name__)
 

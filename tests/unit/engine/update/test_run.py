@@ -5,8 +5,9 @@ from types import SimpleNamespace
 import pytest
 
 from hearth.common import exception
-from hearth.engine import update, update_plan
-from hearth.engine.update_plan import CLEANUP, UPDATE
+from hearth.engine.update import plan as update_plan
+from hearth.engine.update import run as update
+from hearth.engine.update.plan import CLEANUP, UPDATE
 
 
 def test_put_takes_the_request_as_is():

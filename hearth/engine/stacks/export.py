@@ -15,7 +15,7 @@ from typing import Any
 
 from hearth.db import api_resources
 from hearth.db.session import Database
-from hearth.engine.api_format import HIDDEN
+from hearth.engine.service.api_format import HIDDEN
 
 #: environment sections that hold parameter values
 PARAMETER_SECTIONS = ("parameters", "parameter_defaults")

@@ -1,10 +1,10 @@
-"""Tests of hearth.engine.resource_types: schema JSON, templates, listing."""
+"""Tests of hearth.engine.registry.introspection: schema JSON, templates, listing."""
 
 import pytest
 
-from hearth.engine import resource_types
-from hearth.engine.plugin_manager import PluginManager
-from hearth.engine.resource_registry import ResourceRegistry
+from hearth.engine.registry import introspection as resource_types
+from hearth.engine.registry.plugin_manager import PluginManager
+from hearth.engine.registry.types import ResourceRegistry
 from hearth.plugins.none import NoneResource
 from hearth.plugins.random_string import RandomString
 from hearth.plugins.value import Value

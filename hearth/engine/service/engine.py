@@ -59,7 +59,7 @@ class EngineService:
     def __init__(self, db_url: str | None = None, engine_id: str | None = None) -> None:
         from hearth.common import config
         from hearth.db.session import get_database
-        from hearth.engine.engine_runtime import EngineRuntime
+        from hearth.engine.service.runtime import EngineRuntime
         config.register_opts()
         self.db = get_database(db_url)
         self.runtime = EngineRuntime(self.db, engine_id)
@@ -78,7 +78,7 @@ class EngineService:
         """Validate and store a stack, start CREATE; return ``{"id", "stack_name"}``."""
         from hearth.common.config import CONF
         from hearth.db import api_stacks
-        from hearth.engine import stack_actions
+        from hearth.engine.stacks import actions as stack_actions
         text = template if isinstance(template, str) else json.dumps(template)
         if len(text.encode()) > CONF.max_template_size:
             raise exception.TemplateSizeExceeded(actual=len(text.encode()),
@@ -111,8 +111,9 @@ class EngineService:
         from types import SimpleNamespace
 
         from hearth.db import api_stacks
-        from hearth.engine import api_format, update
-        from hearth.engine.stack_loader import load_stack
+        from hearth.engine.service import api_format
+        from hearth.engine.stacks.loader import load_stack
+        from hearth.engine.update import run as update
         data = self._parse(template)
         env = self._environment(kwargs.get("environment"), kwargs.get("environment_files"),
                                 kwargs.get("files"), kwargs.get("params"), data)
@@ -151,7 +152,7 @@ class EngineService:
                     global_tenant: bool = False) -> list[JsonMap]:
         """Return stack summaries (Heat's stack-list items)."""
         from hearth.db import api_stacks
-        from hearth.engine import api_format
+        from hearth.engine.service import api_format
         project = None if (global_tenant and ctx.is_admin) else ctx.project_id
         rows = api_stacks.stack_list(self.db, project, filters, limit, marker, sort_keys,
                                      sort_dir, show_deleted, show_nested, tags, tags_any,
@@ -171,7 +172,8 @@ class EngineService:
     def show_stack(self, ctx: RequestContext, stack_identity: str,
                    resolve_outputs: bool = True) -> JsonMap:
         """Return the full stack object (Heat's stack-show)."""
-        from hearth.engine import api_format, outputs
+        from hearth.engine.service import api_format
+        from hearth.engine.stacks import outputs
         row = self._row(ctx, stack_identity)
         description = self._description(row)
         if row.deleted_at is not None:
@@ -190,7 +192,7 @@ class EngineService:
                      tags: list[str] | None = None) -> JsonMap:
         """Start UPDATE (PUT, or PATCH semantics with ``existing``); return the identity."""
         from hearth.db import api_stacks
-        from hearth.engine import update
+        from hearth.engine.update import run as update
         row = self._row(ctx, stack_identity, show_deleted=False)
         update.check_updatable(row)
         raw, current, target = self._update_target(
@@ -214,8 +216,9 @@ class EngineService:
                        clear_parameters: list[str] | None) -> tuple[Any, Any, Any]:
         """Store the update's template; return (raw template, current stack, target stack)."""
         from hearth.db import api_stacks
-        from hearth.engine import update, update_plan
-        from hearth.engine.stack_loader import load_stack
+        from hearth.engine.stacks.loader import load_stack
+        from hearth.engine.update import plan as update_plan
+        from hearth.engine.update import run as update
         old = self._raw(row)
         new_data = None if template is None else self._parse(template)
         env = self._environment(environment, environment_files,
@@ -238,7 +241,7 @@ class EngineService:
                              **kwargs: Any) -> JsonMap:
         """Return ``{"resource_changes": {added, deleted, replaced, updated, unchanged}}``."""
         from hearth.db import api_stacks
-        from hearth.engine import update
+        from hearth.engine.update import run as update
         row = self._row(ctx, stack_identity, show_deleted=False)
         raw, current, target = self._update_target(
             row, kwargs.get("template"), kwargs.get("params"), kwargs.get("files"),
@@ -251,7 +254,7 @@ class EngineService:
 
     def delete_stack(self, ctx: RequestContext, stack_identity: str) -> None:
         """Start DELETE."""
-        from hearth.engine import stack_actions
+        from hearth.engine.stacks import actions as stack_actions
         row = self._row(ctx, stack_identity, show_deleted=False)
         if row.status == "IN_PROGRESS" and self.runtime.cancel(row.id, with_rollback=False):
             self.runtime.wait(row.id)
@@ -262,7 +265,7 @@ class EngineService:
     def abandon_stack(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Delete the stack's record but keep its physical resources; return its data."""
         from hearth.db import api_stacks
-        from hearth.engine import stack_export
+        from hearth.engine.stacks import export as stack_export
         row = self._row(ctx, stack_identity, show_deleted=False)
         stack = self._load(row)
         data = stack_export.stack_data(self.db, row, self._raw(row))
@@ -276,7 +279,7 @@ class EngineService:
 
     def export_stack(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Return the abandon data without deleting anything."""
-        from hearth.engine import stack_export
+        from hearth.engine.stacks import export as stack_export
         row = self._row(ctx, stack_identity, show_deleted=False)
         return stack_export.stack_data(self.db, row, self._raw(row))
 
@@ -286,7 +289,7 @@ class EngineService:
 
     def get_environment(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Return the stack's environment (hidden parameter values as ``******``)."""
-        from hearth.engine import stack_export
+        from hearth.engine.stacks import export as stack_export
         raw = self._raw(self._row(ctx, stack_identity))
         return stack_export.masked_environment(
             raw.environment, stack_export.hidden_parameter_names(raw.template))
@@ -297,7 +300,7 @@ class EngineService:
 
     def stack_action(self, ctx: RequestContext, stack_identity: str, action: str) -> None:
         """Start ``suspend``/``resume``/``check``/``cancel_update``/``cancel_without_rollback``."""
-        from hearth.engine import stack_actions
+        from hearth.engine.stacks import actions as stack_actions
         row = self._row(ctx, stack_identity, show_deleted=False)
         if action in CANCEL_ACTIONS:
             if (row.action not in CANCEL_ACTIONS[action] or row.status != "IN_PROGRESS"
@@ -321,12 +324,12 @@ class EngineService:
     # --- outputs, resources, events -------------------------------------------
     def list_outputs(self, ctx: RequestContext, stack_identity: str) -> list[JsonMap]:
         """Return ``[{"output_key", "description"}]``."""
-        from hearth.engine import outputs
+        from hearth.engine.stacks import outputs
         return outputs.list_outputs(self._load(self._row(ctx, stack_identity)))
 
     def show_output(self, ctx: RequestContext, stack_identity: str, key: str) -> JsonMap:
         """Return ``{"output_key", "description", "output_value"[, "output_error"]}``."""
-        from hearth.engine import outputs
+        from hearth.engine.stacks import outputs
         stack = self._load(self._row(ctx, stack_identity))
         definitions = outputs.output_definitions(stack)
         if key not in definitions:
@@ -338,7 +341,7 @@ class EngineService:
                        filters: Mapping[str, Any] | None = None) -> list[JsonMap]:
         """Return resource summaries."""
         from hearth.db import api_resources
-        from hearth.engine import api_format
+        from hearth.engine.service import api_format
         row = self._row(ctx, stack_identity)
         rows = api_resources.resource_get_all_by_stack(self.db, row.id, filters)
         required_by = self._required_by(row)
@@ -348,14 +351,14 @@ class EngineService:
     def show_resource(self, ctx: RequestContext, stack_identity: str, resource_name: str,
                       with_attr: list[str] | None = None) -> JsonMap:
         """Return one resource with ``attributes``."""
-        from hearth.engine import api_format
+        from hearth.engine.service import api_format
         row = self._row(ctx, stack_identity)
         stack = self._load(row)
         resource_row = self._resource_row(row, resource_name)
         resource = stack.resources.get(resource_name)
         attributes = {}
         if resource is not None and resource.action != "INIT":
-            from hearth.engine.resource_attributes import show_attributes
+            from hearth.engine.resources.attributes import show_attributes
             attributes = show_attributes(resource, with_attr)
         description = (type(resource).__doc__ or "").split("\n")[0] if resource else ""
         return api_format.format_resource(resource_row, row,
@@ -371,7 +374,7 @@ class EngineService:
     def resource_signal(self, ctx: RequestContext, stack_identity: str, resource_name: str,
                         details: Any = None) -> None:
         """Deliver a signal (or ``{"unset_hook": ...}``) to a resource."""
-        from hearth.engine import resource_actions
+        from hearth.engine.resources import actions as resource_actions
         row = self._row(ctx, stack_identity, show_deleted=False)
         stack = self._load(row)
         if resource_name not in stack.resources:
@@ -387,7 +390,7 @@ class EngineService:
         ``resource_name`` may also be the physical resource id.  A resource
         in progress raises ActionInProgress; a deleted one is left alone.
         """
-        from hearth.engine import resource_actions
+        from hearth.engine.resources import actions as resource_actions
         if not isinstance(mark_unhealthy, bool):
             raise exception.BadRequest(
                 message=f"mark_unhealthy must be a boolean, not {mark_unhealthy!r}.")
@@ -409,7 +412,7 @@ class EngineService:
                     sort_dir: str | None = None, nested_depth: int = 0) -> list[JsonMap]:
         """Return event summaries."""
         from hearth.db import api_events
-        from hearth.engine import api_format
+        from hearth.engine.service import api_format
         row = self._row(ctx, stack_identity)
         merged = dict(filters or {})
         if resource_name:
@@ -422,7 +425,7 @@ class EngineService:
                    event_id: str) -> JsonMap:
         """Return one event with ``resource_type`` and ``resource_properties``."""
         from hearth.db import api_events
-        from hearth.engine import api_format
+        from hearth.engine.service import api_format
         row = self._row(ctx, stack_identity)
         return api_format.format_event(api_events.event_get(self.db, row.id, event_id),
                                        with_details=True)
@@ -440,7 +443,7 @@ class EngineService:
         registry.  ``show_nested`` and ``ignore_errors`` are accepted for
         Heat's API; Hearth has no nested validation output nor error codes.
         """
-        from hearth.engine.environment import Environment, parameter_types
+        from hearth.engine.template.environment import Environment, parameter_types
         from hearth.engine.template.validate import validate_template
         files = dict(files or {})
         data = self._parse(template)
@@ -475,7 +478,7 @@ class EngineService:
         """
         import re
 
-        from hearth.engine import resource_types
+        from hearth.engine.registry import introspection as resource_types
         try:
             listed = resource_types.list_types(self.registry, type_name, with_description,
                                                support_status)
@@ -492,14 +495,14 @@ class EngineService:
     def resource_schema(self, ctx: RequestContext, type_name: str,
                         with_description: bool = False) -> JsonMap:
         """Return Heat's resource-type schema object (ResourceTypeNotFound)."""
-        from hearth.engine import resource_types
+        from hearth.engine.registry import introspection as resource_types
         return resource_types.resource_schema(self.registry.get_class(type_name), type_name,
                                               with_description)
 
     def generate_template(self, ctx: RequestContext, type_name: str,
                           template_type: str = "cfn") -> JsonMap:
         """Return a template for the type (properties as parameters, attributes as outputs)."""
-        from hearth.engine import resource_types
+        from hearth.engine.registry import introspection as resource_types
         if template_type not in resource_types.TEMPLATE_TYPES:
             raise exception.BadRequest(
                 message=f"Template type is not supported: {template_type}")
@@ -510,7 +513,7 @@ class EngineService:
         """Return the engines (Heat's services list), each ``up`` or ``down``."""
         from hearth.common.config import CONF
         from hearth.db import api_engines
-        from hearth.engine.api_format import format_time
+        from hearth.engine.service.api_format import format_time
         return [{"id": engine.engine_id, "engine_id": engine.engine_id, "host": engine.host,
                  "hostname": engine.hostname, "binary": engine.binary, "topic": engine.topic,
                  "report_interval": engine.report_interval,
@@ -529,7 +532,7 @@ class EngineService:
     def registry(self) -> Any:
         """Return the resource registry (plug-ins loaded on first use)."""
         if self._registry is None:
-            from hearth.engine.resource_registry import default_registry
+            from hearth.engine.registry.types import default_registry
             self._registry = default_registry()
         return self._registry
 
@@ -569,7 +572,7 @@ class EngineService:
         return cached
 
     def _load(self, row: Any) -> Any:
-        from hearth.engine.stack_loader import load_stack
+        from hearth.engine.stacks.loader import load_stack
         return load_stack(self.db, row, self.registry)
 
     def _resource_row(self, row: Any, resource_name: str) -> Any:
@@ -602,7 +605,7 @@ class EngineService:
         strategies, by the parameter types ``template_data`` declares);
         parameters given on the request win over every file.
         """
-        from hearth.engine.environment import Environment, parameter_types
+        from hearth.engine.template.environment import Environment, parameter_types
         env = Environment.from_documents(
             environment_documents(environment, environment_files, files),
             parameter_types(template_data))
@@ -611,7 +614,7 @@ class EngineService:
 
     def _resource_validator(self, env: Any) -> Callable[[Any], Any]:
         """Return the check of one resource definition against the plug-in registry."""
-        from hearth.engine.resource_validation import definition_checker
+        from hearth.engine.resources.validation import definition_checker
         return definition_checker(self.registry, env)
 
     def _validate_new(self, data: Any, files: Mapping[str, str] | None,

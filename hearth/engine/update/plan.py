@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hearth.common import exception
-from hearth.engine.stack import requirements
+from hearth.engine.stacks.stack import requirements
 
 #: Heat's update preview categories, in the order of its response.
 CHANGES = (ADDED, DELETED, REPLACED, UPDATED, UNCHANGED) = (

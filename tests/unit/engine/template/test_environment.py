@@ -3,7 +3,7 @@
 import pytest
 
 from hearth.common import exception
-from hearth.engine.environment import Environment, ProviderTemplate
+from hearth.engine.template.environment import Environment, ProviderTemplate
 
 
 def env_of(*texts):

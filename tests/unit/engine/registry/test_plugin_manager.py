@@ -1,4 +1,4 @@
-"""Tests of hearth.engine.plugin_manager: every discovery route, failures, conflicts."""
+"""Tests of hearth.engine.registry.plugin_manager: every discovery route, failures, conflicts."""
 
 import logging
 import shutil
@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from hearth.engine import plugin_manager
-from hearth.engine.plugin_manager import PluginManager, PluginSource
+from hearth.engine.registry import plugin_manager
+from hearth.engine.registry.plugin_manager import PluginManager, PluginSource
 
-EXAMPLE = (Path(__file__).resolve().parents[3] / "examples" / "hearth-example-plugin"
+EXAMPLE = (Path(__file__).resolve().parents[4] / "examples" / "hearth-example-plugin"
            / "hearth_example_plugin" / "site.py")
 BUILTIN_TYPES = {"OS::Heat::None", "OS::Heat::Value", "OS::Heat::RandomString",
                  "OS::Heat::TestResource", "OS::Heat::Delay"}

@@ -19,7 +19,7 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.engine import properties, support
-from hearth.engine.resource_registry import ResourceRegistry, deprecation_warning
+from hearth.engine.registry.types import ResourceRegistry, deprecation_warning
 from hearth.engine.template.located import line_of
 
 LOG = logging.getLogger(__name__)

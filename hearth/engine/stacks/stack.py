@@ -6,8 +6,8 @@ resources see (``name``, ``id``, ``context``, ``store``, ``env``,
 (:meth:`Stack.record_resource_state`, :meth:`Stack.state_set`): each one is
 written through the db API, recorded as an event and published on the bus.
 
-Sequencing the actions lives in :mod:`hearth.engine.stack_actions` and
-:mod:`hearth.engine.update`; outputs in :mod:`hearth.engine.outputs`.
+Sequencing the actions lives in :mod:`hearth.engine.stacks.actions` and
+:mod:`hearth.engine.update.run`; outputs in :mod:`hearth.engine.stacks.outputs`.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from typing import Any
 
 from hearth.db import api_batch, models
 from hearth.db.session import Database
-from hearth.engine import resource_actions
-from hearth.engine.resource_store_db import DbResourceStore
+from hearth.engine.resources import actions as resource_actions
+from hearth.engine.resources.store_db import DbResourceStore
 from hearth.engine.scheduler import green_sleep
-from hearth.engine.stack_context import StackContext
+from hearth.engine.stacks.context import StackContext
 from hearth.engine.template import function
 
 LOG = logging.getLogger(__name__)

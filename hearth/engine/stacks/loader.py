@@ -1,4 +1,4 @@
-"""Build a run-time :class:`~hearth.engine.stack.Stack` from its stored record.
+"""Build a run-time :class:`~hearth.engine.stacks.stack.Stack` from its stored record.
 
 The one place the engine calls the template layer: parse the stored
 template, compute parameters (pseudo parameters included) and the resource
@@ -12,7 +12,7 @@ from typing import Any
 
 from hearth.db import api_resources, api_stacks, models
 from hearth.db.session import Database
-from hearth.engine.stack import Stack
+from hearth.engine.stacks.stack import Stack
 
 
 def build_template(raw: Mapping[str, Any], files: Mapping[str, str], environment: Any) -> Any:

@@ -1,4 +1,4 @@
-"""The database-backed :class:`~hearth.engine.resource_store.ResourceStore`.
+"""The database-backed :class:`~hearth.engine.resources.store.ResourceStore`.
 
 Resources are keyed by ``resource.db_id`` (the row id the stack gave them
 when it first recorded their state); a resource without a row yet keeps its
@@ -7,7 +7,7 @@ data in memory until it gets one.
 After :meth:`DbResourceStore.defer` (the engine calls it before a plug-in's
 ``handle_<action>``) the physical id and data items a plug-in
 sets are held back and written with the resource's next write:
-:meth:`Stack.record_resource_state <hearth.engine.stack.Stack.record_resource_state>`
+:meth:`Stack.record_resource_state <hearth.engine.stacks.stack.Stack.record_resource_state>`
 takes them (:meth:`DbResourceStore.take_pending`) into the state change's
 own transaction, and the engine calls :meth:`DbResourceStore.flush` before
 it polls or waits.  So a resource that needs no waiting costs one commit

@@ -16,7 +16,7 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.db import api_resources, api_stacks
-from hearth.engine import resource_actions
+from hearth.engine.resources import actions as resource_actions
 from hearth.engine.scheduler import Direction, GraphWalker, Task, WalkResult
 
 IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"

@@ -1,0 +1,1 @@
+"""Resource plug-ins: finding them and turning type names into classes."""

@@ -1,0 +1,1 @@
+"""Driving one resource: its actions, stored data, shown attributes and validation."""

@@ -1,0 +1,1 @@
+"""Stack update: the plan (pure decisions) and the run."""
