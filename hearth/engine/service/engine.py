@@ -117,6 +117,7 @@ class EngineService:
         data = self._parse(template)
         env = self._environment(kwargs.get("environment"), kwargs.get("environment_files"),
                                 kwargs.get("files"), kwargs.get("params"), data)
+        self._validate_new(data, kwargs.get("files"), env)  # as create: in full, first
         raw = api_stacks.raw_template_create(self.db, data, kwargs.get("files"), env)
         row = SimpleNamespace(name=stack_name, id="None", project_id=ctx.project_id,
                               raw_template_id=raw.id)
@@ -227,6 +228,7 @@ class EngineService:
         data, all_files, all_env = update_plan.compose_request(
             old.template, old.files, old.environment, new_data, files, env, existing,
             clear_parameters)
+        self._validate_new(data, all_files, all_env)  # as create: in full, before storing
         raw = api_stacks.raw_template_create(self.db, data, all_files, all_env)
         try:
             current = self._load(row)

@@ -16,9 +16,9 @@ from hearth.engine.stacks.stack import Stack
 
 
 def build_template(raw: Mapping[str, Any], files: Mapping[str, str], environment: Any) -> Any:
-    """Return the template object of a stored template (H2's Template)."""
+    """Return the template object of a stored template (its structure was checked)."""
     from hearth.engine.template.template import Template
-    return Template(raw, files=files, env=environment)
+    return Template(raw, files=files, env=environment, checked=True)
 
 
 def hidden_names(parameters: Any) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hearth.common import exception
+from hearth.engine.template.environment_structure import check_environment
 from hearth.engine.template.located import line_of, plain
 
 SECTIONS = (PARAMETERS, PARAMETER_DEFAULTS, RESOURCE_REGISTRY, ENCRYPTED_PARAM_NAMES,
@@ -359,6 +360,7 @@ class Environment:
             if value is None:
                 raise _invalid(f'environment has empty section "{section}"', filename,
                                [section], line_of(data, section))
+        check_environment(data, filename)
         strategies = dict(data.get(PARAMETER_MERGE_STRATEGIES) or {})
         self._check_strategies(strategies, filename, data)
         self._merge_params(self.params, data.get(PARAMETERS) or {}, strategies, filename)

@@ -7,7 +7,8 @@ derives it from the version's key-set data (``sections``,
 located messages through the ``x-messages`` table attached to each
 sub-schema (keyed by the jsonschema keyword that failed), and the best
 error (deepest path, then first by line) is the one reported, so the
-result is deterministic.
+result is deterministic.  :func:`check_document` runs the same steps for
+any located document and schema (the environment's structure is one).
 """
 
 from __future__ import annotations
@@ -203,10 +204,12 @@ def _line(document: Any, error: jsonschema.ValidationError) -> int | None:
 
 
 def _to_validation_error(document: Any, error: jsonschema.ValidationError,
-                         filename: str | None) -> exception.StackValidationFailed:
+                         filename: str | None,
+                         error_class: type[exception.StackValidationFailed]
+                         ) -> exception.StackValidationFailed:
     template = error.schema.get("x-messages", {}).get(error.validator) \
         or GENERIC_MESSAGES.get(error.validator, error.message)
-    return exception.StackValidationFailed(
+    return error_class(
         template.format(**_fields(error)), path=list(error.absolute_path),
         line=_line(document, error), filename=filename)
 
@@ -220,18 +223,36 @@ def _validator(schema: dict[str, Any]) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema)
 
 
+def schema_errors(document: Any, schema: dict[str, Any], filename: str | None = None,
+                  error_class: type[exception.StackValidationFailed]
+                  = exception.StackValidationFailed) -> list[exception.StackValidationFailed]:
+    """Return every error of ``document`` against ``schema``, best first (deepest, then line).
+
+    Messages come from the ``x-messages`` tables of the schema (else
+    :data:`GENERIC_MESSAGES`); each error is an ``error_class`` carrying its
+    path and line.
+    """
+    errors: Sequence[jsonschema.ValidationError] = sorted(
+        _validator(schema).iter_errors(document), key=lambda error: _rank(document, error))
+    return [_to_validation_error(document, error, filename, error_class) for error in errors]
+
+
+def check_document(document: Any, schema: dict[str, Any], filename: str | None = None,
+                   error_class: type[exception.StackValidationFailed]
+                   = exception.StackValidationFailed) -> None:
+    """Raise the best error of ``document`` against ``schema`` (see :func:`schema_errors`)."""
+    errors = schema_errors(document, schema, filename, error_class)
+    if errors:
+        raise errors[0]
+
+
 def find_errors(document: Mapping[str, Any], version: Any,
                 filename: str | None = None) -> list[exception.StackValidationFailed]:
-    """Return every structural error, best first (deepest, then by line)."""
-    validator = _validator(build_schema(version))
-    errors: Sequence[jsonschema.ValidationError] = sorted(
-        validator.iter_errors(document), key=lambda error: _rank(document, error))
-    return [_to_validation_error(document, error, filename) for error in errors]
+    """Return every structural error of a template, best first (deepest, then by line)."""
+    return schema_errors(document, build_schema(version), filename)
 
 
 def validate_structure(document: Mapping[str, Any], version: Any,
                        filename: str | None = None) -> None:
     """Raise the best StackValidationFailed if ``document`` breaks the version's structure."""
-    errors = find_errors(document, version, filename)
-    if errors:
-        raise errors[0]
+    check_document(document, build_schema(version), filename)

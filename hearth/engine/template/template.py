@@ -46,18 +46,23 @@ class Template:
 
     ``data`` is the parsed document (a LocatedDict from the parser, or any
     mapping); ``env`` an :class:`Environment` or Heat's environment JSON.
-    Raises InvalidTemplateVersion when the version is missing or unknown.
+    Raises InvalidTemplateVersion when the version is missing or unknown,
+    and StackValidationFailed when the document breaks the version's
+    structure, so no caller can use a malformed template.  ``checked``
+    skips that check for a document that already passed it (a stored one).
     """
 
     def __init__(self, data: Mapping[str, Any], files: Mapping[str, str] | None = None,
                  env: Environment | Mapping[str, Any] | None = None,
-                 filename: str | None = None) -> None:
+                 filename: str | None = None, checked: bool = False) -> None:
+        self.version = versions.get_version(data)  # refuses a document that is not a map
         self.data: LocatedDict = data if isinstance(data, LocatedDict) else parser.locate(
             dict(data))
+        self.filename = filename
+        if not checked:
+            self.validate_structure()
         self.files = dict(files or {})
         self.env = env if isinstance(env, Environment) else Environment.from_dict(env or {})
-        self.filename = filename
-        self.version = versions.get_version(self.data)
 
     @classmethod
     def from_text(cls, text: str | bytes, filename: str | None = None,
@@ -182,11 +187,11 @@ class Template:
                  validate_value: bool = True) -> Parameters:
         """Validate the template without plug-ins; return its Parameters.
 
-        Order: structure, parameters and parameter groups, conditions,
+        The structure was checked when the template was built.  Order:
+        parameters and parameter groups, conditions,
         functions of every resource and output, the dependency graph, then
         ``resource_validator(definition)`` for each resource.
         """
-        self.validate_structure()
         params = self.parameters(user_params, validate_value=validate_value)
         params.validate()
         validate_parameter_groups(self.parameter_groups, params.non_pseudo_names(),

@@ -112,3 +112,11 @@ def test_environment_dict_accepted():
                     env={"parameters": {"p": "v"}})
     assert tmpl.parameters()["p"] == "v"
     assert tmpl.env.to_dict()["parameters"] == {"p": "v"}
+
+
+def test_a_malformed_template_is_refused_when_built():
+    """No caller can reach the sections of a template that breaks the structure."""
+    with pytest.raises(exception.StackValidationFailed) as info:
+        Template({"heat_template_version": "2021-04-16", "resources": {"a": 3}})
+    assert str(info.value) == ('resources.a: "resources" must contain a map of resource maps. '
+                               "Found a [<class 'int'>] instead")
