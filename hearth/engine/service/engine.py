@@ -39,6 +39,12 @@ def environment_documents(environment: Any, environment_files: list[str] | None,
         documents.append((None, environment))
     return documents
 
+
+def listing_project(ctx: RequestContext, global_tenant: bool) -> str | None:
+    """Return the project a stack listing covers (None: every project, for an admin)."""
+    return None if (global_tenant and ctx.is_admin) else ctx.project_id
+
+
 #: most template descriptions kept in memory for stack listings
 DESCRIPTION_CACHE_SIZE = 10000
 
@@ -154,16 +160,26 @@ class EngineService:
         """Return stack summaries (Heat's stack-list items)."""
         from hearth.db import api_stacks
         from hearth.engine.service import api_format
-        project = None if (global_tenant and ctx.is_admin) else ctx.project_id
+        project = listing_project(ctx, global_tenant)
         rows = api_stacks.stack_list(self.db, project, filters, limit, marker, sort_keys,
                                      sort_dir, show_deleted, show_nested, tags, tags_any,
                                      not_tags, not_tags_any)
         return [api_format.format_stack_summary(row, self._description(row)) for row in rows]
 
-    def count_stacks(self, ctx: RequestContext, **filters: Any) -> int:
-        """Return how many stacks ``list_stacks`` would return without paging."""
+    def count_stacks(self, ctx: RequestContext, filters: Mapping[str, Any] | None = None,
+                     show_deleted: bool = False, show_nested: bool = False,
+                     show_hidden: bool = False, tags: list[str] | None = None,
+                     tags_any: list[str] | None = None, not_tags: list[str] | None = None,
+                     not_tags_any: list[str] | None = None,
+                     global_tenant: bool = False) -> int:
+        """Return how many stacks ``list_stacks`` would return without paging.
+
+        Takes ``list_stacks``' selection arguments (paging and sorting aside).
+        """
         from hearth.db import api_stacks
-        return api_stacks.stack_count(self.db, ctx.project_id, **filters)
+        return api_stacks.stack_count(self.db, listing_project(ctx, global_tenant), filters,
+                                      show_deleted, show_nested, tags, tags_any, not_tags,
+                                      not_tags_any)
 
     def identify_stack(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Return ``{"stack_name", "id", "tenant"}`` for a name or id (EntityNotFound)."""
