@@ -123,9 +123,16 @@ class Cloud:
 
     def driver_function(self, alias: str, driver: str, name: str) -> Callable[..., Any]:
         """Return ``<driver>.<name>`` of a provider; raise why it is not available."""
+        loader = self.loader(alias, driver)
         try:
-            return self.loader(alias, driver)[f"{driver}.{name}"]
+            return loader[f"{driver}.{name}"]
         except exception.FunctionNotFound as error:
+            drivers = sorted({*loader.modules, *loader.failures})
+            if driver not in drivers:
+                raise exception.CloudConfigError(
+                    f"Cloud provider '{alias}' names the driver '{driver}', which no cloud "
+                    f"driver module provides (drivers: {', '.join(drivers) or 'none'})."
+                    f"{exception.did_you_mean(driver, drivers)}") from error
             raise exception.CloudSystemExit(
                 f"The '{driver}' cloud driver (provider {alias}) has no '{name}' "
                 "function.") from error
@@ -139,7 +146,7 @@ class Cloud:
         """Return why the driver of ``reference`` does not load, or None when it does."""
         alias, driver = self.resolve(reference)
         try:
-            self.loader(alias, driver).function(f"{driver}.list_nodes")
+            self.driver_function(alias, driver, "list_nodes")
         except exception.HearthException as error:
             return error
         return None

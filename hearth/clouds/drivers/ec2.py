@@ -161,6 +161,20 @@ def _request(vm_: Mapping[str, Any]) -> dict[str, Any]:
     return request
 
 
+def _check_image(conn: Any, image: str) -> None:
+    """Raise a clear error when the AMI ``image`` does not exist."""
+    from botocore.exceptions import ClientError
+
+    try:
+        found = conn.describe_images(ImageIds=[image])["Images"]
+    except ClientError as error:
+        if not error.response.get("Error", {}).get("Code", "").startswith("InvalidAMIID"):
+            raise
+        found = []
+    if not found:
+        raise exception.CloudSystemExit(f"The specified image, '{image}', could not be found.")
+
+
 def _state_is(conn: Any, instance_id: str, wanted: str) -> Any:
     """Return the instance once in state ``wanted``, None before (a wait_for_ip callback)."""
     found = conn.describe_instances(InstanceIds=[instance_id])["Reservations"]
@@ -188,6 +202,7 @@ def create(vm_: Mapping[str, Any]) -> dict[str, Any]:
         "name": name, "image": request["ImageId"], "size": request["InstanceType"],
         "location": (request.get("Placement") or {}).get("AvailabilityZone")}, __opts__)
     conn = get_conn()
+    _check_image(conn, request["ImageId"])
     instance_id = conn.run_instances(**request)["Instances"][0]["InstanceId"]
     cloud_utils.cloud_event(name, "querying", {"instance_id": instance_id}, __opts__)
     instance = _wait(conn, vm_, instance_id, "running")
@@ -250,11 +265,15 @@ def avail_images(kwargs: Mapping[str, Any] | None = None,
                                "state": image.get("State")} for image in images}
 
 
-def avail_sizes(call: str | None = None) -> dict[str, dict[str, Any]]:
-    """Return the instance types."""
+def avail_sizes(kwargs: Mapping[str, Any] | None = None,
+                call: str | None = None) -> dict[str, dict[str, Any]]:
+    """Return the instance types (only those of ``sizes=a,b`` when given)."""
     cloud_utils.require_function("avail_sizes", call)
+    wanted = (kwargs or {}).get("sizes")
+    request = {"InstanceTypes": _as_list(wanted.split(",") if isinstance(wanted, str)
+                                         else wanted)} if wanted else {}
     sizes = {}
-    for page in get_conn().get_paginator("describe_instance_types").paginate():
+    for page in get_conn().get_paginator("describe_instance_types").paginate(**request):
         for item in page["InstanceTypes"]:
             sizes[item["InstanceType"]] = {
                 "id": item["InstanceType"],

@@ -1,0 +1,56 @@
+"""Per-driver test setups: a cloud config dir, a profile and what the driver supports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.fixtures.clouds import DUMMY_PROFILES, DUMMY_PROVIDERS, write_cloud_config
+
+
+@dataclass
+class DriverSetup:
+    """One configured provider to run the contract tests against."""
+
+    driver: str
+    provider: str
+    cloud_dir: Path
+    profile: str = "web"
+    secrets: list[str] = field(default_factory=list)
+    size_after_resize: str = ""
+    image_name: str = ""
+    location_name: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def libcloud_setup(tmp_path: Path) -> DriverSetup:
+    """Return the libcloud DUMMY provider setup."""
+    cloud_dir = write_cloud_config(tmp_path / "cloud", DUMMY_PROVIDERS, DUMMY_PROFILES)
+    return DriverSetup("libcloud", "my-dummy", cloud_dir,
+                       secrets=[DUMMY_PROVIDERS["my-dummy"]["key"]], size_after_resize="Big",
+                       image_name="Ubuntu 9.10", location_name="Paul's Room")
+
+
+def ec2_setup(tmp_path: Path, moto: dict[str, Any]) -> DriverSetup:
+    """Return an ec2 provider on the moto server."""
+    provider = {key: moto[key] for key in ("driver", "id", "key", "location", "endpoint")}
+    profiles = {"web": {"provider": "my-ec2", "image": moto["image"], "size": "t2.micro",
+                        "keyname": "hearth-key", "securitygroup": ["web"],
+                        "tags": {"role": "web"}}}
+    cloud_dir = write_cloud_config(tmp_path / "cloud", {"my-ec2": provider}, profiles)
+    return DriverSetup("ec2", "my-ec2", cloud_dir, secrets=[moto["key"]],
+                       size_after_resize="t2.small", image_name="hearth-test",
+                       location_name="us-east-1",
+                       extra={"client": moto["client"],
+                              "size_filter": {"sizes": "t2.micro,t2.small"}})
+
+
+@pytest.fixture(params=["libcloud", "ec2"])
+def driver_setup(request, tmp_path, hearth_home) -> DriverSetup:
+    """Each shipped remote driver in turn (libcloud Dummy, ec2 on moto)."""
+    if request.param == "ec2":
+        return ec2_setup(tmp_path, request.getfixturevalue("moto_ec2"))
+    return libcloud_setup(tmp_path)

@@ -1,0 +1,120 @@
+"""Each driver through Salt Cloud's contract, in-process through the Cloud client."""
+
+import pytest
+
+from hearth import bus
+from hearth.common import exception
+from tests.fixtures.clouds import cloud_for
+
+SIX_FIELDS = {"id", "image", "size", "state", "private_ips", "public_ips"}
+
+
+@pytest.fixture
+def cloud(driver_setup, hearth_home):
+    return cloud_for(driver_setup.cloud_dir, hearth_home)
+
+
+@pytest.fixture
+def cloud_events():
+    subscription = bus.subscribe("hearth/cloud/")
+    yield subscription
+    subscription.close()
+
+
+def nodes_of(cloud, setup):
+    return cloud.query("list_nodes")[setup.provider][setup.driver]
+
+
+def test_create_list_show_stop_start_destroy(cloud, driver_setup, cloud_events):
+    created = cloud.create(cloud.profile_vm(driver_setup.profile, "web-1"))
+    assert created["name"] == "web-1" and created["state"] == "RUNNING"
+    assert created["deployed"] is False
+    nodes = nodes_of(cloud, driver_setup)
+    assert set(nodes["web-1"]) == SIX_FIELDS
+    assert nodes["web-1"]["state"] == "RUNNING"
+    assert nodes["web-1"]["public_ips"] and nodes["web-1"]["private_ips"]
+    assert all(isinstance(nodes["web-1"][k], list) for k in ("public_ips", "private_ips"))
+    shown = cloud.call_action(f"{driver_setup.provider}", "show_instance", "web-1")
+    assert shown["id"] == nodes["web-1"]["id"]
+    cloud.run_action("stop", ["web-1"])
+    assert nodes_of(cloud, driver_setup)["web-1"]["state"] == "STOPPED"
+    cloud.run_action("start", ["web-1"])
+    assert nodes_of(cloud, driver_setup)["web-1"]["state"] == "RUNNING"
+    assert cloud.destroy(["web-1"]) == {driver_setup.provider: {driver_setup.driver:
+                                                                {"web-1": True}}}
+    assert "web-1" not in nodes_of(cloud, driver_setup)
+    stages = [e.tag for e in cloud_events.drain() if e.tag.startswith("hearth/cloud/web-1/")]
+    assert stages[:4] == [f"hearth/cloud/web-1/{s}" for s in
+                          ("creating", "requesting", "querying", "created")]
+    assert stages[-2:] == ["hearth/cloud/web-1/destroying", "hearth/cloud/web-1/destroyed"]
+
+
+def test_no_secret_in_events_or_answers(cloud, driver_setup, cloud_events):
+    created = cloud.create(cloud.profile_vm(driver_setup.profile, "web-2",
+                                            {"password": "node-root-pw"}))
+    answers = [created, cloud.query("list_nodes_full"), cloud.providers(),
+               [e.data for e in cloud_events.drain()]]
+    for secret in [*driver_setup.secrets, "node-root-pw"]:
+        assert secret not in repr(answers)
+    assert cloud.providers()[driver_setup.provider][driver_setup.driver]["key"] == "******"
+
+
+def test_resize_in_place(cloud, driver_setup):
+    cloud.create(cloud.profile_vm(driver_setup.profile, "web-3"))
+    cloud.run_action("resize", ["web-3"], {"size": driver_setup.size_after_resize})
+    assert nodes_of(cloud, driver_setup)["web-3"]["size"] == driver_setup.size_after_resize
+    assert driver_setup.driver in ("libcloud", "ec2")
+    assert "resize" in cloud.call_function(driver_setup.provider, "capabilities")
+
+
+def test_list_nodes_full_and_select(cloud, driver_setup):
+    cloud.create(cloud.profile_vm(driver_setup.profile, "web-4"))
+    full = cloud.query("list_nodes_full")[driver_setup.provider][driver_setup.driver]["web-4"]
+    assert set(full) >= SIX_FIELDS and full["name"] == "web-4"
+    selected = cloud.query("list_nodes_select", ["id", "state"])
+    assert selected[driver_setup.provider][driver_setup.driver]["web-4"] == {
+        "id": full["id"], "state": "RUNNING"}
+
+
+def test_avail_functions(cloud, driver_setup):
+    images = cloud.call_function(driver_setup.provider, "avail_images")
+    assert driver_setup.image_name in [image["name"] for image in images.values()]
+    # ec2's full list of instance types takes moto ~10 s: ask for two
+    sizes = cloud.call_function(driver_setup.provider, "avail_sizes",
+                                driver_setup.extra.get("size_filter"))
+    assert {driver_setup.size_after_resize} <= set(sizes)
+    locations = cloud.call_function(driver_setup.provider, "avail_locations")
+    assert driver_setup.location_name in locations
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda c, p: c.call_function(p, "show_instance"),
+     "The show_instance action must be called with -a or --action."),
+    (lambda c, p: c.call_function(p, "destroy"),
+     "The destroy action must be called with -d, --destroy, -a or --action."),
+    (lambda c, p: c.call_action(p, "avail_images", "x"),
+     "The avail_images function must be called with -f or --function, or with the "
+     "--list-images option"),
+    (lambda c, p: c.call_action(p, "list_nodes", "x"),
+     "The list_nodes function must be called with -f or --function."),
+    (lambda c, p: c.call_function(p, "no_such_function"),
+     None),
+])
+def test_wrong_calling_convention_is_a_clear_error(cloud, driver_setup, call, message):
+    with pytest.raises(exception.CloudSystemExit) as error:
+        call(cloud, driver_setup.provider)
+    expected = message or (f"The '{driver_setup.driver}' cloud driver (provider "
+                           f"{driver_setup.provider}) has no 'no_such_function' function.")
+    assert str(error.value) == expected
+
+
+def test_unknown_node_and_bad_image(cloud, driver_setup):
+    with pytest.raises(exception.CloudNodeNotFound) as error:
+        cloud.run_action("stop", ["nowhere"])
+    assert str(error.value) == ("The Cloud node (nowhere in any configured cloud provider) "
+                                "could not be found.")
+    vm_ = cloud.profile_vm(driver_setup.profile, "bad-image", {"image": "no-such-image"})
+    with pytest.raises(exception.HearthException, match="no-such-image"):
+        cloud.create(vm_)
+    assert "bad-image" not in cloud.query("list_nodes")[driver_setup.provider][
+        driver_setup.driver]
