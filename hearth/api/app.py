@@ -37,6 +37,12 @@ STACK = lookup.CANONICAL_PREFIX
 RESOURCE = f"{STACK}/resources/{{resource_name}}"
 ANY_BODY: dict[str, Any] = {}
 
+def _first(items: str, **fields: str) -> dict[str, str]:
+    """Return ``provides`` naming fields of the first item of the answer's list ``items``."""
+    return {parameter: f"$response.body#/{items}/0/{field}"
+            for parameter, field in fields.items()}
+
+
 CANONICAL_STACK_ROUTES: tuple[Route, ...] = (
     Route(STACK, (
         Op("GET", stacks.show, "Show a stack", params.STACK_SHOW, response="Stack"),
@@ -67,12 +73,14 @@ CANONICAL_STACK_ROUTES: tuple[Route, ...] = (
         Op("POST", actions.perform, "Suspend, resume, check or cancel a stack",
            body=REQUESTS["StackAction"], response="Null"),)),
     Route(f"{STACK}/outputs", (
-        Op("GET", outputs.index, "List a stack's outputs", response="OutputList"),)),
+        Op("GET", outputs.index, "List a stack's outputs", response="OutputList",
+           provides=_first("outputs", output_key="output_key")),)),
     Route(f"{STACK}/outputs/{{output_key}}", (
         Op("GET", outputs.show, "Show an output with its value", response="Output"),)),
     Route(f"{STACK}/resources", (
         Op("GET", resources.index, "List a stack's resources", params.RESOURCE_LIST,
-           response="ResourceList"),)),
+           response="ResourceList", provides=_first("resources", resource_name="resource_name")),
+    )),
     Route(RESOURCE, (
         Op("GET", resources.show, "Show a resource", params.RESOURCE_SHOW, response="Resource"),
         Op("PATCH", resources.mark_unhealthy, "Mark a resource unhealthy (or healthy)",
@@ -85,12 +93,13 @@ CANONICAL_STACK_ROUTES: tuple[Route, ...] = (
            response="Null"),)),
     Route(f"{RESOURCE}/events", (
         Op("GET", events.index, "List a resource's events", params.EVENT_LIST,
-           response="EventList"),)),
+           response="EventList", provides=_first("events", event_id="id")),)),
     Route(f"{RESOURCE}/events/{{event_id}}", (
         Op("GET", events.show, "Show an event", response="Event"),)),
     Route(f"{STACK}/events", (
         Op("GET", events.index, "List a stack's events", params.EVENT_LIST,
-           response="EventList"),)),
+           response="EventList",
+           provides=_first("events", event_id="id", resource_name="resource_name")),)),
 )
 
 
@@ -107,27 +116,32 @@ OTHER_ROUTES: tuple[Route, ...] = (
     Route("/v1/openapi.json", (Op("GET", services.openapi, "This OpenAPI document",
                                   response="OpenAPI", authenticated=False),)),
     Route(f"{T}/stacks", (
-        Op("GET", stacks.index, "List stacks", params.STACK_LIST, response="StackList"),
+        Op("GET", stacks.index, "List stacks", params.STACK_LIST, response="StackList",
+           provides=_first("stacks", stack_name="stack_name", stack_id="id")),
         Op("POST", stacks.create, "Create a stack", body=REQUESTS["StackCreate"], status=201,
-           response="StackCreated"),
+           response="StackCreated", provides={"stack_name": "$request.body#/stack_name",
+                                              "stack_id": "$response.body#/stack/id"}),
     )),
     Route(f"{T}/stacks/preview", (
         Op("POST", stacks.preview, "Preview a stack", body=REQUESTS["StackCreate"],
            response="StackPreview"),)),
     Route(f"{T}/stacks/detail", (
         Op("GET", stacks.detail, "List stacks in full", params.STACK_LIST,
-           response="StackDetailList"),)),
+           response="StackDetailList",
+           provides=_first("stacks", stack_name="stack_name", stack_id="id")),)),
     Route(f"{T}/validate", (
         Op("POST", templates.validate, "Validate a template", params.VALIDATE,
            body=REQUESTS["Validate"], response="Validation"),)),
     Route(f"{T}/template_versions", (
-        Op("GET", templates.versions, "List template versions", response="TemplateVersions"),)),
+        Op("GET", templates.versions, "List template versions", response="TemplateVersions",
+           provides=_first("template_versions", template_version="version")),)),
     Route(f"{T}/template_versions/{{template_version}}/functions", (
         Op("GET", templates.functions, "List a template version's functions",
            params.TEMPLATE_FUNCTIONS, response="TemplateFunctions"),)),
     Route(f"{T}/resource_types", (
         Op("GET", resource_types.index, "List resource types", params.RESOURCE_TYPE_LIST,
-           response="ResourceTypes"),)),
+           response="ResourceTypes", provides={"type_name": "$response.body#/resource_types/0"}),
+    )),
     Route(f"{T}/resource_types/{{type_name}}", (
         Op("GET", resource_types.show, "Show a resource type's schema",
            params.RESOURCE_TYPE_SHOW, response="ResourceTypeSchema"),)),

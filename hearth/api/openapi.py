@@ -69,7 +69,7 @@ def _operation(route: Route, operation: Operation) -> dict[str, Any]:
                                   "content": {"application/json": {"schema": _ref("Error")}}}
     document: dict[str, Any] = {
         "summary": operation.summary,
-        "operationId": f"{operation.method.lower()}:{route.path}",
+        "operationId": _operation_id(route, operation),
         "parameters": _path_parameters(route.path) + [
             _query_parameter(name, param) for name, param in sorted(
                 (operation.query or {}).items())],
@@ -84,13 +84,59 @@ def _operation(route: Route, operation: Operation) -> dict[str, Any]:
     return document
 
 
+def _link_name(route: Route, operation: Operation) -> str:
+    """Return an OpenAPI link name for ``operation`` (letters, digits, ``_``)."""
+    words = re.findall(r"[A-Za-z0-9]+", route.path.removeprefix("/v1/{tenant_id}"))
+    return "_".join([operation.method, *words])
+
+
+def _links(route: Route, producer: Operation,
+           routes: tuple[Route, ...]) -> dict[str, dict[str, Any]]:
+    """Return the links of ``producer``'s success answer to the operations it feeds.
+
+    An operation is fed when ``producer`` provides at least one of its path
+    parameters and every other one is a path parameter of ``producer``'s own
+    request (``$request.path.<name>``).
+    """
+    known = {name: f"$request.path.{name}" for name in re.findall(r"{(\w+)}", route.path)}
+    known.update(producer.provides)
+    links: dict[str, dict[str, Any]] = {}
+    for target in routes:
+        needed = re.findall(r"{(\w+)}", target.path)
+        if not set(needed) & set(producer.provides) or not set(needed) <= set(known):
+            continue
+        for operation in target.operations:
+            if (target.path, operation.method) == (route.path, producer.method):
+                continue
+            links[_link_name(target, operation)] = {
+                "operationId": _operation_id(target, operation),
+                "parameters": {name: known[name] for name in needed}}
+    return links
+
+
+def _operation_id(route: Route, operation: Operation) -> str:
+    return f"{operation.method.lower()}:{route.path}"
+
+
 def build_document(routes: tuple[Route, ...] | None = None) -> dict[str, Any]:
-    """Return the OpenAPI document of ``routes`` (default: the application's)."""
+    """Return the OpenAPI document of ``routes`` (default: the application's).
+
+    Operations whose ``provides`` name path parameters get OpenAPI links
+    from their success answer to every operation needing those parameters
+    (a client, or a stateful fuzzer, follows them from a created stack to
+    its resources, events and outputs).
+    """
     if routes is None:
         from hearth.api.app import ROUTES
         routes = ROUTES
     paths = {route.path: {op.method.lower(): _operation(route, op) for op in route.operations}
              for route in routes}
+    for route in routes:
+        for operation in route.operations:
+            links = _links(route, operation, routes) if operation.provides else {}
+            if links:
+                paths[route.path][operation.method.lower()]["responses"][
+                    str(operation.status)]["links"] = links
     return {
         "openapi": "3.1.0",
         "info": {"title": "Hearth orchestration API (Heat v1 compatible)",

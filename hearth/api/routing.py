@@ -81,6 +81,9 @@ class Operation:
     status: int = 200
     response: str | None = None                # schema name in the OpenAPI document
     authenticated: bool = True
+    #: path parameter -> OpenAPI runtime expression of its value in a success answer
+    #: (``$response.body#/stack/id``): the OpenAPI links to the operations needing it
+    provides: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

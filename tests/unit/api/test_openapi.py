@@ -39,3 +39,31 @@ def test_served_document_is_the_file():
     result = client.simulate_get("/v1/openapi.json")
     assert result.status_code == 200
     assert result.json == openapi.load_document()
+
+
+def _links(document):
+    for item in document["paths"].values():
+        for operation in item.values():
+            for response in operation["responses"].values():
+                yield from response.get("links", {}).values()
+
+
+def test_links_reach_every_operation_that_needs_a_produced_parameter():
+    """A client (or a stateful fuzzer) can reach every operation from list and create."""
+    document = openapi.build_document()
+    operations = {operation["operationId"]: (path, operation)
+                  for path, item in document["paths"].items()
+                  for operation in item.values()}
+    linked = {}
+    for link in _links(document):
+        path, _ = operations[link["operationId"]]
+        assert set(link["parameters"]) == set(re.findall(r"{(\w+)}", path)), link
+        linked.setdefault(link["operationId"], []).append(link)
+    needing = {operation_id for operation_id, (path, _) in operations.items()
+               if set(re.findall(r"{(\w+)}", path)) - {"tenant_id"}}
+    assert needing and needing <= set(linked)
+    # a created stack leads to its resources, and a resource list to each resource
+    create = document["paths"]["/v1/{tenant_id}/stacks"]["post"]["responses"]["201"]["links"]
+    assert create["GET_stacks_stack_name_stack_id_resources"]["parameters"] == {
+        "tenant_id": "$request.path.tenant_id", "stack_name": "$request.body#/stack_name",
+        "stack_id": "$response.body#/stack/id"}
