@@ -403,6 +403,20 @@ class SignalNotSupported(NotSupported):
     """The resource type cannot take signals, or not in this state."""
 
 
+class GraphvizNotAvailable(NotSupported):
+    """Drawing a graph as SVG or PNG needs Graphviz's ``dot`` program, which is missing."""
+
+    msg_fmt = ("Drawing a graph as %(format)s needs Graphviz's 'dot' program, which was not "
+               "found: install Debian's graphviz package, or ask for the DOT text "
+               "(--format dot).")
+
+
+class GraphRenderFailed(HearthException):
+    """Graphviz's ``dot`` refused or failed to draw a graph."""
+
+    msg_fmt = "Graphviz could not draw the graph as %(format)s: %(reason)s"
+
+
 class PluginLoadError(HearthException):
     """A resource plug-in module could not be imported or gave a bad mapping."""
 
@@ -471,6 +485,36 @@ class JobNotFound(EntityNotFound):
         super().__init__(entity="Job", name=jid)
 
 
+# --- pillar ------------------------------------------------------------------
+
+class PillarConfigError(HearthException):
+    """The pillar configuration (roots, ext_pillar list, strategy) is wrong; says where."""
+
+    msg_fmt = "%(message)s"
+
+
+class PillarRenderError(HearthException):
+    """A pillar SLS or top file failed to render; names the file and the cause."""
+
+    msg_fmt = "Rendering SLS '%(sls)s' (%(path)s) failed: %(reason)s"
+
+
+class ExtPillarError(HearthException):
+    """An ext_pillar module failed, is missing or returned data that is not a mapping."""
+
+    msg_fmt = "Failed to load ext_pillar %(name)s: %(reason)s"
+
+
+class PillarHasErrors(HearthException):
+    """A consumer of an agent's pillar refuses it because compiling it reported errors."""
+
+    msg_fmt = "The pillar of %(agent)s has errors: %(errors)s"
+
+    def __init__(self, agent: str, errors: Sequence[str]) -> None:
+        self.errors = list(errors)
+        super().__init__(agent=agent, errors="; ".join(str(e) for e in errors))
+
+
 # --- cloud drivers -----------------------------------------------------------
 
 class CloudSystemExit(HearthException):
@@ -480,6 +524,13 @@ class CloudSystemExit(HearthException):
 
     def __init__(self, message: str) -> None:
         super().__init__(message=message)
+
+
+class CloudNodeExists(CloudSystemExit):
+    """A node of the requested name already exists (and is not ours to adopt)."""
+
+    def __init__(self, name: str, provider: str) -> None:
+        super().__init__(f"A node named {name} already exists on {provider}.")
 
 
 class CloudExecutionFailure(HearthException):
@@ -548,3 +599,44 @@ def prefix_validation_error(
 ) -> StackValidationFailed:
     """Return ``exc`` with ``segments`` prepended to its path (helper for ``raise ... from``)."""
     return exc.prefixed(*segments, line=line)
+
+
+# --- remote execution: master, agents, keys ----------------------------------
+
+class NoAgentsMatched(HearthException):
+    """A publish matched no accepted agent, so nothing was sent (Salt's exit 2)."""
+
+    msg_fmt = ("No agents matched the target %(target)r (%(target_type)s). No command was "
+               "sent, no jid was assigned.")
+
+
+class MasterUnreachable(HearthException):
+    """The master did not answer a client (not running, wrong address or keys)."""
+
+    msg_fmt = ("The master at %(address)s did not answer within %(timeout)s s: %(hint)s")
+
+
+class MasterKeyMismatch(HearthException):
+    """The master's public key does not match the pinned fingerprint or cached key."""
+
+    msg_fmt = ("Refusing to connect to the master at %(address)s: its public key has "
+               "fingerprint %(actual)s but %(expected)s was expected (%(source)s).")
+
+
+class KeyFileError(HearthException):
+    """A CURVE key file is missing, unreadable or not a key."""
+
+    msg_fmt = "Cannot read the key file %(path)s: %(reason)s"
+
+
+class AgentKeyNotFound(EntityNotFound):
+    """No agent key of that id (or matching that glob) is known to the master."""
+
+    def __init__(self, name: str, where: str = "") -> None:
+        super().__init__(entity="Agent key", name=f"{name}{where}")
+
+
+class MasterRequestFailed(HearthException):
+    """The master refused or failed a client request; the message says why."""
+
+    msg_fmt = "%(message)s"

@@ -52,8 +52,7 @@ def create_or_adopt(cloud: Any, vm_: Mapping[str, Any], adopt: bool) -> dict[str
     except exception.CloudNodeNotFound:
         return cloud.create(vm_)
     if not adopt:
-        raise exception.CloudSystemExit(f"A node named {vm_['name']} already exists on "
-                                        f"{vm_['driver']}.")
+        raise exception.CloudNodeExists(vm_["name"], vm_["driver"])
     return {**found, "adopted": True}
 
 
@@ -275,15 +274,29 @@ class CloudServer(resource.Resource):
     def check_create_complete(self, cookie: tuple[BlockingCall, str]) -> Any:
         """Return True once the node runs (and, for local, its agent answers)."""
         call, reference = cookie
-        done = self._finished(call, reference, "RUNNING")
+        try:
+            done = self._finished(call, reference, "RUNNING")
+        except exception.CloudNodeExists:
+            self._disown()
+            raise
         if done is True:
             node = self._stored().get("node") or {}
             self.resource_id_set(node.get("id") or self.node_name())
         return done
 
+    def _disown(self) -> None:
+        """Record that the node under this resource's name is another's: never destroy it."""
+        stored = self._stored()
+        stored["owns_node"] = False
+        self.data_set(DATA_KEY, json.dumps(stored, default=str))
+
     def handle_delete(self) -> BlockingCall | None:
-        """Destroy the node and wait until it is gone (found by name, id or not)."""
-        if not self._stored() and self.resource_id is None and self.action == resource.INIT:
+        """Destroy the node and wait until it is gone (found by name, id or not).
+
+        A resource whose create found the name taken by another node owns
+        nothing and destroys nothing.
+        """
+        if self._stored().get("owns_node") is False:
             return None
         cloud = self.cloud_factory()
         return self._start("delete", destroy_and_wait, cloud, self._reference(cloud),
