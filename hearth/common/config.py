@@ -144,6 +144,71 @@ CLOUD_OPTS = [
                       "local driver, for its agent to answer) before it fails."),
 ]
 
+MASTER_OPTS = [
+    cfg.HostAddressOpt("interface", default="0.0.0.0",
+                       help="Address hearth-master listens on for agents and clients."),
+    cfg.PortOpt("port", default=4510,
+                help="Port of the master's job socket: jobs, returns and client requests "
+                     "(CURVE; only accepted agent keys and the client key get in)."),
+    cfg.PortOpt("auth_port", default=4511,
+                help="Port on which agents present their key and id to be accepted."),
+    cfg.StrOpt("pki_dir", default="$state_path/pki/master",
+               help="The master's keys: master.key(_secret), client.key(_secret) and the "
+                    "agent keys under accepted/, pending/, rejected/ and denied/."),
+    cfg.BoolOpt("auto_accept", default=False,
+                help="Accept every new agent key at once instead of keeping it pending."),
+    cfg.IntOpt("keep_jobs_seconds", default=86400, min=0,
+               help="Seconds a job and its returns stay in the job cache; 0 keeps none."),
+    cfg.FloatOpt("timeout", default=5.0, min=0,
+                 help="Seconds 'stackctl run' waits for returns by default (a wait, not a "
+                      "kill: agents still running the job are waited for again)."),
+    cfg.MultiStrOpt("nodegroups", default=[],
+                    help="Named targets for -N, one 'NAME=COMPOUND EXPRESSION' per line, "
+                         "e.g. 'web=web* and G@os:Debian'."),
+    cfg.ListOpt("module_dirs", default=[],
+                help="Directories of execution modules (.py files, packages, .zip archives) "
+                     "the agents fetch with saltutil.sync_modules / sync_all."),
+    cfg.IntOpt("worker_threads", default=4, min=1,
+               help="Threads that compile pillar data and serve module files."),
+    cfg.FloatOpt("agent_timeout", default=4.0, min=0.5,
+                 help="Seconds without a message from an agent after which it counts as "
+                      "not connected (agents ping every [agent] ping_interval)."),
+    cfg.FloatOpt("client_timeout", default=10.0, min=0.1,
+                 help="Seconds a client (stackctl, hearth-api) waits for the master to "
+                      "answer one request."),
+]
+
+AGENT_OPTS = [
+    cfg.StrOpt("id", default=None, sample_default="<hostname>",
+               help="The agent's id (Salt's minion id). Default: [DEFAULT] minion_id, "
+                    "else the host name."),
+    cfg.HostAddressOpt("master", default="127.0.0.1", help="Address of hearth-master."),
+    cfg.PortOpt("master_port", default=4510, help="The master's [master] port."),
+    cfg.PortOpt("master_auth_port", default=4511, help="The master's [master] auth_port."),
+    cfg.StrOpt("master_finger", default=None,
+               help="Fingerprint of the master's public key ('stackctl key-finger'). When "
+                    "set, an agent refuses a master whose key does not match."),
+    cfg.StrOpt("master_pubkey", default=None,
+               help="The master's public key (Z85), when pre-seeded. Otherwise the key the "
+                    "master presents first is cached under root_dir/pki and pinned."),
+    cfg.StrOpt("root_dir", default="$state_path/agent",
+               help="The agent's own directory: pki/ (its key pair), returns not yet "
+                    "acknowledged, the running-job table, synced modules, static grains."),
+    cfg.FloatOpt("acceptance_wait_time", default=2.0, min=0.05,
+                 help="Seconds between two attempts while the agent's key is pending."),
+    cfg.FloatOpt("reconnect_delay", default=0.2, min=0.01,
+                 help="First delay before reconnecting to a master that went away; "
+                      "doubled at each failure up to reconnect_delay_max."),
+    cfg.FloatOpt("reconnect_delay_max", default=5.0, min=0.01,
+                 help="Longest delay between two reconnection attempts."),
+    cfg.FloatOpt("ping_interval", default=1.0, min=0.05,
+                 help="Seconds between two pings to the master (liveness, running jobs)."),
+    cfg.FloatOpt("master_alive_timeout", default=4.0, min=0.1,
+                 help="Seconds without an answer after which the master counts as gone."),
+    cfg.FloatOpt("return_retry_interval", default=5.0, min=0.1,
+                 help="Seconds before a return the master has not acknowledged is resent."),
+]
+
 
 _SECTIONS: dict[str | None, list[cfg.Opt]] = {
     None: DEFAULT_OPTS,
@@ -153,6 +218,8 @@ _SECTIONS: dict[str | None, list[cfg.Opt]] = {
     "bus": BUS_OPTS,
     "jobs": JOBS_OPTS,
     "cloud": CLOUD_OPTS,
+    "master": MASTER_OPTS,
+    "agent": AGENT_OPTS,
 }
 
 

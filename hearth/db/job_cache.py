@@ -38,11 +38,17 @@ def keep_hours() -> int:
 
 
 def job_to_dict(job: models.Job) -> dict[str, Any]:
-    """Return a cached job as a plain dict (times in ISO-8601)."""
+    """Return a cached job as a plain dict (times in ISO-8601).
+
+    A job published by hearth-master also has ``target_type``,
+    ``targeted``, ``not_connected`` and ``user`` (None for local calls).
+    """
     data = {"jid": job.jid, "function": job.function, "args": job.args, "kwargs": job.kwargs,
             "target": job.target, "retcode": job.retcode, "success": job.success,
             "return": job.return_, "started_at": job.started_at,
-            "finished_at": job.finished_at, "expires_at": job.expires_at}
+            "finished_at": job.finished_at, "expires_at": job.expires_at,
+            "target_type": job.target_type, "targeted": job.targeted,
+            "not_connected": job.not_connected, "user": job.user}
     for key in ("started_at", "finished_at", "expires_at"):
         data[key] = data[key].isoformat() if data[key] else None
     return data
@@ -95,4 +101,9 @@ def job_get(db: Database, jid: str, clock: Clock = utcnow) -> dict[str, Any]:
             models.Job.jid == jid, _alive(clock()))).first()
         if job is None:
             raise exception.JobNotFound(jid)
-        return job_to_dict(job)
+        data = job_to_dict(job)
+        if job.targeted is not None:
+            from hearth.db.api_agents import job_returns
+
+            data["returns"] = job_returns(session, jid)
+        return data

@@ -262,10 +262,41 @@ class Job(Base):
     function: Mapped[str] = mapped_column(String(255), nullable=False)
     args: Mapped[Any] = mapped_column(Json, nullable=False, default=list)
     kwargs: Mapped[Any] = mapped_column(Json, nullable=False, default=dict)
-    target: Mapped[str | None] = mapped_column(String(255))
+    target: Mapped[str | None] = mapped_column(Text)
     retcode: Mapped[int | None] = mapped_column(Integer)
     return_: Mapped[Any] = mapped_column("return", Json, nullable=True)
     success: Mapped[bool | None] = mapped_column(Boolean)
     started_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime)
     expires_at: Mapped[datetime | None] = mapped_column(DateTime, index=True)
+    # jobs published by hearth-master (None for local calls)
+    target_type: Mapped[str | None] = mapped_column(String(32))
+    targeted: Mapped[Any] = mapped_column(Json, nullable=True)
+    not_connected: Mapped[Any] = mapped_column(Json, nullable=True)
+    user: Mapped[str | None] = mapped_column(String(255))
+
+
+class JobReturn(Base):
+    """One agent's return to a job published by hearth-master."""
+
+    __tablename__ = "job_return"
+
+    jid: Mapped[str] = mapped_column(String(20), ForeignKey("job.jid", ondelete="CASCADE"),
+                                     primary_key=True)
+    agent_id: Mapped[str] = mapped_column(String(255), primary_key=True)
+    return_: Mapped[Any] = mapped_column("return", Json, nullable=True)
+    retcode: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    success: Mapped[bool] = mapped_column(Boolean, nullable=False, default=True)
+    out: Mapped[str | None] = mapped_column(String(64))
+    received_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)
+
+
+class Agent(Base):
+    """What the master last learnt about an agent: its grains and when it was seen."""
+
+    __tablename__ = "agent"
+
+    id: Mapped[str] = mapped_column(String(255), primary_key=True)
+    grains: Mapped[Any] = mapped_column(Json, nullable=False, default=dict)
+    first_seen: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)
+    last_seen: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)

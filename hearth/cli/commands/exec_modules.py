@@ -165,11 +165,18 @@ def do_job_list(args: argparse.Namespace) -> int:
 
 
 def do_job_show(args: argparse.Namespace) -> int:
-    """Show one cached job with its return."""
+    """Show one cached job with its return (per agent, and who is missing, for remote jobs)."""
     from hearth.cli import output
     from hearth.db import job_cache
 
-    output.show(job_cache.job_get(_database(args), args.jid), args.format)
+    job = job_cache.job_get(_database(args), args.jid)
+    if job.get("targeted") is not None:
+        from hearth.master.jobs import snapshot_from_cache
+
+        job["missing"] = snapshot_from_cache(job)["missing"]
+        for key in ("return", "retcode", "success", "finished_at"):
+            job.pop(key, None)
+    output.show(job, args.format)
     return 0
 
 
@@ -209,11 +216,17 @@ def add_call_options(parser: argparse.ArgumentParser) -> None:
                         help="Extra directory of execution modules (repeatable).")
 
 
-def trailing_options(args: argparse.Namespace) -> argparse.Namespace:
-    """Move call options written after MODULE.FUNCTION's arguments onto ``args``."""
-    parser = argparse.ArgumentParser(prog="stackctl call", add_help=False)
-    add_call_options(parser)
-    given = [item for item in args.arguments if item.startswith("--") or item == "-m"]
+def trailing_options(args: argparse.Namespace, add_options: Any = None,
+                     prog: str = "stackctl call") -> argparse.Namespace:
+    """Move options written after MODULE.FUNCTION's arguments onto ``args``.
+
+    ``add_options`` adds the command's options to a parser (default: call's).
+    """
+    parser = argparse.ArgumentParser(prog=prog, add_help=False)
+    (add_options or add_call_options)(parser)
+    parser.set_defaults(**{action.dest: None for action in parser._actions})
+    given = [item for item in args.arguments if item.startswith("--") or item == "-m"
+             or (add_options is not None and item.startswith("-"))]
     if not given:
         return args
     extra, rest = parser.parse_known_args(args.arguments)

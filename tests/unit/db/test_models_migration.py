@@ -46,8 +46,8 @@ def test_ensure_schema_migrates_on_first_use(tmp_path):
 def test_ensure_schema_without_auto_migrate(tmp_path):
     url = f"sqlite:///{tmp_path}/manual.db"
     with pytest.raises(exception.DatabaseNotMigrated,
-                       match=r"schema is at revision empty but this Hearth needs 0001\. "
-                             r"Run 'hearth-manage db-sync'\."):
+                       match=r"schema is at revision empty but this Hearth needs "
+                             + migration.head_revision() + r"\. Run 'hearth-manage db-sync'\."):
         migration.ensure_schema(url, auto_migrate=False)
 
 
@@ -61,7 +61,8 @@ def set_revision(url, revision):
 def test_newer_schema_is_refused(sqlite_url):
     set_revision(sqlite_url, "9999_from_the_future")
     message = (r"The database schema revision 9999_from_the_future is newer than this Hearth "
-               r"knows \(newest known: 0001\)\. Upgrade Hearth, or use another database\.")
+               r"knows \(newest known: " + migration.head_revision() + r"\)\. Upgrade Hearth, "
+               r"or use another database\.")
     with pytest.raises(exception.DatabaseSchemaTooNew, match=message):
         migration.ensure_schema(sqlite_url)
     with pytest.raises(exception.DatabaseSchemaTooNew, match=message):

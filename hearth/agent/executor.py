@@ -1,0 +1,81 @@
+"""Run the master's jobs on threads, through the one loader, and keep each return.
+
+Every job gets its own thread, so several run at once and
+``saltutil.running`` / ``find_job`` see them (the running-job table under
+the agent's cache dir).  A return is saved to the
+:class:`~hearth.agent.returns.ReturnStore` before it is handed to the
+connection, so it survives until the master acknowledges it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from hearth.agent.returns import ReturnStore
+from hearth.common import exception
+from hearth.jobs import JobRunner, ProcTable
+
+LOG = logging.getLogger(__name__)
+
+
+class JobExecutor:
+    """Run job messages on threads; hand each return to ``deliver``."""
+
+    def __init__(self, loader: Any, agent_id: str, returns: ReturnStore,
+                 deliver: Callable[[dict[str, Any]], None]) -> None:
+        self.loader = loader
+        self.agent_id = agent_id
+        self.returns = returns
+        self._deliver = deliver
+        self._proc = ProcTable(os.path.join(loader.opts["cachedir"], "proc"))
+        self._runner = JobRunner(loader, agent_id, publish=lambda tag, data: None,
+                                 proc=self._proc)
+        self._running: dict[str, threading.Thread] = {}
+        self._lock = threading.Lock()
+
+    def submit(self, message: dict[str, Any]) -> None:
+        """Start the job described by a ``job`` message (a jid already running is ignored)."""
+        jid = str(message.get("jid"))
+        with self._lock:
+            if jid in self._running:
+                return
+            thread = threading.Thread(target=self._run, args=(message,), name=f"job-{jid}",
+                                      daemon=True)
+            self._running[jid] = thread
+        thread.start()
+
+    def running(self) -> list[str]:
+        """Return the jids of the jobs running now."""
+        with self._lock:
+            return list(self._running)
+
+    def _run(self, message: dict[str, Any]) -> None:
+        jid, fun = str(message["jid"]), str(message.get("fun"))
+        args, kwargs = list(message.get("arg") or []), dict(message.get("kwarg") or {})
+        try:
+            ret = self._execute(jid, fun, args, kwargs, message.get("tgt"))
+            self.returns.save(ret)
+            self._deliver(ret)
+        except Exception:  # noqa: BLE001 - an agent bug must not kill the agent
+            LOG.exception("job %s (%s) could not be run", jid, fun)
+        finally:
+            with self._lock:
+                self._running.pop(jid, None)
+
+    def _execute(self, jid: str, fun: str, args: list[Any], kwargs: dict[str, Any],
+                 target: Any) -> dict[str, Any]:
+        """Run one function; return the return message (Salt's return shape)."""
+        base = {"cmd": "ret", "jid": jid, "id": self.agent_id, "fun": fun, "fun_args": args}
+        try:
+            job = self._runner.run(fun, args, kwargs, jid=jid, target=str(target))
+        except (exception.FunctionNotFound, exception.ModuleNotAvailable) as error:
+            return {**base, "return": str(error), "retcode": 254, "success": False}
+        LOG.debug("job %s (%s) finished with retcode %s", jid, fun, job.retcode)
+        ret = {**base, "return": job.ret, "retcode": job.retcode, "success": job.success}
+        if job.out:
+            ret["out"] = job.out
+        return ret

@@ -1,0 +1,90 @@
+"""``hearth-agent``: run one agent (Salt's minion) until SIGTERM.
+
+The agent stays small: it imports ZeroMQ, the configuration and the loader,
+never the engine, SQLAlchemy or eventlet.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from hearth.common import daemon, exception
+
+LOG = logging.getLogger("hearth.agent")
+
+
+class Agent:
+    """One agent: its keys, loader, job executor and connection to the master."""
+
+    def __init__(self, settings: Any, conf: Any) -> None:
+        from hearth.agent.connection import AgentChannel, MasterConnection
+        from hearth.agent.executor import JobExecutor
+        from hearth.agent.returns import ReturnStore
+        from hearth.agent.settings import loader_opts
+        from hearth.grains import load_grains
+        from hearth.loader import execution_loader
+        from hearth.transport import keys, wire
+
+        self.settings = settings
+        os.makedirs(settings.root_dir, mode=0o700, exist_ok=True)
+        os.makedirs(settings.extmods_dir, exist_ok=True)
+        agent_keys = keys.load_or_create(settings.pki_dir, "agent")
+        outbox = wire.Outbox()
+        self.channel = AgentChannel(outbox)
+        opts = loader_opts(settings, conf)
+        opts["agent_channel"] = self.channel
+        self.loader = execution_loader(opts, load_grains(opts))
+        returns = ReturnStore(os.path.join(settings.root_dir, "returns"))
+        self.executor = JobExecutor(self.loader, settings.id, returns,
+                                    lambda ret: outbox.put(("ret", ret)))
+        self.connection = MasterConnection(
+            settings, agent_keys, outbox, self.channel, self.executor.submit,
+            grains=lambda: dict(self.loader.pack["__grains__"]),
+            running=self.executor.running, returns=returns)
+
+    def run(self) -> None:
+        """Serve the master until stopped."""
+        self.connection.run()
+
+    def stop(self) -> None:
+        """Stop (safe from a signal handler)."""
+        self.connection.stop()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run hearth-agent; return the exit code."""
+    parser = daemon.build_parser(
+        "hearth-agent", "Connect to hearth-master, run the jobs it sends with the execution "
+                        "modules, and return their results.")
+    args = parser.parse_args(argv)
+    from hearth.agent.settings import AgentSettings
+    from hearth.common import config
+
+    try:
+        conf = config.load(config_files=args.config_file)
+        settings = AgentSettings.from_conf(conf)
+    except Exception as error:  # noqa: BLE001 - a bad configuration is reported, not traced
+        print(f"hearth-agent: {error}", file=sys.stderr)
+        return 2
+    daemon.start(args, "hearth-agent", os.path.join(settings.root_dir, "hearth-agent.log"))
+    try:
+        agent = Agent(settings, conf)
+        daemon.on_termination(agent.stop)
+        agent.run()
+    except exception.MasterKeyMismatch as error:
+        LOG.error("%s", error)
+        print(f"hearth-agent: {error}", file=sys.stderr)
+        return 1
+    except (exception.HearthException, OSError) as error:
+        LOG.error("hearth-agent %s cannot run: %s", settings.id, error)
+        print(f"hearth-agent: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""stackctl key-list, key-accept, key-reject, key-delete, key-finger: agent keys (salt-key)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+CATEGORIES = ("accepted", "pending", "rejected", "denied")
+
+
+def _client(args: argparse.Namespace):
+    from hearth.master.client import client_from_args
+
+    return client_from_args(args.config_file)
+
+
+def do_key_list(args: argparse.Namespace) -> int:
+    """List the agent keys by category."""
+    from hearth.cli import output
+
+    with _client(args) as client:
+        keys = client.list_keys()
+    if args.format in ("json", "yaml"):
+        output.dump_structured(keys, args.format)
+        return 0
+    rows = [{"id": agent_id, "status": category}
+            for category in CATEGORIES for agent_id in keys.get(category, [])]
+    output.listing(rows, ("id", "status"), args.format)
+    return 0
+
+
+def _confirm(args: argparse.Namespace, verb: str, what: str) -> bool:
+    """Ask before acting (required on a terminal, --yes otherwise)."""
+    from hearth.cli import command
+
+    if args.yes:
+        return True
+    if not sys.stdin.isatty():
+        raise command.CommandError(f"key-{verb}: refusing to {verb} without --yes when stdin "
+                                   "is not a terminal")
+    answer = input(f"{verb.capitalize()} the key(s) of {what} [y/N]? ")
+    return answer.strip().lower() in ("y", "yes")
+
+
+def _act(args: argparse.Namespace, verb: str) -> int:
+    from hearth.cli import command
+
+    pattern = "*" if getattr(args, "all", False) else args.id
+    if not pattern:
+        raise command.CommandError(f"key-{verb}: give an agent ID (or a glob) or --all",
+                                   exit_code=2)
+    if not _confirm(args, verb, "all pending agents" if pattern == "*" else pattern):
+        print("Nothing done.")
+        return 1
+    with _client(args) as client:
+        if verb == "accept":
+            ids = client.accept_key(pattern, include_rejected=args.include_rejected)
+        else:
+            ids = getattr(client, f"{verb}_key")(pattern)
+    past = {"accept": "Accepted", "reject": "Rejected", "delete": "Deleted"}[verb]
+    for agent_id in ids:
+        print(f"{past} key: {agent_id}")
+    return 0
+
+
+def do_key_accept(args: argparse.Namespace) -> int:
+    """Accept pending agent keys."""
+    return _act(args, "accept")
+
+
+def do_key_reject(args: argparse.Namespace) -> int:
+    """Reject agent keys (connected agents are cut off)."""
+    return _act(args, "reject")
+
+
+def do_key_delete(args: argparse.Namespace) -> int:
+    """Delete agent keys (connected agents are cut off)."""
+    return _act(args, "delete")
+
+
+def do_key_finger(args: argparse.Namespace) -> int:
+    """Print the master's public key and fingerprint (for [agent] master_finger)."""
+    from hearth.cli import output
+
+    with _client(args) as client:
+        output.show(client.master_finger(), args.format)
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the key commands."""
+    from hearth.cli import command
+
+    command.add_command(subparsers, "key-list", do_key_list,
+                        "List the agent keys: accepted, pending, rejected, denied.",
+                        formats=("table", "json", "yaml", "value"))
+    for verb, handler, text in (
+            ("accept", do_key_accept, "Accept pending agent keys (ID may be a glob)."),
+            ("reject", do_key_reject, "Reject agent keys; connected agents are cut off."),
+            ("delete", do_key_delete, "Delete agent keys; connected agents are cut off.")):
+        parser = command.add_command(subparsers, f"key-{verb}", handler, text)
+        parser.add_argument("id", nargs="?", metavar="ID", help="Agent id or glob.")
+        parser.add_argument("--all", action="store_true",
+                            help="Every key of the category acted on.")
+        parser.add_argument("-y", "--yes", action="store_true",
+                            help="Do not ask for confirmation.")
+        if verb == "accept":
+            parser.add_argument("--include-rejected", action="store_true",
+                                help="Also accept matching rejected keys.")
+    command.add_command(subparsers, "key-finger", do_key_finger,
+                        "Show the master's public key and its fingerprint.",
+                        formats=("table", "json", "yaml", "value"))

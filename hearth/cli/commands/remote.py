@@ -1,0 +1,143 @@
+"""stackctl run: run an execution function on agents through hearth-master (Salt's ``salt``).
+
+Only the standard library is imported at the top; the master client
+(ZeroMQ, the configuration) is imported by the handler.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import Any
+
+#: Exit code when nothing matched the target (Salt's ``salt`` exits 2 too).
+EXIT_NO_MATCH = 2
+#: Target type flags, as the ``salt`` command spells them.
+TARGET_FLAGS = (("-E", "--pcre", "pcre"), ("-L", "--list", "list"), ("-G", "--grain", "grain"),
+                ("-P", "--grain-pcre", "grain_pcre"), ("-I", "--pillar", "pillar"),
+                ("-J", "--pillar-pcre", "pillar_pcre"), ("-S", "--ipcidr", "ipcidr"),
+                ("-C", "--compound", "compound"), ("-N", "--nodegroup", "nodegroup"))
+NOT_RETURNED = "Agent did not return. [{reason}]"
+
+
+def _results(status: Any) -> dict[str, Any]:
+    """Return ``{agent_id: return}``, silent agents as Salt words them."""
+    results = {agent_id: ret.get("return") for agent_id, ret in sorted(status.returns.items())}
+    for agent_id, reason in sorted(status.missing.items()):
+        results[agent_id] = NOT_RETURNED.format(reason=reason)
+    return results
+
+
+def _print(results: dict[str, Any], fmt: str) -> None:
+    if fmt == "json":
+        print(json.dumps(results, indent=2, default=str))
+    elif fmt == "yaml":
+        import yaml
+
+        print(yaml.safe_dump(results, default_flow_style=False, sort_keys=False).rstrip())
+    elif fmt == "value":
+        for value in results.values():
+            print(value if isinstance(value, str) else json.dumps(value, default=str))
+    elif fmt == "table":
+        from hearth.cli import output
+
+        output.listing([{"agent": a, "return": r} for a, r in results.items()],
+                       ("agent", "return"), "table")
+    else:
+        from hearth.cli.nested import render_nested
+
+        for agent_id, value in results.items():
+            print(render_nested(agent_id, value))
+
+
+def _exit_code(status: Any, passthrough: bool) -> int:
+    codes = [int(ret.get("retcode") or 0) for ret in status.returns.values()]
+    failed = [code for code in codes if code] or [
+        1 for ret in status.returns.values() if not ret.get("success", True)]
+    if passthrough and failed:
+        return max(failed)
+    return 1 if failed or status.missing else 0
+
+
+def do_run(args: argparse.Namespace) -> int:
+    """Publish a job to the targeted agents and print their returns."""
+    from hearth.cli.commands.exec_modules import split_arguments, trailing_options
+    from hearth.common import exception
+    from hearth.master.client import client_from_args
+
+    args = trailing_options(args, add_run_options, "stackctl run")
+    positional, keywords = split_arguments(args.arguments)
+    target: Any = args.target
+    with client_from_args(args.config_file) as client:
+        timeout = client.settings.timeout if args.timeout is None else args.timeout
+        try:
+            if getattr(args, "async"):
+                published = client.publish(target, args.function, positional, keywords,
+                                           target_type=args.target_type, timeout=timeout,
+                                           batch=args.batch)
+                print(f"Executed command with job ID: {published.jid}")
+                return 0
+            if args.batch:
+                published = client.publish(target, args.function, positional, keywords,
+                                           target_type=args.target_type, timeout=timeout,
+                                           batch=args.batch, watch=True)
+                rounds = _rounds(args.batch, len(published.targeted))
+                status = client.wait(published.jid, timeout * (rounds + 1))
+            else:
+                status = client.run(target, args.function, positional, keywords,
+                                    target_type=args.target_type, timeout=timeout)
+        except exception.NoAgentsMatched as error:
+            print(f"ERROR: {error}", file=sys.stderr)
+            return EXIT_NO_MATCH
+    _print(_results(status), args.format)
+    code = _exit_code(status, args.retcode_passthrough)
+    if status.missing:
+        print(f"To look up the return data for this job later, run: stackctl job-show "
+              f"{status.jid}", file=sys.stderr)
+    if code:
+        print("ERROR: Agents returned with non-zero exit code", file=sys.stderr)
+    return code
+
+
+def _rounds(spec: str, total: int) -> int:
+    from hearth.agent.batch import batch_size
+
+    return math.ceil(total / batch_size(spec, total))
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``stackctl run``."""
+    from hearth.cli import command
+
+    parser = command.add_command(
+        subparsers, "run", do_run, "Run an execution function on agents (like salt).",
+        description="Publish MODULE.FUNCTION to the agents TARGET selects (a glob of agent "
+                    "ids by default) through hearth-master, wait for their returns and print "
+                    "them. Arguments are positional values or KEY=VALUE keywords. Agents "
+                    "that do not return in time are reported and make the exit code 1.")
+    add_run_options(parser)
+    parser.set_defaults(target_type="glob")
+    parser.add_argument("target", metavar="TARGET")
+    parser.add_argument("function", metavar="MODULE.FUNCTION")
+    parser.add_argument("arguments", nargs=argparse.REMAINDER, metavar="ARG | KEY=VALUE")
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``stackctl run`` (also accepted after its arguments)."""
+    group = parser.add_mutually_exclusive_group()
+    for short, long, name in TARGET_FLAGS:
+        group.add_argument(short, long, dest="target_type", action="store_const", const=name,
+                           help=f"TARGET is a {name.replace('_', ' ')} expression.")
+    parser.add_argument("-t", "--timeout", type=float, default=None,
+                        help="Seconds to wait for returns ([master] timeout). A wait, not a "
+                             "kill: agents still running the job are waited for again.")
+    parser.add_argument("--async", action="store_true",
+                        help="Print the job id and exit without waiting.")
+    parser.add_argument("-b", "--batch", default=None, metavar="N|P%",
+                        help="Run on at most N agents (or P percent) at a time.")
+    parser.add_argument("--format", choices=("nested", "table", "json", "yaml", "value"),
+                        default="nested", help="Output format (default: %(default)s).")
+    parser.add_argument("--retcode-passthrough", action="store_true",
+                        help="Exit with the agents' highest retcode instead of 0/1.")

@@ -1,0 +1,113 @@
+"""The master's side of the job cache: published jobs, agents' returns, known agents.
+
+A job published by hearth-master is one ``job`` row (its target, who was
+targeted, who was not connected) and one ``job_return`` row per agent that
+answered; :func:`hearth.db.job_cache.job_get` shows both.  Writes come in
+batches from the master's cache writer thread.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import select
+
+from hearth.db import models
+from hearth.db.session import Database
+
+LOG = logging.getLogger(__name__)
+
+
+def _naive(moment: datetime.datetime) -> datetime.datetime:
+    if moment.tzinfo is None:
+        return moment
+    return moment.astimezone(datetime.UTC).replace(tzinfo=None)
+
+
+def jobs_publish_store(db: Database, jobs: Sequence[Mapping[str, Any]]) -> None:
+    """Store published jobs (merged over an earlier record of the same jid).
+
+    Each is a mapping of jid, fun, args, kwargs, target, target_type,
+    targeted, not_connected, user, started_at and expires_at.
+    """
+    with db.session_scope(write=True) as session:
+        for job in jobs:
+            session.merge(models.Job(
+                jid=job["jid"], function=job["fun"], args=list(job["args"]),
+                kwargs=dict(job["kwargs"]), target=str(job["target"]),
+                target_type=job["target_type"], targeted=list(job["targeted"]),
+                not_connected=list(job["not_connected"]), user=job.get("user"),
+                started_at=_naive(job["started_at"]),
+                expires_at=_naive(job["expires_at"]) if job.get("expires_at") else None))
+
+
+def job_returns_store(db: Database, returns: Sequence[Mapping[str, Any]]) -> list[Mapping]:
+    """Store agents' returns (jid, id, return, retcode, success, out, received_at).
+
+    A return already stored is kept as it is (agents resend until
+    acknowledged); a return for a jid the cache does not hold (expired, or
+    never published by this master) is skipped.  Return the stored ones.
+    """
+    jids = {ret["jid"] for ret in returns}
+    with db.session_scope(write=True) as session:
+        known = set(session.scalars(select(models.Job.jid).where(models.Job.jid.in_(jids))))
+        present = set(session.execute(
+            select(models.JobReturn.jid, models.JobReturn.agent_id)
+            .where(models.JobReturn.jid.in_(jids))).tuples())
+        stored = []
+        for ret in returns:
+            key = (ret["jid"], ret["id"])
+            if ret["jid"] not in known or key in present:
+                continue
+            present.add(key)
+            session.add(models.JobReturn(
+                jid=ret["jid"], agent_id=ret["id"], return_=ret.get("return"),
+                retcode=int(ret.get("retcode") or 0), success=bool(ret.get("success", True)),
+                out=ret.get("out"), received_at=_naive(ret["received_at"])))
+            stored.append(ret)
+    unknown = jids - known
+    if unknown:
+        LOG.info("returns for jobs not in the job cache were dropped: %s", sorted(unknown))
+    return stored
+
+
+def job_returns(session: Any, jid: str) -> dict[str, dict[str, Any]]:
+    """Return ``{agent_id: {return, retcode, success, out}}`` of one job (in ``session``)."""
+    rows = session.scalars(select(models.JobReturn).where(models.JobReturn.jid == jid)
+                           .order_by(models.JobReturn.agent_id))
+    return {row.agent_id: {"return": row.return_, "retcode": row.retcode,
+                           "success": row.success, "out": row.out} for row in rows}
+
+
+def agents_store(db: Database, agents: Iterable[Mapping[str, Any]]) -> None:
+    """Record agents (id, grains, last_seen); ``grains`` None keeps the stored grains."""
+    with db.session_scope(write=True) as session:
+        for agent in agents:
+            row = session.get(models.Agent, agent["id"])
+            seen = _naive(agent["last_seen"])
+            if row is None:
+                session.add(models.Agent(id=agent["id"], grains=agent.get("grains") or {},
+                                         first_seen=seen, last_seen=seen))
+                continue
+            row.last_seen = seen
+            if agent.get("grains") is not None:
+                row.grains = agent["grains"]
+
+
+def agents_list(db: Database) -> list[dict[str, Any]]:
+    """Return every recorded agent (id, grains, first_seen, last_seen), by id."""
+    with db.session_scope() as session:
+        return [{"id": row.id, "grains": row.grains, "first_seen": row.first_seen,
+                 "last_seen": row.last_seen}
+                for row in session.scalars(select(models.Agent).order_by(models.Agent.id))]
+
+
+def agents_delete(db: Database, agent_ids: Iterable[str]) -> None:
+    """Forget agents (their keys were deleted)."""
+    ids = list(agent_ids)
+    with db.session_scope(write=True) as session:
+        for row in session.scalars(select(models.Agent).where(models.Agent.id.in_(ids))):
+            session.delete(row)

@@ -1,0 +1,125 @@
+"""The thread that writes the master's job cache, in batches, and says what is safe.
+
+It opens the database itself, so the master answers agents while the
+database is still being opened and migrated.
+
+The I/O thread queues published jobs, agents' returns and agent records;
+this thread commits whatever has queued up in one transaction and then
+hands the committed returns back (``on_stored``), so that the master
+acknowledges a return only once it is in the database: an agent keeps a
+return until then, so none is lost if the master or the database fails.
+A failed write is logged and its returns are not acknowledged (the agents
+resend them).
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+LOG = logging.getLogger(__name__)
+
+PURGE_INTERVAL = 60.0
+
+
+class JobCacheWriter:
+    """Write jobs, returns and agents to the database from one thread."""
+
+    def __init__(self, open_database: Callable[[], Any], keep_seconds: int,
+                 on_stored: Callable[[list[dict[str, Any]]], None]) -> None:
+        self._open_database = open_database
+        self._database: Any = None
+        self._ready = threading.Event()
+        self._finished = threading.Event()
+        self.keep_seconds = keep_seconds
+        self._on_stored = on_stored
+        self._queue: queue.SimpleQueue[tuple[str, Any] | None] = queue.SimpleQueue()
+        self._last_purge = 0.0
+        self._thread = threading.Thread(target=self._run, name="job-cache", daemon=True)
+        self._thread.start()
+
+    def job(self, record: dict[str, Any]) -> None:
+        """Queue a published job's record."""
+        now = datetime.datetime.now(datetime.UTC)
+        self._queue.put(("job", {**record, "expires_at": now + datetime.timedelta(
+            seconds=self.keep_seconds)}))
+
+    def ret(self, ret: dict[str, Any]) -> None:
+        """Queue an agent's return (with ``received_at``)."""
+        self._queue.put(("ret", ret))
+
+    def agent(self, record: dict[str, Any]) -> None:
+        """Queue an agent record (id, grains or None, last_seen)."""
+        self._queue.put(("agent", record))
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Write what is queued, then stop."""
+        self._queue.put(None)
+        # not join(): the database layer's thread-local state can hold a finished
+        # thread for seconds, and everything this waits for is done by then
+        self._finished.wait(timeout)
+
+    @property
+    def database(self) -> Any:
+        """Return the database, waiting until this thread has opened it."""
+        self._ready.wait()
+        return self._database
+
+    def _run(self) -> None:
+        try:
+            self._serve()
+        finally:
+            self._finished.set()
+
+    def _serve(self) -> None:
+        # opening (and migrating) the database is slow: the master serves meanwhile
+        self._database = self._open_database()
+        self._ready.set()
+        from hearth.db import api_agents, job_cache
+
+        while True:
+            items = [self._queue.get()]
+            while True:
+                try:
+                    items.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            stop = None in items
+            batch: dict[str, list[Any]] = {"job": [], "ret": [], "agent": []}
+            for item in items:
+                if item is not None:
+                    batch[item[0]].append(item[1])
+            self._write(batch, api_agents)
+            if time.monotonic() - self._last_purge > PURGE_INTERVAL:
+                self._last_purge = time.monotonic()
+                self._guarded("purging expired jobs", job_cache.job_purge_expired,
+                              self._database)
+            if stop:
+                return
+
+    def _write(self, batch: dict[str, list[Any]], api: Any) -> None:
+        if self.keep_seconds > 0 and batch["job"]:
+            self._guarded("storing jobs", api.jobs_publish_store, self._database, batch["job"])
+        if batch["ret"]:
+            if self.keep_seconds > 0:
+                stored = self._guarded("storing returns", api.job_returns_store,
+                                       self._database, batch["ret"])
+                if stored is None:
+                    return  # not acknowledged: the agents send them again
+            self._on_stored(batch["ret"])
+        if batch["agent"]:
+            self._guarded("recording agents", api.agents_store, self._database, batch["agent"])
+
+    @staticmethod
+    def _guarded(what: str, function: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return function(*args)
+        except Exception as error:  # noqa: BLE001 - the master keeps running; agents retry
+            LOG.error("job cache: %s failed: %s", what, error)
+            LOG.debug("job cache failure", exc_info=True)
+            return None

@@ -1,0 +1,305 @@
+"""MasterClient: how stackctl, hearth-api and the engine's plug-ins talk to hearth-master.
+
+A plain blocking object over one CURVE DEALER socket, authenticated with
+the client key pair in the master's pki dir (like Salt's local client, it
+needs the master's files).  It is not thread-safe: use one per thread, and
+run it off the engine's green threads.
+
+``wait`` follows Salt's meaning of a timeout: it is how long to wait, not a
+kill.  When it expires, agents the master still sees running the job get
+another ``timeout``; the others are reported missing, ``No response`` or
+``Not connected``.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import os
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import zmq
+
+from hearth.common import exception
+from hearth.master.settings import MasterSettings
+from hearth.transport import curve, keys, wire
+
+
+@dataclass
+class PublishResult:
+    """A published job: its id and the agents it targeted."""
+
+    jid: str
+    targeted: list[str]
+
+
+@dataclass
+class JobStatus:
+    """A job as the master knows it: who was targeted, who returned, who is missing."""
+
+    jid: str
+    fun: str
+    args: list[Any] = field(default_factory=list)
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    target: Any = None
+    target_type: str = "glob"
+    targeted: list[str] = field(default_factory=list)
+    returns: dict[str, dict[str, Any]] = field(default_factory=dict)
+    missing: dict[str, str] = field(default_factory=dict)
+    done: bool = False
+
+    @classmethod
+    def from_snapshot(cls, data: Mapping[str, Any]) -> JobStatus:
+        """Build a status from the master's snapshot of a job."""
+        return cls(jid=data["jid"], fun=data["fun"], args=list(data.get("args") or []),
+                   kwargs=dict(data.get("kwargs") or {}), target=data.get("target"),
+                   target_type=data.get("target_type") or "glob",
+                   targeted=list(data.get("targeted") or []),
+                   returns=dict(data.get("returns") or {}),
+                   missing=dict(data.get("missing") or {}), done=bool(data.get("done")))
+
+    @property
+    def success(self) -> bool:
+        """Return whether every targeted agent returned and succeeded."""
+        return not self.missing and all(r.get("success") for r in self.returns.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the status as plain data."""
+        return asdict(self)
+
+
+class MasterClient:
+    """A client of hearth-master (see the module docstring)."""
+
+    def __init__(self, conf: Any = None, *, address: str | None = None,
+                 timeout: float | None = None) -> None:
+        if isinstance(conf, MasterSettings):
+            settings = conf
+        else:
+            from hearth.common import config
+
+            if conf is None:
+                config.register_opts()
+                conf = config.CONF
+            settings = MasterSettings.from_conf(conf)
+        self.settings = settings
+        self.timeout = settings.client_timeout if timeout is None else timeout
+        self.address = address or f"{settings.client_host}:{settings.port}"
+        host, _, port = self.address.rpartition(":")
+        client_keys = keys.load_pair(settings.pki_dir, "client")
+        master_public = keys.load_public(keys.key_paths(settings.pki_dir, "master")[0])
+        self._context = zmq.Context.instance()
+        self._socket = curve.client_socket(self._context, zmq.DEALER,
+                                           curve.tcp_endpoint(host, int(port)), client_keys,
+                                           master_public)
+        self._rids = itertools.count(1)
+        self._pushes: collections.deque[dict[str, Any]] = collections.deque()
+
+    # --- plumbing --------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._socket.close(linger=100)
+
+    def __enter__(self) -> MasterClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _send(self, op: str, **payload: Any) -> int:
+        rid = next(self._rids)
+        self._socket.send(wire.encode({"rid": rid, "op": op, **payload}))
+        return rid
+
+    def _receive(self, timeout: float) -> dict[str, Any] | None:
+        if not self._socket.poll(max(0, int(timeout * 1000))):
+            return None
+        return wire.decode(self._socket.recv())
+
+    def _request(self, op: str, timeout: float | None = None, **payload: Any) -> Any:
+        """Send one request and return its answer's data (pushes meanwhile are kept)."""
+        rid = self._send(op, **payload)
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        while (remaining := deadline - time.monotonic()) > 0:
+            message = self._receive(remaining)
+            if message is None:
+                break
+            if "push" in message:
+                self._pushes.append(message)
+            elif message.get("rid") == rid:
+                return self._answer(message)
+        raise exception.MasterUnreachable(
+            address=self.address, timeout=self.timeout,
+            hint="is hearth-master running, with the same [master] port and pki_dir?")
+
+    @staticmethod
+    def _answer(message: dict[str, Any]) -> Any:
+        error = message.get("error")
+        if not error:
+            return message.get("data")
+        if error.get("type") == "NoAgentsMatched":
+            failure = exception.NoAgentsMatched(target="", target_type="")
+            failure.message = error.get("message", "")
+            raise failure
+        if error.get("type") == "JobNotFound":
+            failure = exception.JobNotFound("")
+            failure.message = error.get("message", "")
+            raise failure
+        raise exception.MasterRequestFailed(message=error.get("message", str(error)))
+
+    def _next_push(self, timeout: float) -> dict[str, Any] | None:
+        if self._pushes:
+            return self._pushes.popleft()
+        message = self._receive(timeout)
+        return message if message is not None and "push" in message else None
+
+    # --- jobs ------------------------------------------------------------
+
+    def publish(self, target: Any, fun: str, args: Sequence[Any] = (),
+                kwargs: Mapping[str, Any] | None = None, *, target_type: str = "glob",
+                timeout: float | None = None, batch: str | int | None = None,
+                pillar: Mapping[str, Any] | None = None, user: str | None = None,
+                watch: bool = False) -> PublishResult:
+        """Publish a job; raise :class:`~hearth.common.exception.NoAgentsMatched` if none."""
+        data = self._request("publish", target=target, target_type=target_type, fun=fun,
+                             args=list(args), kwargs=dict(kwargs or {}),
+                             timeout=timeout, batch=batch, pillar=dict(pillar or {}) or None,
+                             user=user, watch=watch)
+        return PublishResult(data["jid"], list(data["targeted"]))
+
+    def job_status(self, jid: str) -> JobStatus:
+        """Return a snapshot of job ``jid`` (never waits for returns)."""
+        return JobStatus.from_snapshot(self._request("status", jid=jid))
+
+    def show_job(self, jid: str) -> JobStatus:
+        """Return job ``jid`` from the master (memory or job cache)."""
+        return self.job_status(jid)
+
+    def wait(self, jid: str, timeout: float | None = None) -> JobStatus:
+        """Wait for job ``jid`` up to ``timeout`` seconds (Salt's meaning); return its status."""
+        snapshot = self._request("watch", jid=jid)
+        return self._collect(snapshot, timeout)
+
+    def run(self, target: Any, fun: str, args: Sequence[Any] = (),
+            kwargs: Mapping[str, Any] | None = None, *, target_type: str = "glob",
+            timeout: float | None = None, batch: str | int | None = None,
+            user: str | None = None) -> JobStatus:
+        """Publish a job and wait for it (see :meth:`wait`)."""
+        published = self.publish(target, fun, args, kwargs, target_type=target_type,
+                                 timeout=timeout, batch=batch, user=user, watch=True)
+        snapshot = {"jid": published.jid, "fun": fun, "args": list(args),
+                    "kwargs": dict(kwargs or {}), "target": target, "target_type": target_type,
+                    "targeted": published.targeted, "returns": {}, "missing": {},
+                    "done": False}
+        return self._collect(snapshot, timeout)
+
+    def _collect(self, snapshot: dict[str, Any], timeout: float | None) -> JobStatus:
+        wait_for = self.settings.timeout if timeout is None else timeout
+        status = JobStatus.from_snapshot(snapshot)
+        deadline = time.monotonic() + wait_for
+        while not status.done:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                fresh = self._request("status", jid=status.jid)
+                if fresh["done"] or not fresh.get("running"):
+                    status = JobStatus.from_snapshot(fresh)
+                    break
+                deadline = time.monotonic() + wait_for  # still running somewhere: wait again
+                continue
+            push = self._next_push(remaining)
+            if push is None or push.get("jid") != status.jid:
+                continue
+            if push["push"] == "ret":
+                status.returns[push["id"]] = push["ret"]
+            elif push["push"] == "done":
+                status.done, status.missing = True, dict(push.get("missing") or {})
+        self._send("unwatch", jid=status.jid)
+        status.missing = {a: r for a, r in status.missing.items() if a not in status.returns}
+        return status
+
+    def list_jobs(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """Return the job cache's jobs, newest first."""
+        return self._request("list_jobs", limit=limit)
+
+    def find_job(self, jid: str) -> list[str]:
+        """Return the agents still running job ``jid`` (as their pings report)."""
+        return list(self._request("status", jid=jid).get("running") or [])
+
+    def term_job(self, jid: str, kill: bool = False) -> PublishResult:
+        """Ask the agents running ``jid`` to stop it (SIGKILL-like with ``kill``)."""
+        running = self.find_job(jid)
+        if not running:
+            raise exception.NoAgentsMatched(target=jid, target_type="running job")
+        fun = "saltutil.kill_job" if kill else "saltutil.term_job"
+        return self.publish(running, fun, [jid], target_type="list")
+
+    def kill_job(self, jid: str) -> PublishResult:
+        """Kill job ``jid`` on the agents still running it."""
+        return self.term_job(jid, kill=True)
+
+    # --- agents, keys, pillar, events -------------------------------------
+
+    def ping(self) -> dict[str, Any]:
+        """Return the master's boot id (raises MasterUnreachable when it does not answer)."""
+        return self._request("ping")
+
+    def list_agents(self) -> list[dict[str, Any]]:
+        """Return the accepted agents: id, grains, last_seen, connected."""
+        return self._request("agents")
+
+    def list_keys(self) -> dict[str, list[str]]:
+        """Return the agent ids by key category (accepted, pending, rejected, denied)."""
+        return self._request("keys")
+
+    def accept_key(self, pattern: str, include_rejected: bool = False) -> list[str]:
+        """Accept the pending keys matching the glob ``pattern``; return their ids."""
+        return self._request("key_accept", pattern=pattern, include_rejected=include_rejected)
+
+    def reject_key(self, pattern: str) -> list[str]:
+        """Reject the keys matching ``pattern``; connected agents are cut off."""
+        return self._request("key_reject", pattern=pattern)
+
+    def delete_key(self, pattern: str) -> list[str]:
+        """Delete the keys matching ``pattern``; connected agents are cut off."""
+        return self._request("key_delete", pattern=pattern)
+
+    def master_finger(self) -> dict[str, str]:
+        """Return the master's public key and its fingerprint."""
+        return self._request("finger")
+
+    def agent_pillar(self, agent_id: str) -> dict[str, Any]:
+        """Return the pillar the master compiles for ``agent_id``."""
+        return self._request("agent_pillar", id=agent_id)
+
+    def events(self, tag: str = "", timeout: float | None = None
+               ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Yield ``(tag, data)`` of master bus events matching ``tag`` (prefix or glob).
+
+        Stops after ``timeout`` seconds without an event (never when None).
+        """
+        self._request("events", tag=tag)
+        try:
+            while True:
+                push = self._next_push(3600.0 if timeout is None else timeout)
+                if push is None:
+                    if timeout is not None:
+                        return
+                    continue
+                if push.get("push") == "event":
+                    yield push["tag"], push["data"]
+        finally:
+            self._send("events_stop")
+
+
+def client_from_args(config_files: Sequence[str] | None = None,
+                     timeout: float | None = None) -> MasterClient:
+    """Load the configuration (``--config-file``) and return a client of its master."""
+    from hearth.common import config
+
+    config.load(config_files=config_files)
+    address = os.environ.get("HEARTH_MASTER") or None
+    return MasterClient(config.CONF, address=address, timeout=timeout)

@@ -1,0 +1,177 @@
+"""Jobs in flight on the master: who was targeted, who got the job, who returned.
+
+A job is sent to every targeted, connected agent at once, or with a batch
+size to that many at a time: each return (or an agent that stays silent for
+the job's timeout without reporting the job as running) frees a slot for
+the next agent.  Agents not connected when their turn comes never get the
+job and are reported ``Not connected``.
+"""
+
+from __future__ import annotations
+
+import collections
+import datetime
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+NO_RESPONSE = "No response"
+NOT_CONNECTED = "Not connected"
+
+#: Seconds a finished job stays in memory for late watchers (then the job cache answers).
+KEEP_DONE_SECONDS = 120.0
+#: Seconds an unfinished job (some agent never answered) stays in memory.
+KEEP_UNFINISHED_SECONDS = 3600.0
+
+
+@dataclass
+class JobState:
+    """One published job and what came back."""
+
+    jid: str
+    fun: str
+    args: list[Any]
+    kwargs: dict[str, Any]
+    target: Any
+    target_type: str
+    targeted: list[str]
+    user: str | None = None
+    batch: int | None = None
+    timeout: float = 5.0
+    started_at: datetime.datetime = field(
+        default_factory=lambda: datetime.datetime.now(datetime.UTC))
+    returns: dict[str, dict[str, Any]] = field(default_factory=dict)
+    not_connected: set[str] = field(default_factory=set)
+    waiting: collections.deque[str] = field(default_factory=collections.deque)
+    in_flight: dict[str, float] = field(default_factory=dict)
+    timed_out: set[str] = field(default_factory=set)
+    watchers: set[bytes] = field(default_factory=set)
+    finished: float | None = None
+    created: float = 0.0
+
+    @property
+    def done(self) -> bool:
+        """Return whether every targeted agent returned, was not connected or timed out."""
+        settled = self.returns.keys() | self.not_connected | self.timed_out
+        return not self.waiting and settled.issuperset(self.targeted)
+
+    def missing(self, is_connected: Callable[[str], bool]) -> dict[str, str]:
+        """Return ``{agent_id: reason}`` for every targeted agent that has not returned."""
+        result = {}
+        for agent_id in self.targeted:
+            if agent_id in self.returns:
+                continue
+            connected = agent_id not in self.not_connected and is_connected(agent_id)
+            result[agent_id] = NO_RESPONSE if connected else NOT_CONNECTED
+        return result
+
+    def snapshot(self, is_connected: Callable[[str], bool],
+                 is_running: Callable[[str, str], bool]) -> dict[str, Any]:
+        """Return the job as clients see it (the fields of ``JobStatus``), plus ``running``."""
+        missing = self.missing(is_connected)
+        return {"jid": self.jid, "fun": self.fun, "args": self.args, "kwargs": self.kwargs,
+                "target": self.target, "target_type": self.target_type,
+                "targeted": self.targeted, "returns": self.returns, "missing": missing,
+                "done": self.done, "user": self.user,
+                "running": sorted(a for a in missing if is_running(a, self.jid))}
+
+    def record(self) -> dict[str, Any]:
+        """Return the job cache's record of this job."""
+        return {"jid": self.jid, "fun": self.fun, "args": self.args, "kwargs": self.kwargs,
+                "target": self.target, "target_type": self.target_type,
+                "targeted": self.targeted, "not_connected": sorted(self.not_connected),
+                "user": self.user, "started_at": self.started_at}
+
+
+def snapshot_from_cache(data: dict[str, Any],
+                        is_connected: Callable[[str], bool] = lambda agent_id: True
+                        ) -> dict[str, Any]:
+    """Return a client snapshot of a job read back from the job cache.
+
+    Without ``is_connected`` only agents not connected at publish time count
+    as ``Not connected``.
+    """
+    targeted = list(data.get("targeted") or [])
+    returns = data.get("returns") or {}
+    not_connected = set(data.get("not_connected") or [])
+    missing = {agent_id: NOT_CONNECTED if agent_id in not_connected or not is_connected(agent_id)
+               else NO_RESPONSE for agent_id in targeted if agent_id not in returns}
+    return {"jid": data["jid"], "fun": data["function"], "args": data["args"],
+            "kwargs": data["kwargs"], "target": data["target"],
+            "target_type": data.get("target_type") or "glob", "targeted": targeted,
+            "returns": returns, "missing": missing, "user": data.get("user"),
+            "done": not (set(targeted) - returns.keys() - not_connected), "running": []}
+
+
+class JobTable:
+    """The master's jobs in memory (the I/O thread's; not thread-safe)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._jobs: dict[str, JobState] = {}
+
+    def add(self, job: JobState) -> None:
+        """Start tracking ``job``."""
+        job.created = self._clock()
+        self._jobs[job.jid] = job
+
+    def get(self, jid: str) -> JobState | None:
+        """Return the job ``jid`` if it is still in memory."""
+        return self._jobs.get(jid)
+
+    def active(self) -> list[JobState]:
+        """Return the jobs not yet done."""
+        return [job for job in self._jobs.values() if job.finished is None]
+
+    def next_agents(self, job: JobState, is_connected: Callable[[str], bool]) -> list[str]:
+        """Take the agents that may get ``job`` now (batch slots free); mark them in flight.
+
+        Agents not connected when their turn comes are recorded as such.
+        """
+        chosen = []
+        limit = job.batch or len(job.targeted)
+        while job.waiting and len(job.in_flight) < limit:
+            agent_id = job.waiting.popleft()
+            if not is_connected(agent_id):
+                job.not_connected.add(agent_id)
+                continue
+            job.in_flight[agent_id] = self._clock()
+            chosen.append(agent_id)
+        return chosen
+
+    def returned(self, job: JobState, agent_id: str, ret: dict[str, Any]) -> bool:
+        """Record an agent's return; return False for a duplicate or an untargeted agent."""
+        if agent_id in job.returns or agent_id not in job.targeted:
+            return False
+        job.returns[agent_id] = ret
+        job.in_flight.pop(agent_id, None)
+        return True
+
+    def time_out(self, is_running: Callable[[str, str], bool]) -> list[JobState]:
+        """Free the batch slots of agents silent past the job's timeout; return those jobs."""
+        now = self._clock()
+        changed = []
+        for job in self.active():
+            if not job.batch:
+                continue
+            late = [agent_id for agent_id, sent in job.in_flight.items()
+                    if now - sent > job.timeout and not is_running(agent_id, job.jid)]
+            for agent_id in late:
+                del job.in_flight[agent_id]
+                job.timed_out.add(agent_id)
+            if late:
+                changed.append(job)
+        return changed
+
+    def finish(self, job: JobState) -> None:
+        """Mark ``job`` finished (it stays in memory a while for late watchers)."""
+        job.finished = self._clock()
+
+    def forget_old(self) -> None:
+        """Forget finished jobs after a while, and jobs some agent never answered."""
+        now = self._clock()
+        for job in list(self._jobs.values()):
+            age = now - job.created if job.finished is None else now - job.finished
+            if age > (KEEP_UNFINISHED_SECONDS if job.finished is None else KEEP_DONE_SECONDS):
+                del self._jobs[job.jid]

@@ -1,0 +1,211 @@
+"""What clients (stackctl, hearth-api, the engine's plug-ins) may ask the master.
+
+A request is ``{"rid": N, "op": NAME, ...}``; the answer is ``{"rid": N,
+"data": ...}`` or ``{"rid": N, "error": {"type", "message"}}``.  Besides
+answers the master pushes to a client: ``{"push": "ret", ...}`` for each
+return of a job it watches, ``{"push": "done", ...}`` when that job is
+done, and ``{"push": "event", ...}`` for bus events it subscribed to.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+from typing import TYPE_CHECKING, Any
+
+from hearth import jobs as job_ids
+from hearth.agent import batch, targeting
+from hearth.common import exception
+from hearth.master.jobs import JobState, snapshot_from_cache
+
+if TYPE_CHECKING:
+    from hearth.bus import Subscription
+    from hearth.master.server import Master
+
+LOG = logging.getLogger(__name__)
+
+KEY_ACTIONS = {"key_accept": "accept", "key_reject": "reject", "key_delete": "delete"}
+
+
+class ClientRequests:
+    """Answer client requests on the master's I/O thread."""
+
+    def __init__(self, master: Master) -> None:
+        self.master = master
+        self._subscriptions: dict[bytes, Subscription] = {}
+        self._ops = {"ping": self._ping, "publish": self._publish, "status": self._status,
+                     "watch": self._watch, "unwatch": self._unwatch,
+                     "list_jobs": self._list_jobs, "agents": self._agents,
+                     "keys": self._keys, "key_accept": self._key_action,
+                     "key_reject": self._key_action, "key_delete": self._key_action,
+                     "agent_pillar": self._agent_pillar, "events": self._events,
+                     "events_stop": self._events_stop, "finger": self._finger}
+
+    def handle(self, route: bytes, request: dict[str, Any]) -> None:
+        """Answer one request (some answer later, from a worker thread)."""
+        reply = {"rid": request.get("rid")}
+        operation = self._ops.get(request.get("op"))
+        try:
+            if operation is None:
+                raise exception.BadRequest(message=f"unknown request {request.get('op')!r}")
+            data = operation(route, request)
+        except exception.HearthException as error:
+            self.master.send(route, {**reply, "error": {"type": error.error_type,
+                                                        "message": str(error)}})
+            return
+        if data is not _LATER:
+            self.master.send(route, {**reply, "data": data})
+
+    # --- jobs ------------------------------------------------------------
+
+    def _publish(self, route: bytes, request: dict[str, Any]) -> dict[str, Any]:
+        master = self.master
+        target, target_type = request.get("target"), request.get("target_type") or "glob"
+        facts = master.agents.facts(master.keys.accepted_ids())
+        targeted = targeting.select(target, target_type, facts, master.settings.nodegroups)
+        if not targeted:
+            raise exception.NoAgentsMatched(target=target, target_type=target_type)
+        size = batch.batch_size(request["batch"], len(targeted)) if request.get("batch") else None
+        job = JobState(jid=job_ids.gen_jid(), fun=str(request.get("fun")),
+                       args=list(request.get("args") or []),
+                       kwargs=dict(request.get("kwargs") or {}), target=target,
+                       target_type=target_type, targeted=list(targeted),
+                       user=request.get("user"), batch=size,
+                       timeout=float(request.get("timeout") or master.settings.timeout),
+                       waiting=collections.deque(targeted))
+        master.jobs.add(job)
+        if request.get("watch"):
+            job.watchers.add(route)
+        chosen = master.jobs.next_agents(job, master.agents.is_connected)
+        master.writer.job(job.record())
+        master.fire(f"hearth/job/{job.jid}/new",
+                    {"jid": job.jid, "tgt": target, "tgt_type": target_type, "fun": job.fun,
+                     "arg": job.args, "minions": job.targeted, "user": job.user})
+        master.send_job(job, chosen)
+        master.send(route, {"rid": request.get("rid"),
+                            "data": {"jid": job.jid, "targeted": job.targeted}})
+        master.finish_if_done(job)
+        return _LATER
+
+    def _snapshot(self, job: JobState) -> dict[str, Any]:
+        agents = self.master.agents
+        return job.snapshot(agents.is_connected, agents.is_running)
+
+    def _status(self, route: bytes, request: dict[str, Any]) -> Any:
+        jid = str(request.get("jid"))
+        job = self.master.jobs.get(jid)
+        if job is not None:
+            return self._snapshot(job)
+        return self._from_cache(route, request, jid)
+
+    def _from_cache(self, route: bytes, request: dict[str, Any], jid: str) -> Any:
+        from hearth.db import job_cache
+
+        is_connected = self.master.agents.is_connected
+
+        def read() -> dict[str, Any]:
+            data = job_cache.job_get(self.master.database, jid)
+            if data.get("targeted") is None:
+                raise exception.JobNotFound(jid)
+            return snapshot_from_cache(data, is_connected)
+
+        self.master.run_in_worker(route, {"rid": request.get("rid")}, read)
+        return _LATER
+
+    def _watch(self, route: bytes, request: dict[str, Any]) -> Any:
+        jid = str(request.get("jid"))
+        job = self.master.jobs.get(jid)
+        if job is None:
+            return self._from_cache(route, request, jid)
+        job.watchers.add(route)
+        return self._snapshot(job)
+
+    def _unwatch(self, route: bytes, request: dict[str, Any]) -> None:
+        job = self.master.jobs.get(str(request.get("jid")))
+        if job is not None:
+            job.watchers.discard(route)
+
+    def notify_return(self, job: JobState, agent_id: str, ret: dict[str, Any]) -> None:
+        """Push an agent's return to the job's watchers."""
+        self._push(job, {"push": "ret", "jid": job.jid, "id": agent_id, "ret": ret})
+
+    def notify_done(self, job: JobState) -> None:
+        """Tell the job's watchers it is done (with who is missing)."""
+        self._push(job, {"push": "done", "jid": job.jid,
+                         "missing": job.missing(self.master.agents.is_connected)})
+
+    def _push(self, job: JobState, message: dict[str, Any]) -> None:
+        for route in list(job.watchers):
+            if not self.master.send(route, message):
+                job.watchers.discard(route)
+
+    def _list_jobs(self, route: bytes, request: dict[str, Any]) -> Any:
+        from hearth.db import job_cache
+
+        limit = request.get("limit")
+        self.master.run_in_worker(route, {"rid": request.get("rid")},
+                                  lambda: job_cache.job_list(self.master.database, limit=limit))
+        return _LATER
+
+    # --- agents and keys -------------------------------------------------
+
+    def _ping(self, route: bytes, request: dict[str, Any]) -> dict[str, Any]:
+        return {"boot": self.master.boot}
+
+    def _finger(self, route: bytes, request: dict[str, Any]) -> dict[str, Any]:
+        from hearth.transport import keys
+
+        public = self.master.master_keys.public
+        return {"public": public.decode(), "fingerprint": keys.fingerprint(public)}
+
+    def _agents(self, route: bytes, request: dict[str, Any]) -> list[dict[str, Any]]:
+        return self.master.agents.listing(self.master.keys.accepted_ids())
+
+    def _keys(self, route: bytes, request: dict[str, Any]) -> dict[str, list[str]]:
+        return self.master.keys.listing()
+
+    def _key_action(self, route: bytes, request: dict[str, Any]) -> list[str]:
+        action = KEY_ACTIONS[request["op"]]
+        pattern = str(request.get("pattern") or "")
+        store = self.master.keys
+        if action == "accept":
+            ids = store.accept(pattern, bool(request.get("include_rejected")))
+        else:
+            ids = getattr(store, action)(pattern)
+            self.master.cut_off(ids)
+        for agent_id in ids:
+            self.master.fire("hearth/key", {"id": agent_id, "act": action})
+        LOG.info("keys %s: %s", action, ", ".join(ids))
+        return ids
+
+    def _agent_pillar(self, route: bytes, request: dict[str, Any]) -> Any:
+        agent_id = str(request.get("id"))
+        if agent_id not in self.master.keys.accepted_ids():
+            raise exception.AgentKeyNotFound(agent_id, " among the accepted agents")
+        self.master.run_in_worker(route, {"rid": request.get("rid")},
+                                  lambda: self.master.compile_pillar(agent_id))
+        return _LATER
+
+    # --- events ----------------------------------------------------------
+
+    def _events(self, route: bytes, request: dict[str, Any]) -> dict[str, Any]:
+        self._events_stop(route, request)
+        self._subscriptions[route] = self.master.bus.subscribe(str(request.get("tag") or ""))
+        return {"subscribed": True}
+
+    def _events_stop(self, route: bytes, request: dict[str, Any]) -> None:
+        subscription = self._subscriptions.pop(route, None)
+        if subscription is not None:
+            subscription.close()
+
+    def flush_events(self) -> None:
+        """Send the buffered bus events to their subscribed clients."""
+        for route, subscription in list(self._subscriptions.items()):
+            for event in subscription.drain():
+                if not self.master.send(route, {"push": "event", "tag": event.tag,
+                                                "data": event.data}):
+                    self._events_stop(route, {})
+                    break
+
+
+_LATER = object()

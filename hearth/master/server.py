@@ -1,0 +1,368 @@
+"""hearth-master's I/O loop: its sockets, who may speak on them, and agent messages.
+
+Two CURVE server sockets (ROUTER):
+
+``port`` (ZAP domain ``hearth-master``)
+    Admits only accepted agent keys and the master's client key.  Agents
+    send ``hello`` (grains), ``ping`` (running jobs), ``ret``, ``event`` and
+    ``req`` (pillar, module files); the master sends them ``job``, ``ack``,
+    ``welcome``, ``pong`` and ``rep``.  Clients send requests
+    (:mod:`hearth.master.requests`).  A message is attributed by the key
+    that sent it, never by what it claims, and a key deleted or rejected
+    while connected is dropped at its next message.
+``auth_port`` (ZAP domain ``hearth-auth``)
+    Admits any CURVE key (the bootstrap server key is public) but carries
+    only authentication: an agent presents its id, the master records the
+    key (pending, accepted, rejected or denied) and answers with its
+    status and the master's real public key.
+
+One thread owns the sockets; other threads (the job-cache writer, request
+workers, signal handlers) reach it through an :class:`~hearth.transport.wire.Outbox`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import os
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import zmq
+
+from hearth import bus
+from hearth.master import sync
+from hearth.master.agents import AgentRegistry
+from hearth.master.cache import JobCacheWriter
+from hearth.master.jobs import JobState, JobTable
+from hearth.master.keys import KeyStore
+from hearth.master.requests import ClientRequests
+from hearth.master.settings import MasterSettings
+from hearth.transport import curve, keys, wire
+
+LOG = logging.getLogger(__name__)
+
+DOMAIN_MASTER = "hearth-master"
+DOMAIN_AUTH = "hearth-auth"
+TICK = 0.25
+READ_BURST = 200
+AUTH_ACTS = {"accepted": "accept", "pending": "pend", "rejected": "reject", "denied": "denied"}
+
+
+class Master:
+    """The master daemon: construct, :meth:`start`, then :meth:`serve` until :meth:`stop`."""
+
+    def __init__(self, settings: MasterSettings, database: Any = None) -> None:
+        self.settings = settings
+        self.boot = uuid.uuid4().hex
+        self.keys = KeyStore(os.path.join(settings.pki_dir), settings.auto_accept)
+        self.master_keys = keys.load_or_create(settings.pki_dir, "master")
+        self.client_keys = keys.load_or_create(settings.pki_dir, "client")
+        self.agents = AgentRegistry(settings.agent_timeout)
+        self.jobs = JobTable()
+        self.bus = bus.Bus()
+        self.outbox = wire.Outbox()
+        self.workers = ThreadPoolExecutor(settings.worker_threads, thread_name_prefix="master")
+        self._database = database
+        self._stopping = False
+        self._last_tick = 0.0
+        self._context = zmq.Context()
+        self.requests = ClientRequests(self)
+        self._agent_handlers = {"hello": self._on_hello, "ping": self._on_ping,
+                                "ret": self._on_return, "event": self._on_event,
+                                "req": self._on_agent_request}
+
+    # --- life cycle ------------------------------------------------------
+
+    def start(self) -> None:
+        """Open the database, bind the sockets and start the helper threads."""
+        self.writer = JobCacheWriter(self._open_database, self.settings.keep_jobs_seconds,
+                                     lambda stored: self.outbox.put(("acks", stored)))
+        self.zap = curve.ZapHandler(self._context, self._authorize)
+        host = self.settings.interface
+        self.socket = curve.server_socket(self._context, zmq.ROUTER,
+                                          curve.tcp_endpoint(host, self.settings.port),
+                                          self.master_keys, DOMAIN_MASTER)
+        self.socket.setsockopt(zmq.ROUTER_MANDATORY, 1)
+        self.socket.setsockopt(zmq.SNDHWM, 100000)
+        self.auth_socket = curve.server_socket(self._context, zmq.ROUTER,
+                                               curve.tcp_endpoint(host, self.settings.auth_port),
+                                               keys.AUTH_BOOTSTRAP, DOMAIN_AUTH)
+        LOG.info("master listening on %s ports %s (jobs) and %s (auth), key fingerprint %s",
+                 host, self.settings.port, self.settings.auth_port,
+                 keys.fingerprint(self.master_keys.public))
+
+    def _open_database(self) -> Any:
+        """Open the job cache's database (the writer thread) and recall the known agents."""
+        from hearth.db import api_agents
+
+        if self._database is None:
+            from hearth.db.session import get_database
+
+            self._database = get_database()
+        try:
+            self.outbox.put(("remember", api_agents.agents_list(self._database)))
+        except Exception as error:  # noqa: BLE001 - the master runs without the history
+            LOG.error("cannot read the known agents from the job cache: %s", error)
+        return self._database
+
+    def _remember(self, records: list[dict[str, Any]]) -> None:
+        accepted = set(self.keys.accepted_ids())
+        for record in records:
+            if record["id"] in accepted and not self.agents.is_connected(record["id"]):
+                self.agents.remember(record["id"], record["grains"], record["last_seen"])
+
+    def stop(self) -> None:
+        """Ask the loop to drain and stop (safe from any thread or a signal handler)."""
+        self.outbox.put(("stop",))
+
+    def serve(self) -> None:
+        """Run the I/O loop until :meth:`stop`; then drain the job cache and close."""
+        poller = zmq.Poller()
+        poller.register(self.socket, zmq.POLLIN)
+        poller.register(self.auth_socket, zmq.POLLIN)
+        poller.register(self.outbox.fileno, zmq.POLLIN)
+        while not self._stopping:
+            ready = dict(poller.poll(TICK * 1000))
+            if self.socket in ready:
+                self._read(self.socket, self._on_message)
+            if self.auth_socket in ready:
+                self._read(self.auth_socket, self._on_auth)
+            if self.outbox.fileno in ready:
+                self._on_internal(self.outbox.drain())
+            self._tick()
+            self.requests.flush_events()
+        self._shutdown()
+
+    def _shutdown(self) -> None:
+        self.writer.close()
+        self._on_internal(self.outbox.drain())
+        self.workers.shutdown(wait=False, cancel_futures=True)
+        self.zap.close()
+        self.socket.close(linger=500)
+        self.auth_socket.close()
+        self._context.term()
+        self.outbox.close()
+        LOG.info("master stopped")
+
+    # --- reading ---------------------------------------------------------
+
+    def _read(self, socket: zmq.Socket, handle: Any) -> None:
+        for _ in range(READ_BURST):
+            try:
+                frames = socket.recv_multipart(zmq.NOBLOCK, copy=False)
+            except zmq.Again:
+                return
+            if len(frames) != 2:
+                continue
+            try:
+                message = wire.decode(frames[1].bytes)
+            except ValueError:
+                LOG.warning("dropped a message that is not a JSON object")
+                continue
+            handle(frames[0].bytes, curve.peer_key(frames[1]), message)
+
+    def _authorize(self, domain: str, key: bytes) -> bool:
+        """Answer the ZAP handler (its thread): who may connect in ``domain``."""
+        if domain == DOMAIN_AUTH:
+            return True
+        return key == self.client_keys.public or self.keys.agent_of(key) is not None
+
+    def _on_message(self, route: bytes, key: bytes, message: dict[str, Any]) -> None:
+        if key == self.client_keys.public:
+            self.requests.handle(route, message)
+            return
+        agent_id = self.keys.agent_of(key)
+        if agent_id is None:
+            return  # its key was deleted or rejected after it connected: not acted on
+        if self.agents.seen(agent_id, route):
+            self.fire("hearth/presence/change", {"new": [agent_id], "lost": []})
+        handler = self._agent_handlers.get(message.get("cmd"))
+        if handler is not None:
+            handler(agent_id, route, message)
+
+    def _on_internal(self, items: list[tuple]) -> None:
+        for item in items:
+            if item[0] == "stop":
+                self._stopping = True
+            elif item[0] == "acks":
+                self._send_acks(item[1])
+            elif item[0] == "reply":
+                self.send(item[1], item[2])
+            elif item[0] == "remember":
+                self._remember(item[1])
+
+    # --- sending ---------------------------------------------------------
+
+    def send(self, route: bytes, message: dict[str, Any]) -> bool:
+        """Send ``message`` over ``route``; return False when that peer is gone."""
+        try:
+            self.socket.send_multipart([route, wire.encode(message)], zmq.NOBLOCK)
+        except zmq.ZMQError as error:
+            LOG.debug("could not send %s: %s", message.get("cmd"), error)
+            return False
+        return True
+
+    def send_to_agent(self, agent_id: str, message: dict[str, Any]) -> bool:
+        """Send ``message`` to a connected agent; return False when it is not reachable."""
+        route = self.agents.route(agent_id)
+        if route is None:
+            return False
+        if self.send(route, message):
+            return True
+        self._lost([agent_id])
+        return False
+
+    def fire(self, tag: str, data: dict[str, Any]) -> None:
+        """Publish an event on the master bus."""
+        self.bus.publish(tag, data)
+
+    # --- agents ----------------------------------------------------------
+
+    def _on_hello(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
+        state = self.agents.get(agent_id)
+        grains = message.get("grains")
+        state.grains = grains if isinstance(grains, dict) else {}
+        self.writer.agent({"id": agent_id, "grains": state.grains,
+                           "last_seen": datetime.datetime.now(datetime.UTC)})
+        self.send(route, {"cmd": "welcome", "boot": self.boot})
+        self.fire(f"hearth/agent/{agent_id}/start", {"id": agent_id})
+
+    def _on_ping(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
+        running = message.get("running")
+        self.agents.get(agent_id).running = frozenset(running if isinstance(running, list)
+                                                      else ())
+        self.send(route, {"cmd": "pong", "boot": self.boot})
+
+    def _on_event(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
+        tag, data = message.get("tag"), message.get("data")
+        if isinstance(tag, str) and tag:
+            self.fire(tag, {**(data if isinstance(data, dict) else {"data": data}),
+                            "id": agent_id})
+
+    def _on_agent_request(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
+        rid, op = message.get("rid"), message.get("op")
+        work = {"pillar": lambda: self.compile_pillar(agent_id),
+                "modules_list": lambda: sync.list_modules(self.settings.module_dirs),
+                "module_get": lambda: sync.read_module(self.settings.module_dirs,
+                                                       str(message.get("name")))}.get(op)
+        if work is None:
+            self.send(route, {"cmd": "rep", "rid": rid, "error": f"unknown request {op!r}"})
+            return
+        self.run_in_worker(route, {"cmd": "rep", "rid": rid}, work)
+
+    def run_in_worker(self, route: bytes, reply: dict[str, Any], work: Any) -> None:
+        """Run ``work()`` on a worker thread; send ``reply`` with its result or error."""
+        def job() -> None:
+            try:
+                answer = {**reply, "data": work()}
+            except Exception as error:  # noqa: BLE001 - the requester gets the reason
+                LOG.debug("request failed", exc_info=True)
+                answer = {**reply, "error": {"type": type(error).__name__,
+                                             "message": str(error)}}
+            self.outbox.put(("reply", route, answer))
+
+        self.workers.submit(job)
+
+    def compile_pillar(self, agent_id: str) -> dict[str, Any]:
+        """Return the pillar of ``agent_id`` from hearth.pillar (``{}`` without it)."""
+        try:
+            from hearth.pillar import compile_pillar
+        except ImportError:
+            return {}
+        state = self.agents.get(agent_id)
+        pillar = compile_pillar(agent_id, dict(state.grains), {"id": agent_id})
+        state.pillar = dict(pillar or {})
+        return state.pillar
+
+    def _lost(self, agent_ids: list[str]) -> None:
+        lost = [agent_id for agent_id in agent_ids if self.agents.disconnect(agent_id)]
+        if lost:
+            self.fire("hearth/presence/change", {"new": [], "lost": lost})
+
+    def cut_off(self, agent_ids: list[str]) -> None:
+        """Forget agents whose keys were deleted or rejected: they get nothing more."""
+        self._lost(agent_ids)
+        for agent_id in agent_ids:
+            self.agents.forget(agent_id)
+
+    # --- jobs ------------------------------------------------------------
+
+    @property
+    def database(self) -> Any:
+        """Return the job cache's database (waits while it is being opened)."""
+        return self.writer.database
+
+    def dispatch(self, job: JobState) -> None:
+        """Send ``job`` to the agents whose turn it is (batch slots free)."""
+        self.send_job(job, self.jobs.next_agents(job, self.agents.is_connected))
+
+    def send_job(self, job: JobState, agent_ids: list[str]) -> None:
+        """Send ``job`` to ``agent_ids``; those unreachable count as not connected."""
+        for agent_id in agent_ids:
+            message = {"cmd": "job", "jid": job.jid, "fun": job.fun, "arg": job.args,
+                       "kwarg": job.kwargs, "tgt": job.target, "tgt_type": job.target_type,
+                       "user": job.user}
+            if not self.send_to_agent(agent_id, message):
+                job.in_flight.pop(agent_id, None)
+                job.not_connected.add(agent_id)
+
+    def _on_return(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
+        jid = message.get("jid")
+        if not isinstance(jid, str):
+            return
+        ret = {"return": message.get("return"), "retcode": int(message.get("retcode") or 0),
+               "success": bool(message.get("success", True)), "out": message.get("out")}
+        job = self.jobs.get(jid)
+        if job is None or self.jobs.returned(job, agent_id, ret):
+            self.fire(f"hearth/job/{jid}/ret/{agent_id}",
+                      {"cmd": "_return", "id": agent_id, "jid": jid, "fun": message.get("fun"),
+                       "fun_args": message.get("fun_args"), **ret})
+            if job is not None:
+                self.requests.notify_return(job, agent_id, ret)
+                self.dispatch(job)
+                self.finish_if_done(job)
+        self.writer.ret({**ret, "jid": jid, "id": agent_id,
+                         "received_at": datetime.datetime.now(datetime.UTC)})
+
+    def finish_if_done(self, job: JobState) -> None:
+        """Tell the job's watchers as soon as the job is done."""
+        if job.finished is None and job.done:
+            self.jobs.finish(job)
+            if job.batch or job.not_connected:
+                self.writer.job(job.record())
+            self.requests.notify_done(job)
+
+    def _send_acks(self, stored: list[dict[str, Any]]) -> None:
+        for ret in stored:
+            self.send_to_agent(ret["id"], {"cmd": "ack", "jid": ret["jid"]})
+
+    def _tick(self) -> None:
+        now = time.monotonic()
+        if now - self._last_tick < TICK:
+            return
+        self._last_tick = now
+        self._lost(self.agents.expire())
+        for job in self.jobs.time_out(self.agents.is_running):
+            self.dispatch(job)
+        for job in self.jobs.active():
+            self.finish_if_done(job)
+        self.jobs.forget_old()
+
+    # --- auth ------------------------------------------------------------
+
+    def _on_auth(self, route: bytes, key: bytes, message: dict[str, Any]) -> None:
+        agent_id = str(message.get("id") or "")
+        decision = self.keys.authenticate(agent_id, key)
+        self.fire("hearth/auth", {"id": agent_id, "act": AUTH_ACTS[decision.status],
+                                  "pub": key.decode()})
+        if decision.status == "denied":
+            LOG.warning("agent %s denied: its key differs from the one on record", agent_id)
+        try:
+            self.auth_socket.send_multipart([route, wire.encode(
+                {"status": decision.status, "master_pub": self.master_keys.public.decode()})],
+                zmq.NOBLOCK)
+        except zmq.ZMQError:
+            pass

@@ -1,0 +1,58 @@
+"""The master's settings, read once from ``[master]`` into a plain record."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from hearth.common import exception
+
+
+@dataclass
+class MasterSettings:
+    """Everything the master daemon and its clients need from the configuration."""
+
+    interface: str = "127.0.0.1"
+    port: int = 4510
+    auth_port: int = 4511
+    pki_dir: str = "pki/master"
+    auto_accept: bool = False
+    keep_jobs_seconds: int = 86400
+    timeout: float = 5.0
+    nodegroups: dict[str, str] = field(default_factory=dict)
+    module_dirs: list[str] = field(default_factory=list)
+    worker_threads: int = 4
+    agent_timeout: float = 4.0
+    client_timeout: float = 10.0
+
+    @classmethod
+    def from_conf(cls, conf: Any) -> MasterSettings:
+        """Read ``[master]`` of a loaded oslo.config object."""
+        section = conf.master
+        return cls(interface=section.interface, port=section.port, auth_port=section.auth_port,
+                   pki_dir=os.path.abspath(os.path.expanduser(section.pki_dir)),
+                   auto_accept=section.auto_accept,
+                   keep_jobs_seconds=section.keep_jobs_seconds, timeout=section.timeout,
+                   nodegroups=parse_nodegroups(section.nodegroups),
+                   module_dirs=[os.path.expanduser(d) for d in section.module_dirs],
+                   worker_threads=section.worker_threads, agent_timeout=section.agent_timeout,
+                   client_timeout=section.client_timeout)
+
+    @property
+    def client_host(self) -> str:
+        """Return the address a client on this host connects to."""
+        return {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(
+            self.interface, self.interface)
+
+
+def parse_nodegroups(lines: list[str]) -> dict[str, str]:
+    """Turn ``NAME=EXPRESSION`` lines into ``{name: expression}``."""
+    groups = {}
+    for line in lines:
+        name, sep, expression = line.partition("=")
+        if not sep or not name.strip() or not expression.strip():
+            raise exception.BadRequest(
+                message=f"[master] nodegroups: {line!r} is not NAME=EXPRESSION")
+        groups[name.strip()] = expression.strip()
+    return groups

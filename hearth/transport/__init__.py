@@ -1,0 +1,11 @@
+"""The wire between hearth-master, its agents and its clients: ZeroMQ with CURVE.
+
+* :mod:`hearth.transport.keys`: CURVE key pairs on disk and fingerprints.
+* :mod:`hearth.transport.curve`: sockets with CURVE set up (servers and
+  clients) and the ZAP handler through which a server decides who may talk.
+* :mod:`hearth.transport.wire`: the message encoding and the outbox that
+  lets any thread hand a message to the thread that owns a socket.
+
+Nothing here knows about jobs or agents: the master and the agent build
+their protocols on top.
+"""
