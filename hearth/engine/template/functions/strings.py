@@ -301,7 +301,7 @@ class MakeURL(Function):
             if args.get("password") is not None:
                 userinfo += ":" + urllib.parse.quote(str(args["password"]), safe="")
             netloc = f"{userinfo}@{netloc}"
-        query = urllib.parse.urlencode(sorted((args.get("query") or {}).items()))
+        query = urllib.parse.urlencode(list((args.get("query") or {}).items()))  # order given
         return urllib.parse.urlunsplit((
             str(args.get("scheme") or ""), netloc,
             urllib.parse.quote(str(args.get("path") or "")), query,

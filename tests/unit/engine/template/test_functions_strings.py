@@ -155,10 +155,16 @@ def test_digest_errors():
 # --- make_url --------------------------------------------------------------
 
 def test_make_url_escapes_and_brackets_ipv6():
-    # Heat: 'http://[fe80::1]:80/a%20b?a=1&x=y+z#f'
     snippet = {"make_url": {"scheme": "http", "host": "fe80::1", "port": 80, "path": "/a b",
-                            "query": {"x": "y z", "a": 1}, "fragment": "f"}}
+                            "query": {"a": 1, "x": "y z"}, "fragment": "f"}}
     assert evaluate(snippet) == "http://[fe80::1]:80/a%20b?a=1&x=y+z#f"
+
+
+def test_make_url_keeps_the_query_in_the_order_given():
+    # Heat url-encodes the query map as it is (urlencode of the map): no sorting
+    snippet = {"make_url": {"scheme": "https", "host": "h", "path": "/",
+                            "query": {"q": "x y", "n": "1", "b": "2"}}}
+    assert evaluate(snippet) == "https://h/?q=x+y&n=1&b=2"
 
 
 def test_make_url_user_and_password():
