@@ -5,7 +5,7 @@ BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed-stamp
 DEMO   ?= demo
 
-.PHONY: run test lint unit venv postgres-deps sample-config docs bench clean
+.PHONY: run test lint unit venv postgres-deps graphviz-deps sample-config docs bench clean
 
 $(STAMP): setup.cfg setup.py pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,13 +16,13 @@ $(STAMP): setup.cfg setup.py pyproject.toml
 venv: $(STAMP)
 
 ## run: create the demo stack from templates/ on the embedded SQLite default and print its outputs
-run: venv
+run: venv graphviz-deps
 	@$(BIN)/stackctl stack-delete -y $(DEMO) >/dev/null 2>&1 || true
 	$(BIN)/stackctl stack-create -f templates/demo.yaml $(DEMO)
 	$(BIN)/stackctl output-show $(DEMO) --all
 
 ## test: lint, then the whole suite (PostgreSQL tests included)
-test: venv postgres-deps lint
+test: venv postgres-deps graphviz-deps lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 lint: venv
@@ -34,6 +34,10 @@ unit: venv
 ## postgres-deps: install Debian's PostgreSQL server when it is missing (tests start it themselves)
 postgres-deps:
 	@sh tools/ensure-postgres.sh
+
+## graphviz-deps: install Debian's graphviz (the dot program) when it is missing (stack-graph SVG/PNG)
+graphviz-deps:
+	@sh tools/ensure-graphviz.sh
 
 sample-config: venv
 	$(BIN)/oslo-config-generator --namespace hearth --output-file etc/hearth/hearth.conf.sample

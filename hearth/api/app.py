@@ -18,6 +18,7 @@ from hearth.api import (
     auth,
     events,
     faults,
+    graphs,
     lookup,
     outputs,
     params,
@@ -69,6 +70,10 @@ CANONICAL_STACK_ROUTES: tuple[Route, ...] = (
         Op("GET", stack_data.environment, "Show a stack's environment", response="Map"),)),
     Route(f"{STACK}/files", (
         Op("GET", stack_data.files, "Show a stack's files", response="Files"),)),
+    Route(f"{STACK}/graph", (
+        Op("GET", graphs.show, "Draw a stack's dependency graph (SVG, DOT or JSON)",
+           params.STACK_GRAPH, response="StackGraph",
+           media_types=(graphs.SVG_MEDIA_TYPE, graphs.DOT_MEDIA_TYPE)),)),
     Route(f"{STACK}/actions", (
         Op("POST", actions.perform, "Suspend, resume, check or cancel a stack",
            body=REQUESTS["StackAction"], response="Null"),)),

@@ -60,6 +60,8 @@ def _operation(route: Route, operation: Operation) -> dict[str, Any]:
     success: dict[str, Any] = {"description": operation.summary}
     if operation.response:
         success["content"] = {"application/json": {"schema": _ref(operation.response)}}
+    for media_type in operation.media_types:
+        success.setdefault("content", {})[media_type] = {"schema": {"type": "string"}}
     if operation.status == 302:
         success["headers"] = {"Location": {"schema": {"type": "string"},
                                            "description": "The canonical URL."}}

@@ -137,6 +137,11 @@ TYPE_TEMPLATE: QuerySpec = {
                            ("hot", "cfn")),
 }
 
+STACK_GRAPH: QuerySpec = {
+    "format": Param(Kind.STR, "What to answer: an SVG picture (default), Graphviz DOT text, "
+                              "or the graph as JSON.", ("svg", "dot", "json")),
+}
+
 NONE: QuerySpec = {}
 
 ANY: QuerySpec | None = None  # lookups pass every key on to the canonical URL

@@ -32,6 +32,8 @@ class Reply:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     empty: bool = False
+    #: media type of a body that is not JSON (``body`` is then text or bytes, sent as is)
+    media_type: str | None = None
 
 
 @dataclass
@@ -80,6 +82,8 @@ class Operation:
     body: Mapping[str, Any] | None = None      # JSON schema of the request body
     status: int = 200
     response: str | None = None                # schema name in the OpenAPI document
+    #: media types the answer may have besides JSON (chosen by the handler)
+    media_types: tuple[str, ...] = ()
     authenticated: bool = True
     #: path parameter -> OpenAPI runtime expression of its value in a success answer
     #: (``$response.body#/stack/id``): the OpenAPI links to the operations needing it
@@ -105,6 +109,10 @@ def render(resp: falcon.Response, result: Any) -> None:
     for name, value in reply.headers.items():
         resp.set_header(name, value)
     if reply.empty:
+        return
+    if reply.media_type is not None:
+        resp.content_type = reply.media_type
+        resp.data = reply.body if isinstance(reply.body, bytes) else reply.body.encode("utf-8")
         return
     resp.content_type = JSON_TYPE
     resp.text = json.dumps(reply.body)

@@ -159,4 +159,8 @@ RESPONSES: dict[str, Schema] = {
     "BuildInfo": {"type": "object", "required": ["api", "engine"]},
     "Services": _list_of("services", _OBJECT),
     "OpenAPI": {"type": "object", "required": ["openapi", "paths"]},
+    "StackGraph": {"type": "object", "required": ["name", "nodes", "edges", "clusters"],
+                   "properties": {"name": _STRING, "state": _NULLABLE_STRING,
+                                  "nodes": {"type": "array"}, "edges": {"type": "array"},
+                                  "clusters": _OBJECT}},
 }

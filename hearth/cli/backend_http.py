@@ -201,6 +201,11 @@ class HttpBackend:
         """GET .../files."""
         return self._stack_get(stack_identity, "/files")
 
+    def stack_graph(self, stack_identity: str) -> dict[str, Any]:
+        """GET .../graph?format=json: the stack's graph as data."""
+        return self._request("GET", self._stack_path(stack_identity) + "/graph",
+                             {"format": "json"})
+
     def stack_action(self, stack_identity: str, action: str) -> None:
         """POST .../actions with ``{action: null}``."""
         self._request("POST", self._stack_path(stack_identity) + "/actions",

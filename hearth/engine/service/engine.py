@@ -316,6 +316,16 @@ class EngineService:
         """Return the stack's files map."""
         return dict(self._raw(self._row(ctx, stack_identity)).files or {})
 
+    def stack_graph(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
+        """Return the stack's dependency picture: resource states, edges, nested stacks.
+
+        The data of :class:`~hearth.engine.stacks.graph_view.GraphView`, read
+        from the dependency graph the engine walks.
+        """
+        from hearth.engine.stacks import graph_view
+        row = self._row(ctx, stack_identity)
+        return graph_view.stack_tree_view(self.db, row, self._load).as_dict()
+
     def stack_action(self, ctx: RequestContext, stack_identity: str, action: str) -> None:
         """Start ``suspend``/``resume``/``check``/``cancel_update``/``cancel_without_rollback``."""
         from hearth.engine.stacks import actions as stack_actions
