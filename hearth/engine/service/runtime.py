@@ -20,7 +20,7 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.common.config import CONF
-from hearth.db import api_engines, api_events, api_locks, api_stacks
+from hearth.db import api_engines, api_events, api_locks, api_resources, api_stacks
 from hearth.db.session import Database
 from hearth.engine import scheduler
 
@@ -82,6 +82,11 @@ class EngineRuntime:
                 self.db, CONF.engine_life_check_timeout):
             reason = f"Engine went down during stack {row.action}"
             api_stacks.stack_update(self.db, row.id, status="FAILED", status_reason=reason)
+            # its resources left running fail too, so the next action may replace them
+            for left in api_resources.resource_get_all_by_stack(
+                    self.db, row.id, {"status": "IN_PROGRESS"}):
+                api_resources.resource_update(self.db, left.id, status="FAILED",
+                                              status_reason=reason)
             api_events.event_create(self.db, {
                 "stack_id": row.id, "resource_name": row.name, "physical_resource_id": row.id,
                 "resource_type": "OS::Heat::Stack", "resource_action": row.action,
