@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import requests
 
-from tests.functional.api.conftest import wait_status
+from tests.functional.api.conftest import create_token, wait_status
 
 TEMPLATE = """heat_template_version: 2021-04-16
 outputs:
@@ -20,10 +20,10 @@ outputs:
 """
 
 
-def test_output_query_keeps_the_written_order(api_server, tokens):
+def test_output_query_keeps_the_written_order(api_server):
     session = requests.Session()
-    session.headers["X-Auth-Token"] = tokens["a"]
-    response = session.post(f"{api_server.url('proj-a')}/stacks",
+    session.headers["X-Auth-Token"] = create_token(api_server.env, "make-url")
+    response = session.post(f"{api_server.url('make-url')}/stacks",
                             json={"stack_name": "make-url", "template": TEMPLATE})
     assert response.status_code == 201, response.text
     location = response.headers["Location"]

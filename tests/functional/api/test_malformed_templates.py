@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from tests.functional.api.conftest import wait_status
+from tests.functional.api.conftest import create_token, wait_status
 
 V = "2021-04-16"
 GOOD = {"heat_template_version": V, "resources": {"a": {"type": "OS::Heat::None"}}}
@@ -48,16 +48,16 @@ MALFORMED = [
 
 
 @pytest.fixture(scope="module")
-def session(tokens):
+def session(api_server):
     session = requests.Session()
-    session.headers["X-Auth-Token"] = tokens["a"]
+    session.headers["X-Auth-Token"] = create_token(api_server.env, "malformed")
     return session
 
 
 @pytest.fixture(scope="module")
 def target(api_server, session):
     """A complete stack to update."""
-    base = api_server.url("proj-a")
+    base = api_server.url("malformed")
     response = session.post(f"{base}/stacks", json={"stack_name": "malformed-target",
                                                     "template": GOOD})
     assert response.status_code == 201, response.text
@@ -78,7 +78,7 @@ def _answers(session, base, location, body):
 @pytest.mark.parametrize("template, environment, message", MALFORMED)
 def test_every_path_refuses_with_the_same_400(api_server, session, target, template,
                                               environment, message):
-    base = api_server.url("proj-a")
+    base = api_server.url("malformed")
     body = {"template": template}
     if environment is not None:
         body["environment"] = environment

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 import requests
 
+from tests.functional.api.conftest import create_token
+
 V = "2021-04-16"
 TEMPLATE = {"heat_template_version": V, "resources": {"a": {"type": "OS::Heat::None"}}}
 
@@ -16,10 +18,18 @@ def _session(token: str) -> requests.Session:
 
 
 @pytest.fixture(scope="module")
+def tokens(api_server):
+    """Tokens of two projects of this module's own (an admin of the first, a user of each)."""
+    return {"x": create_token(api_server.env, "count-x"),
+            "admin": create_token(api_server.env, "count-x", "--role", "admin"),
+            "y": create_token(api_server.env, "count-y")}
+
+
+@pytest.fixture(scope="module")
 def stacks(api_server, tokens):
-    """One stack in project A (tagged), one in project B."""
-    for project, token, name, tags in (("proj-a", tokens["a"], "count-a", "t1"),
-                                       ("proj-b", tokens["b"], "count-b", None)):
+    """One stack in project count-x (tagged), one in project count-y."""
+    for project, token, name, tags in (("count-x", tokens["x"], "count-a", "t1"),
+                                       ("count-y", tokens["y"], "count-b", None)):
         body = {"stack_name": name, "template": TEMPLATE, **({"tags": tags} if tags else {})}
         response = _session(token).post(f"{api_server.url(project)}/stacks", json=body)
         assert response.status_code == 201, response.text
@@ -34,7 +44,7 @@ def stacks(api_server, tokens):
 ])
 def test_count_matches_the_listing(api_server, tokens, stacks, query):
     session = _session(tokens["admin"])
-    response = session.get(f"{api_server.url('proj-a')}/stacks",
+    response = session.get(f"{api_server.url('count-x')}/stacks",
                            params={**query, "with_count": "true"})
     assert response.status_code == 200, response.text
     body = response.json()
