@@ -35,6 +35,10 @@ DEFAULT_OPTS = [
     cfg.ListOpt("cloud_dirs", default=[],
                 help="Extra directories searched for cloud driver modules, after the built-in "
                      "ones (hearth/clouds/drivers)."),
+    cfg.StrOpt("extension_modules", default="$state_path/extmods",
+               help="Root of the extension module directories, as Salt's: ext_pillar "
+                    "modules are loaded from its 'pillar' subdirectory, after the "
+                    "built-in ones (hearth/pillar/ext)."),
     cfg.BoolOpt("enable_zip_modules", default=False,
                 help="Load execution modules packaged as zip archives found in module_dirs."),
     cfg.DictOpt("module_opts", default={},
@@ -133,6 +137,42 @@ JOBS_OPTS = [
                 help="Also record 'stackctl call' returns in the job cache (Salt's cache_jobs)."),
 ]
 
+PILLAR_OPTS = [
+    cfg.MultiStrOpt("pillar_roots", default=["base=$state_path/pillar"],
+                    help="Pillar environments and their directories, one 'ENV=DIR' per "
+                         "line; repeat an environment to give it several directories "
+                         "(searched in order). Each environment may hold a top.sls."),
+    cfg.StrOpt("config_file", default="$state_path/pillar.yaml",
+               help="A YAML file in the shape of Salt's master configuration, read by "
+                    "whatever compiles pillar (hearth-master, stackctl --local): its "
+                    "'ext_pillar' list (ordered one-key maps: a scalar, list or map "
+                    "value picks the call shape), per-module options such as "
+                    "'hearth_stack.project', and any of the other options of this "
+                    "section under their Salt names, which then win over this file's. "
+                    "A missing file means no ext_pillar."),
+    cfg.BoolOpt("ext_pillar_first", default=False,
+                help="Run the ext_pillars before the pillar SLS files; the files are "
+                     "then rendered with that data in 'pillar' and win conflicts."),
+    cfg.StrOpt("pillar_source_merging_strategy", default="smart",
+               choices=("smart", "recurse", "aggregate", "overwrite", "none"),
+               help="How pillar sources merge, as Salt's option of that name."),
+    cfg.BoolOpt("pillar_merge_lists", default=False,
+                help="With recurse merging, append a later source's list items to the "
+                     "earlier list instead of replacing it."),
+    cfg.BoolOpt("pillar_cache", default=False,
+                help="Keep each agent's compiled pillar (per pillarenv) in memory for "
+                     "pillar_cache_ttl seconds. Off by default: cached data outlives "
+                     "changes to the sources until it expires or is refreshed."),
+    cfg.IntOpt("pillar_cache_ttl", default=3600, min=0,
+               help="Seconds a cached pillar stays valid."),
+    cfg.BoolOpt("fail_on_errors", default=True,
+                help="Make pillar consumers (pillar.get and friends, Hearth::Pillar::Data) "
+                     "fail with the pillar's _errors instead of using partial data."),
+    cfg.BoolOpt("mask_output", default=True,
+                help="Show pillar values as ********** in stackctl pillar-show output "
+                     "(Salt 3008's pillar masking); --unmask shows them."),
+]
+
 CLOUD_OPTS = [
     cfg.StrOpt("config_dir", default="$state_path/cloud",
                help="Directory of the cloud configuration, as Salt Cloud's: providers in "
@@ -214,6 +254,7 @@ _SECTIONS: dict[str | None, list[cfg.Opt]] = {
     None: DEFAULT_OPTS,
     "database": DATABASE_OPTS,
     "yaql": YAQL_OPTS,
+    "pillar": PILLAR_OPTS,
     "api": API_OPTS,
     "bus": BUS_OPTS,
     "jobs": JOBS_OPTS,

@@ -1,6 +1,6 @@
-"""One loader for every module family (execution modules now; cloud, pillar later).
+"""One loader for every module family (execution modules, cloud drivers, ext_pillars).
 
-Public names: :class:`Loader`, :class:`ModuleFamily`, :data:`EXECUTION`,
+Public names: :class:`Loader`, :class:`ModuleFamily`, :data:`EXECUTION`, :data:`PILLAR`,
 :class:`LoadedFunction`, :func:`execution_loader`, :func:`opts_from_conf`.
 """
 
@@ -10,11 +10,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from hearth.loader.exports import LoadedFunction
-from hearth.loader.family import CLOUD, EXECUTION, ModuleFamily
+from hearth.loader.family import CLOUD, EXECUTION, PILLAR, ModuleFamily
 from hearth.loader.lazy import Loader
 
-__all__ = ["CLOUD", "EXECUTION", "LoadedFunction", "Loader", "ModuleFamily", "execution_loader",
-           "opts_from_conf"]
+__all__ = ["CLOUD", "EXECUTION", "PILLAR", "LoadedFunction", "Loader", "ModuleFamily",
+           "execution_loader", "opts_from_conf"]
 
 
 def opts_from_conf(conf: Any = None) -> dict[str, Any]:

@@ -45,3 +45,12 @@ CLOUD = ModuleFamily(
     dunders=("__opts__", "__active_provider_name__", "__utils__", "__context__"),
     dirs_option="cloud_dirs",
 )
+
+PILLAR = ModuleFamily(
+    name="pillar",
+    builtin_package="hearth.pillar.ext",
+    dunders=("__salt__", "__opts__", "__grains__", "__pillar__", "__context__",
+             "__ext_pillar__"),
+    self_dunder="__ext_pillar__",
+    dirs_option="pillar_dirs",
+)

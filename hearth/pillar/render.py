@@ -1,0 +1,78 @@
+"""Render one pillar file: Jinja (jinja2) first, then YAML.
+
+As Salt's default ``jinja|yaml`` renderer: the template sees ``grains``,
+``pillar``, ``opts``, ``salt`` (the master's execution functions),
+``saltenv``, ``sls``, ``slspath`` and ``tpldir``; undefined names are
+errors (Salt's ``allow_undefined: False``); ``{% include %}`` and
+``{% import %}`` find files in the environment's roots.  Any failure is a
+:class:`~hearth.common.exception.PillarRenderError` naming the SLS, the
+file and the cause.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import jinja2
+import yaml
+
+from hearth.common import exception
+
+
+def _yaml_filter(value: Any, flow_style: bool = True) -> str:
+    return yaml.safe_dump(value, default_flow_style=flow_style).strip()
+
+
+def _json_filter(value: Any) -> str:
+    return json.dumps(value, default=str)
+
+
+def environment(roots: Sequence[str]) -> jinja2.Environment:
+    """Return a Jinja environment loading templates from ``roots`` (undefined is an error)."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(list(roots)),
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    env.filters["yaml"] = _yaml_filter
+    env.filters["json"] = _json_filter
+    return env
+
+
+def render_text(text: str, roots: Sequence[str], context: Mapping[str, Any]) -> Any:
+    """Render ``text`` through Jinja with ``context`` and load the result as YAML."""
+    rendered = environment(roots).from_string(text).render(**context)
+    return yaml.safe_load(rendered)
+
+
+def render_file(path: str, sls: str, roots: Sequence[str], context: Mapping[str, Any]) -> Any:
+    """Render the file at ``path`` (the SLS ``sls``); return its data (None when empty).
+
+    Raises :class:`~hearth.common.exception.PillarRenderError`.
+    """
+    try:
+        with open(path, encoding="utf-8") as stream:
+            text = stream.read()
+        return render_text(text, roots, context)
+    except jinja2.TemplateSyntaxError as error:
+        raise exception.PillarRenderError(
+            sls=sls, path=path, reason=f"Jinja syntax error: {error.message} (line {error.lineno})"
+        ) from error
+    except jinja2.TemplateError as error:
+        raise exception.PillarRenderError(sls=sls, path=path,
+                                          reason=f"Jinja error: {error}") from error
+    except yaml.YAMLError as error:
+        raise exception.PillarRenderError(sls=sls, path=path,
+                                          reason=f"YAML error: {_yaml_reason(error)}") from error
+    except (OSError, UnicodeDecodeError) as error:
+        raise exception.PillarRenderError(sls=sls, path=path, reason=str(error)) from error
+    except Exception as error:  # noqa: BLE001 - a template calling salt.* may raise anything
+        raise exception.PillarRenderError(
+            sls=sls, path=path, reason=f"{type(error).__name__}: {error}") from error
+
+
+def _yaml_reason(error: yaml.YAMLError) -> str:
+    mark = getattr(error, "problem_mark", None)
+    problem = getattr(error, "problem", None) or str(error)
+    if mark is not None:
+        return f"{problem} (line {mark.line + 1}, column {mark.column + 1})"
+    return str(problem)

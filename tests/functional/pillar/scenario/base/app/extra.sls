@@ -1,0 +1,3 @@
+app:
+  tier: extra-loses
+  extra: true

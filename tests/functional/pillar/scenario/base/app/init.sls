@@ -1,0 +1,10 @@
+include:
+  - .extra
+  - common_defaults:
+      key: defaults:inner
+db:
+  ports: [6432]
+  creds:
+    password: s3cret
+app:
+  tier: web

@@ -1,0 +1,3 @@
+listed: true
+list_items: [c]
+seen_common_host: {{ pillar.get('db', {}).get('host', 'absent') }}

@@ -1,0 +1,6 @@
+broken:
+  '*':
+    - fine
+    - missing_sls
+    - bad_jinja
+    - bad_yaml

@@ -1,0 +1,3 @@
+dev_flag: true
+db:
+  dev_host: dev.internal
