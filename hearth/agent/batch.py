@@ -1,4 +1,10 @@
-"""How many agents one batch runs at once (stand-in)."""
+"""How many agents one batch runs at once (Salt's ``--batch`` sizes).
+
+``N`` is that many agents; ``P%`` is that share of the targeted agents,
+rounded down, but never below one.  As in Salt 3008, the size is at least
+1 (``0`` and negative numbers mean one at a time, an empty target too) and
+a percentage above 100 is allowed (the batch then holds every agent).
+"""
 
 from __future__ import annotations
 
@@ -8,11 +14,16 @@ from hearth.common import exception
 
 
 def batch_size(spec: str | int, total: int) -> int:
-    """Return the batch size for ``spec`` (``N`` or ``P%``) over ``total`` agents (≥ 1)."""
-    text = str(spec).strip()
+    """Return the batch size for ``spec`` (``N`` or ``P%``) over ``total`` targeted agents.
+
+    :raises InvalidBatchSize: ``spec`` is neither an integer nor a percentage.
+    """
+    if isinstance(spec, bool):
+        raise exception.InvalidBatchSize(spec)
     try:
-        if text.endswith("%"):
-            return max(1, math.ceil(total * float(text[:-1]) / 100))
-        return max(1, int(text))
-    except ValueError:
-        raise exception.BadRequest(message=f"Invalid batch size {spec!r}: use N or P%") from None
+        if isinstance(spec, str) and "%" in spec:
+            share = float(spec.strip("%")) / 100.0 * max(total, 0)
+            return max(1, math.ceil(share)) if share < 1 else int(share)
+        return max(1, int(spec))
+    except (TypeError, ValueError):
+        raise exception.InvalidBatchSize(spec) from None

@@ -654,3 +654,24 @@ class MasterRequestFailed(HearthException):
     """The master refused or failed a client request; the message says why."""
 
     msg_fmt = "%(message)s"
+
+
+# --- targeting and batches -----------------------------------------------------
+
+class InvalidTarget(BadRequest):
+    """A target expression cannot select agents: bad syntax, type or nodegroup."""
+
+    msg_fmt = "Invalid target %(target)r (%(target_type)s): %(reason)s"
+
+    def __init__(self, target: Any, target_type: str, reason: str) -> None:
+        HearthException.__init__(self, target=target, target_type=target_type, reason=reason)
+
+
+class InvalidBatchSize(BadRequest):
+    """A ``--batch`` / ``batch`` value is neither ``N`` nor ``P%``."""
+
+    msg_fmt = ("Invalid batch size %(spec)r: use a number of agents (e.g. 10) or a "
+               "percentage of the targeted agents (e.g. 25%%).")
+
+    def __init__(self, spec: Any) -> None:
+        HearthException.__init__(self, spec=spec)
