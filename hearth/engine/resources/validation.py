@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,15 +62,40 @@ def validate_resource_definition(defn: Any, registry: ResourceRegistry, env: Any
     return ResourceValidation(resource_class, warnings)
 
 
-def definition_checker(registry: ResourceRegistry, env: Any) -> Callable[[Any], Any]:
-    """Return the template's ``resource_validator``: one definition against ``registry``.
+class DefinitionChecker:
+    """The template's ``resource_validator``: definitions checked against a plug-in registry.
 
-    Validation runs before any stack exists, so the stack view a plug-in's
-    ``validate()`` sees has no name, id, context or store.
+    Calling it validates one definition (type, then properties);
+    :meth:`resource_class` tells the resolution context which class a
+    resource has, so that ``get_attr`` names are checked against its
+    attributes.  Validation runs before any stack exists, so the stack view
+    a plug-in's ``validate()`` sees has no name, id, context or store.
     """
-    view = types.SimpleNamespace(name="", id=None, context=None, store=None, env=env,
-                                 clock=time.monotonic)
-    return lambda definition: validate_resource_definition(definition, registry, env, view)
+
+    def __init__(self, registry: ResourceRegistry, env: Any) -> None:
+        self.registry = registry
+        self.env = env
+        self.view = types.SimpleNamespace(name="", id=None, context=None, store=None, env=env,
+                                          clock=time.monotonic)
+
+    def __call__(self, definition: Any) -> ResourceValidation:
+        """Validate one definition; raise a located StackValidationFailed."""
+        return validate_resource_definition(definition, self.registry, self.env, self.view)
+
+    def resource_class(self, type_name: Any, resource_name: str) -> type | None:
+        """Return the plug-in class of a type, None when unknown (reported where it is named)."""
+        if not isinstance(type_name, str):
+            return None
+        try:
+            return self.registry.get_class(type_name, self.env, resource_name=resource_name,
+                                           allow_hidden=True)
+        except exception.HearthException:
+            return None
+
+
+def definition_checker(registry: ResourceRegistry, env: Any) -> DefinitionChecker:
+    """Return the template's ``resource_validator`` for ``registry`` and ``env``."""
+    return DefinitionChecker(registry, env)
 
 
 def deprecated_properties(resource_name: str, schema: Mapping[str, properties.Schema],

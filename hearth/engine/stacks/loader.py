@@ -36,7 +36,7 @@ def load_stack(db: Database, row: models.Stack, registry: Any,
     env = getattr(template, "env", raw.environment)
     params = template.parameters(stack_name=row.name, stack_id=row.id,
                                  project_id=row.project_id)
-    stack = Stack(db, row, template, env, dict(params), {}, registry, raw.files, **seams,
+    stack = Stack(db, row, template, env, params, {}, registry, raw.files, **seams,
                   hidden_parameters=hidden_names(params))
     for name, definition in template.resource_definitions(stack.context).items():
         stack.definitions[name] = definition

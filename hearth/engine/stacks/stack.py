@@ -22,7 +22,6 @@ from hearth.db.session import Database
 from hearth.engine.resources import actions as resource_actions
 from hearth.engine.resources.store_db import DbResourceStore
 from hearth.engine.scheduler import green_sleep
-from hearth.engine.stacks.context import StackContext
 from hearth.engine.template import function
 
 LOG = logging.getLogger(__name__)
@@ -57,8 +56,8 @@ def requirements(definition: Any) -> set[str]:
 class Stack:
     """One stack: record, template pieces and live resources, plus the recorder.
 
-    ``template`` is the parsed template object, ``parameters`` the resolved
-    values (pseudo parameters included), ``definitions`` the
+    ``template`` is the parsed template object, ``parameters`` its
+    Parameters (pseudo parameters included), ``definitions`` the
     ``{name: ResourceDefinition}`` of the template, ``registry`` the
     resource registry (``get_class(type, env, name)``).
     """
@@ -83,8 +82,8 @@ class Stack:
         self.walker: Any = None  # the walk in progress, for cancel
         self.store = DbResourceStore(db)
         self.resources: dict[str, Any] = {}
-        self.context = StackContext(row.name, row.id, row.project_id, self.parameters,
-                                    self.resources, self.files)
+        self.context = template.context(parameters, stack_name=row.name, stack_id=row.id,
+                                        project_id=row.project_id, resources=self.resources)
         for name, definition in self.definitions.items():
             self.resources[name] = self.make_resource(name, definition)
 

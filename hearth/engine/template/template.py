@@ -7,8 +7,9 @@ checked without resource plug-ins.  Resource types and properties are
 checked by a ``resource_validator`` the caller passes in (the engine wires
 the plug-in registry in).
 
-:class:`ValidationContext` answers the questions functions ask while a
-template is validated: parameters are known, no resource exists yet.
+:meth:`Template.context` gives the one
+:class:`~hearth.engine.template.context.ResolutionContext` functions ask,
+for validation (no resource exists yet) and for a live stack alike.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 from hearth.common import exception
 from hearth.engine.template import function, graph, parser, structure, versions
 from hearth.engine.template.conditions import Conditions
+from hearth.engine.template.context import ResolutionContext
 from hearth.engine.template.environment import Environment
 from hearth.engine.template.located import LocatedDict, line_of
 from hearth.engine.template.parameters import Parameters, validate_parameter_groups
@@ -103,9 +105,18 @@ class Template:
                           stack_name=stack_name, stack_id=stack_id, project_id=project_id,
                           filename=self.filename)
 
+    def context(self, parameters: Parameters, **knowledge: Any) -> ResolutionContext:
+        """Return the resolution context of this template and ``parameters``.
+
+        ``knowledge`` is what the caller knows beyond the template: the stack
+        identity (``stack_name``, ``stack_id``, ``project_id``), the live
+        ``resources`` of a stack, or a ``resource_class`` lookup for validation.
+        """
+        return ResolutionContext(self, parameters, **knowledge)
+
     def conditions(self, context: Any) -> Conditions:
-        """Return the evaluator of the ``conditions`` section for ``context``."""
-        return Conditions(self.version, context, self.data.get("conditions"))
+        """Return the (one, remembered) evaluator of the ``conditions`` section of ``context``."""
+        return context.conditions
 
     def _condition_enabled(self, conditions: Conditions, owner: Mapping[str, Any],
                            path: tuple[Any, ...]) -> bool:
@@ -155,6 +166,10 @@ class Template:
         enabled, _ = self._split_resources(context)
         return {name: self._definition(context, name, raw) for name, raw in enabled.items()}
 
+    def enabled_resource_names(self, context: Any) -> list[str]:
+        """Return the names of resources whose condition is true (or absent)."""
+        return list(self._split_resources(context)[0])
+
     def disabled_resource_names(self, context: Any) -> list[str]:
         """Return the names of resources whose condition is false."""
         return self._split_resources(context)[1]
@@ -196,9 +211,10 @@ class Template:
         params.validate()
         validate_parameter_groups(self.parameter_groups, params.non_pseudo_names(),
                                   self.filename)
-        context = context or ValidationContext(self, params)
+        if context is None:
+            context = self.context(params, resource_class=self._class_lookup(resource_validator))
         try:
-            self.conditions(context).evaluate_all()
+            context.conditions.evaluate_all()
         except exception.StackValidationFailed as exc:
             raise self._located(exc) from None
         definitions = self.resource_definitions(context)
@@ -213,6 +229,23 @@ class Template:
                     raise self._located(exc) from None
         return params
 
+    def _class_lookup(self, resource_validator: Any) -> Callable[[str], Any] | None:
+        """Return resource name -> plug-in class, when the validator can tell it.
+
+        A validator with ``resource_class(type_name, resource_name)`` (the
+        engine's, which knows the plug-in registry) lets ``get_attr`` names
+        be checked against the type's attributes.
+        """
+        find = getattr(resource_validator, "resource_class", None)
+        if find is None:
+            return None
+        resources = self.section("resources")
+
+        def lookup(name: str) -> Any:
+            raw = resources.get(name)
+            return find(raw.get("type"), name) if isinstance(raw, Mapping) else None
+        return lookup
+
     def _validate_functions(self, definitions: Mapping[str, ResourceDefinition],
                             outputs: Mapping[str, OutputDefinition]) -> None:
         snippets = [getattr(definition, field)
@@ -226,77 +259,3 @@ class Template:
         except exception.StackValidationFailed as exc:
             raise self._located(exc) from None
 
-
-class ValidationContext:
-    """The ResolutionContext used while validating: no resource exists yet.
-
-    Parameters resolve to their values; ``get_resource`` and ``get_attr``
-    give None; ``validate_attribute`` asks ``attribute_checker`` (the
-    engine passes the plug-in registry's check) when one is given.
-    """
-
-    def __init__(self, template: Template, parameters: Parameters,
-                 attribute_checker: Callable[[str, str], None] | None = None,
-                 stack_name: str = "", stack_id: str | None = None,
-                 project_id: str | None = None) -> None:
-        self.template = template
-        self.params = parameters
-        self.attribute_checker = attribute_checker
-        self.stack_name = stack_name
-        self.stack_id = stack_id
-        self.project_id = project_id
-        self.files = template.files
-        self._conditions: Conditions | None = None
-        self._names: list[str] | None = None
-
-    def parameter_names(self) -> list[str]:
-        """Return the declared parameter names."""
-        return self.params.non_pseudo_names()
-
-    def parameter_value(self, name: str) -> Any:
-        """Return a parameter's value; an unknown name is an InvalidTemplateReference."""
-        if name not in self.params:
-            raise exception.InvalidTemplateReference(
-                f'The specified reference "{name}" is incorrect.'
-                + exception.did_you_mean(name, self.params.non_pseudo_names()))
-        if not self.params.validate_value and not self.params.params[name].has_default() \
-                and self.params.params[name].user_value is None:
-            return None
-        return self.params[name]
-
-    def resource_names(self) -> list[str]:
-        """Return the enabled resources' names."""
-        if self._names is None:
-            self._names = list(self.template._split_resources(self)[0])
-        return list(self._names)
-
-    def has_resource(self, name: str) -> bool:
-        """Return whether ``name`` is an enabled resource."""
-        return name in self.resource_names()
-
-    def resource_reference(self, name: str) -> Any:
-        """Return None: nothing exists during validation."""
-        return None
-
-    def resource_attribute(self, name: str, attribute: str, path: list[Any]) -> Any:
-        """Return None: nothing exists during validation."""
-        return None
-
-    def resource_all_attributes(self, name: str) -> Any:
-        """Return None: nothing exists during validation."""
-        return None
-
-    def validate_attribute(self, name: str, attribute: str) -> None:
-        """Check the attribute through ``attribute_checker`` when one is given."""
-        if self.attribute_checker is not None:
-            self.attribute_checker(name, attribute)
-
-    def condition(self, name: str) -> bool:
-        """Return a named condition (one shared evaluator per context)."""
-        if self._conditions is None:
-            self._conditions = self.template.conditions(self)
-        return self._conditions.is_enabled(name)
-
-    def facade(self, key: str) -> Any:
-        """Return None: a validated template has no parent resource."""
-        return None

@@ -4,7 +4,7 @@ import pytest
 
 from hearth.common import exception
 from hearth.engine.template import function, graph
-from hearth.engine.template.template import Template, ValidationContext
+from hearth.engine.template.template import Template
 
 TEXT = """\
 heat_template_version: 2021-04-16
@@ -40,7 +40,7 @@ outputs:
 def template(params=None, text=TEXT):
     tmpl = Template.from_text(text, "t.yaml")
     params = tmpl.parameters(params)
-    return tmpl, ValidationContext(tmpl, params)
+    return tmpl, tmpl.context(params)
 
 
 def test_definitions_skip_condition_false():
@@ -77,7 +77,7 @@ def test_render_and_equality():
     tmpl, ctx = template()
     first = tmpl.resource_definitions(ctx)["web"]
     again = Template.from_text(TEXT, "t.yaml")
-    second = again.resource_definitions(ValidationContext(again, again.parameters()))["web"]
+    second = again.resource_definitions(again.context(again.parameters()))["web"]
     assert first == second
     assert first.render_hot()["depends_on"] == "db"
     assert first != tmpl.resource_definitions(ctx)["db"]
