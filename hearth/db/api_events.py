@@ -1,4 +1,17 @@
-"""Events: record (purging the oldest past the per-stack limit), list, show."""
+"""Events: record (purging the oldest past the per-stack limit), list, show.
+
+Two rules make following a stack's events safe while they are purged:
+
+* the purge only ever deletes a stack's *oldest* events (a prefix by id),
+  and never one recorded since the stack's lock was taken, so the events
+  of the action in progress (its rollback included) all stay until the
+  next action starts: a follower of the action can lose no line it has
+  not printed yet;
+* a marker that names no event (purged, or never there) is therefore
+  older than every event left: an ascending page after it starts at the
+  oldest event, as Heat answers an unknown event marker, and a descending
+  page after it is empty (Heat would start again from the newest).
+"""
 
 from __future__ import annotations
 
@@ -60,29 +73,36 @@ class EventCounts:
     Counting a stack's events on every insert costs O(events); instead the
     count is read once per stack and then incremented.  It can only run
     ahead of the truth (a rolled-back insert, events purged or deleted
-    elsewhere), and reaching the limit triggers a real count before
+    elsewhere), and reaching the next check triggers a real count before
     anything is deleted, so the limit is enforced exactly as before.
     Inserts by another process are only seen at the next real count.
+    The next check is at the limit, or, when the events of the action in
+    progress keep the stack at or past it (they are never purged),
+    ``batch`` events later.
     """
 
     def __init__(self) -> None:
-        self._counts: dict[tuple[str, str], int] = {}
+        #: (database url, stack id) -> [events counted, count of the next purge check]
+        self._counts: dict[tuple[str, str], list[int]] = {}
 
     def reserve(self, db: Database, stack_id: str, limit: int, batch: int) -> None:
         """Count one more event of ``stack_id``; first purge, if it would pass ``limit``.
 
         The count (and any purge) runs in its own short transaction, only
-        the first time a stack is seen and whenever the count reaches the limit.
+        the first time a stack is seen and whenever the count reaches the
+        next check.
         """
         key = (db.url, stack_id)
-        count = self._counts.get(key)
-        if count is None:
+        entry = self._counts.get(key)
+        if entry is None:
             with db.session_scope() as session:
-                count = _count(session, stack_id)
-        if count >= limit:
+                entry = [_count(session, stack_id), limit]
+        if entry[0] >= entry[1]:
             with db.session_scope(write=True) as session:
                 count = _purge_oldest(session, stack_id, limit, batch)
-        self._counts[key] = count + 1
+            entry = [count, limit if count < limit else count + max(batch, 1)]
+        entry[0] += 1
+        self._counts[key] = entry
 
 
 EVENT_COUNTS = EventCounts()
@@ -94,13 +114,21 @@ def _count(connection: Any, stack_id: str) -> int:
 
 
 def _purge_oldest(connection: Any, stack_id: str, limit: int, batch: int) -> int:
-    """Delete the oldest events when the stack holds ``limit``; return how many remain."""
+    """Delete the oldest events when the stack holds ``limit``; return how many remain.
+
+    Events recorded since the stack's lock was taken (the action in
+    progress) are kept, however many there are.
+    """
     count = _count(connection, stack_id)
     if count < limit:
         return count
     excess = max(batch, count - limit + 1)
-    oldest = (select(models.Event.id).where(models.Event.stack_id == stack_id)
-              .order_by(models.Event.id).limit(excess).scalar_subquery())
+    purgeable = select(models.Event.id).where(models.Event.stack_id == stack_id)
+    action_started = connection.scalar(select(models.StackLock.acquired_at)
+                                       .where(models.StackLock.stack_id == stack_id))
+    if action_started is not None:
+        purgeable = purgeable.where(models.Event.created_at < action_started)
+    oldest = purgeable.order_by(models.Event.id).limit(excess).scalar_subquery()
     deleted = connection.execute(delete(models.Event).where(models.Event.id.in_(oldest)))
     return count - deleted.rowcount
 
@@ -120,7 +148,8 @@ def event_list(db: Database, stack_ids: str | Sequence[str],
     """Return the events of one stack (or several, for nested depth), filtered and paged.
 
     Default order: oldest first (``event_time`` ascending, id tie-break).
-    ``marker`` is the uuid of the last event of the previous page.
+    ``marker`` is the uuid of the last event of the previous page; one that
+    names no event is older than every event left (see the module's rules).
     """
     ids = [stack_ids] if isinstance(stack_ids, str) else list(stack_ids)
     direction = pagination.check_sort_dir(sort_dir, "asc")
@@ -133,7 +162,8 @@ def event_list(db: Database, stack_ids: str | Sequence[str],
         query = query.where(EVENT_FILTERS[key].in_(list(values)))
     with db.session_scope() as session:
         return pagination.fetch_page(session, query, expressions, models.Event.id, direction,
-                                     limit, marker, models.Event.uuid, "Event marker")
+                                     limit, marker, models.Event.uuid, "Event marker",
+                                     unknown_marker_first=True)
 
 
 def event_count_by_stack(db: Database, stack_id: str) -> int:

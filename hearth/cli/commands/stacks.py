@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from hearth.cli import command, output
+from hearth.cli import command, output, progress_display
 
 STACK_FIELDS = ("id", "stack_name", "description", "creation_time", "updated_time",
                 "stack_status", "stack_status_reason", "parameters", "outputs",
@@ -73,13 +73,19 @@ def template_request(args: argparse.Namespace) -> dict[str, Any]:
 
 def run_action(backend: Any, stack_identity: str | None, start: Callable[[], Any],
                action: str, cancel_action: str = "cancel_without_rollback",
-               template_file: str | None = None) -> int:
+               template_file: str | None = None, display: Any = None) -> int:
     """Start an action, stream its events, print the final status; return the exit code.
+
+    ``display`` (:class:`hearth.cli.progress_display.DisplayOptions`) adds
+    colour, the live summary line or quiet; None prints plain lines.
 
     A validation error that names no file is located in ``template_file``:
     the engine sees only the template's data, the CLI knows where it came from.
+    Should following end by an exception (a second Ctrl-C, a bug), the
+    backend is closed first: an in-process engine cancels the action
+    cleanly instead of dying with it and leaving the stack IN_PROGRESS.
     """
-    from hearth.cli.progress import ProgressPrinter, last_event_id
+    from hearth.cli.progress import ProgressPrinter, format_event_line, last_event_id
     from hearth.common import exception
     marker = last_event_id(backend, stack_identity) if stack_identity else None
     try:
@@ -90,9 +96,15 @@ def run_action(backend: Any, stack_identity: str | None, start: Callable[[], Any
         stack_identity = started["id"]
     assert stack_identity is not None
     printer = ProgressPrinter(backend, stack_identity, marker)
-    stack = printer.follow(on_interrupt=lambda: backend.stack_action(stack_identity,
-                                                                     cancel_action))
-    print(f"Stack {stack['stack_name']} {stack['stack_status']}")
+    printer.display = progress_display.make_display(backend, stack_identity, display,
+                                                    format_event_line)
+    try:
+        stack = printer.follow(on_interrupt=lambda: backend.stack_action(stack_identity,
+                                                                         cancel_action))
+    except BaseException:
+        backend.close()
+        raise
+    printer.write(f"Stack {stack['stack_name']} {stack['stack_status']}")
     if stack["stack_status"] == f"{action}_COMPLETE":
         return 0
     command.print_error(stack.get("stack_status_reason") or stack["stack_status"])
@@ -113,6 +125,11 @@ def _tags(args: argparse.Namespace) -> list[str] | None:
     return [tag for tag in args.tags.split(",") if tag] if args.tags else None
 
 
+def _display(args: argparse.Namespace) -> Any:
+    """Return the progress display options of an action command (see progress_display)."""
+    return progress_display.display_options(args, sys.stdout)
+
+
 def do_stack_create(args: argparse.Namespace) -> int:
     """Create a stack and follow it to the end."""
     backend = _backend(args)
@@ -122,7 +139,7 @@ def do_stack_create(args: argparse.Namespace) -> int:
     return run_action(backend, None, lambda: backend.create_stack(
         args.name, request.pop("template"), params=params,
         disable_rollback=disable_rollback, timeout_mins=args.timeout, tags=_tags(args),
-        **request), "CREATE", template_file=args.template_file)
+        **request), "CREATE", template_file=args.template_file, display=_display(args))
 
 
 def do_stack_update(args: argparse.Namespace) -> int:
@@ -145,7 +162,7 @@ def do_stack_update(args: argparse.Namespace) -> int:
         return 0
     return run_action(backend, args.name, lambda: backend.update_stack(args.name, **fields),
                       "UPDATE", cancel_action="cancel_update",
-                      template_file=args.template_file)
+                      template_file=args.template_file, display=_display(args))
 
 
 def do_stack_delete(args: argparse.Namespace) -> int:
@@ -164,7 +181,7 @@ def do_stack_delete(args: argparse.Namespace) -> int:
     for name in args.name:
         stack_id = backend.identify_stack(name)["id"]
         code |= run_action(backend, stack_id, lambda sid=stack_id: backend.delete_stack(sid),
-                           "DELETE")
+                           "DELETE", display=_display(args))
     return code
 
 
@@ -174,7 +191,8 @@ def make_simple_action(action: str, final_action: str) -> command.Handler:
         backend = _backend(args)
         stack_id = backend.identify_stack(args.name)["id"]
         return run_action(backend, stack_id,
-                          lambda: backend.stack_action(stack_id, action), final_action)
+                          lambda: backend.stack_action(stack_id, action), final_action,
+                          display=_display(args))
     return handler
 
 
@@ -204,6 +222,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = command.add_command(subparsers, "stack-create", do_stack_create,
                                  "Create a stack and wait for it.")
     add_template_arguments(parser, required=True)
+    progress_display.add_display_arguments(parser)
     parser.add_argument("name", metavar="NAME", help="Name of the new stack.")
 
     parser = command.add_command(subparsers, "stack-update", do_stack_update,
@@ -216,16 +235,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="Reset a parameter to its default (repeatable).")
     parser.add_argument("--dry-run", action="store_true",
                         help="Only show what would change.")
+    progress_display.add_display_arguments(parser)
     parser.add_argument("name", metavar="NAME", help="Stack name or id.")
 
     parser = command.add_command(subparsers, "stack-delete", do_stack_delete,
                                  "Delete stacks and wait for them.")
     parser.add_argument("-y", "--yes", action="store_true", help="Do not ask for confirmation.")
+    progress_display.add_display_arguments(parser)
     parser.add_argument("name", metavar="NAME", nargs="+", help="Stack name or id.")
 
     for name, (action, final, help_text) in SIMPLE_ACTIONS.items():
         parser = command.add_command(subparsers, name, make_simple_action(action, final),
                                      help_text)
+        progress_display.add_display_arguments(parser)
         parser.add_argument("name", metavar="NAME", help="Stack name or id.")
 
     parser = command.add_command(subparsers, "stack-list", do_stack_list, "List stacks.",

@@ -22,8 +22,8 @@ class RefusingBackend:
         if self.cancels <= self.refusals:
             raise exception.NotSupported(feature="Cancelling before the walk started")
 
-    def show_stack(self, stack_identity: str, resolve_outputs: bool = True) -> dict:
-        return {"stack_status": self.status}
+    def list_stacks(self, filters: dict, **_kwargs) -> list[dict]:
+        return [{"id": filters["id"], "stack_status": self.status}]
 
     def sleep(self, seconds: float) -> None:
         self.sleeps.append(seconds)

@@ -72,8 +72,18 @@ def test_event_pages_with_equal_times(db, stack):
         seen.extend(e.uuid for e in page)
         marker = page[-1].uuid
     assert seen == created
-    with pytest.raises(exception.EntityNotFound, match=r"The Event marker \(x\) could not"):
-        api.event_list(db, stack.id, marker="x")
+
+
+def test_event_marker_that_names_no_event_is_older_than_every_event(db, stack):
+    """A purged (or unknown) marker: ascending from the oldest left, as Heat; descending empty."""
+    first = add_event(db, stack, "gone", max_events=0)
+    for i in range(3):
+        add_event(db, stack, f"r{i}", max_events=3, purge_batch_size=1)
+    assert [e.resource_name for e in api.event_list(db, stack.id, marker=first.uuid)] == [
+        "r0", "r1", "r2"]
+    assert [e.resource_name for e in api.event_list(db, stack.id, marker="x")] == [
+        "r0", "r1", "r2"]
+    assert api.event_list(db, stack.id, marker=first.uuid, sort_dir="desc") == []
 
 
 def test_event_list_over_several_stacks(db, stack):
@@ -111,6 +121,43 @@ def test_event_purge_uses_configuration(db, stack):
         config.CONF.clear_override("max_events_per_stack")
         config.CONF.clear_override("event_purge_batch_size")
     assert [e.resource_name for e in api.event_list(db, stack.id)] == ["r2", "r3"]
+
+
+def test_event_purge_keeps_the_events_of_the_action_in_progress(db, stack):
+    """Events recorded since the stack's lock was taken are never purged, however many."""
+    for i in range(4):
+        add_event(db, stack, f"old{i}", seconds=i, max_events=0)
+    api.lock_acquire(db, stack.id, "engine-1")
+    now = [api.event_create(db, {"stack_id": stack.id, "resource_name": f"new{i}"},
+                            max_events=3, purge_batch_size=1).resource_name
+           for i in range(6)]
+    assert [e.resource_name for e in api.event_list(db, stack.id)] == now
+    api.lock_release(db, stack.id, "engine-1")
+    api.event_create(db, {"stack_id": stack.id, "resource_name": "next"},
+                     max_events=3, purge_batch_size=1)
+    assert [e.resource_name for e in api.event_list(db, stack.id)] == [
+        "new4", "new5", "next"]
+
+
+def test_event_purge_checks_in_batches_while_the_action_holds_the_events(db, stack):
+    """Past the limit with nothing purgeable, the count is checked once per batch, not per event."""
+    from sqlalchemy import event as sa_event
+    api.lock_acquire(db, stack.id, "engine-1")
+    counts = []
+
+    def count_statement(_conn, _cursor, statement, *_args):
+        if "count(" in statement.lower():
+            counts.append(statement)
+    sa_event.listen(db.engine, "before_cursor_execute", count_statement)
+    try:
+        for i in range(40):
+            api.event_create(db, {"stack_id": stack.id, "resource_name": f"r{i}"},
+                             max_events=10, purge_batch_size=10)
+    finally:
+        sa_event.remove(db.engine, "before_cursor_execute", count_statement)
+    assert api.event_count_by_stack(db, stack.id) == 40
+    # the first count, then one at 10, 20 and 30 events
+    assert len(counts) == 4
 
 
 def test_event_purge_only_touches_its_stack(db, stack):
