@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import yaml
+
 
 class LocatedDict(dict):
     """A dict with the source line of itself and of each key."""
@@ -35,6 +37,12 @@ class LocatedList(list):
         super().__init__(*args)
         self.line = line
         self.lines = list(lines or [])
+
+
+# Located containers serialise as the plain dict and list they are, in YAML too
+# (JSON already sees them as dict and list): every safe dumper knows them.
+yaml.SafeDumper.add_representer(LocatedDict, yaml.SafeDumper.represent_dict)
+yaml.SafeDumper.add_representer(LocatedList, yaml.SafeDumper.represent_list)
 
 
 def line_of(container: Any, key: Any = None) -> int | None:

@@ -65,7 +65,7 @@ def validate_template(template: str | bytes | Mapping[str, Any], filename: str |
                                validate_value=False)
     result: dict[str, Any] = {
         "Description": tmpl.description,
-        "Parameters": parameters.validate_output(),
+        "Parameters": plain(parameters.validate_output()),
     }
     if tmpl.parameter_groups:
         result["ParameterGroups"] = plain(tmpl.parameter_groups)
