@@ -55,10 +55,12 @@ def master_settings(config_file: str | None) -> Any:
 
 
 def _ini(sections: Mapping[str, Mapping[str, Any]]) -> str:
+    """Return an oslo.config file of ``sections`` (``$`` doubled: oslo would interpolate it)."""
     lines = []
     for section, values in sections.items():
         lines.append(f"[{section}]")
-        lines += [f"{key} = {value}" for key, value in values.items() if value is not None]
+        lines += [f"{key} = {str(value).replace('$', '$$')}" for key, value in values.items()
+                  if value is not None]
     return "\n".join(lines) + "\n"
 
 

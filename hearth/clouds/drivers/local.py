@@ -103,6 +103,12 @@ def _wait_answering(site: LocalSite, vm_: Mapping[str, Any], name: str) -> None:
         max_failures=3)
 
 
+def _check_choice(kind: str, wanted: Any, available: Mapping[str, Any]) -> None:
+    if wanted is not None and str(wanted) not in available:
+        raise exception.CloudSystemExit(f"The specified {kind}, '{wanted}', could not be found "
+                                        f"(available: {', '.join(available)}).")
+
+
 # --- create and destroy ------------------------------------------------------------
 
 def create(vm_: Mapping[str, Any]) -> dict[str, Any]:
@@ -115,6 +121,8 @@ def create(vm_: Mapping[str, Any]) -> dict[str, Any]:
     site.remove(name)  # what a create that crashed before its record may have left
     cloud_utils.cloud_event(name, "creating", {**vm_, "provider": _provider()}, __opts__,
                             "starting create")
+    _check_choice("image", vm_.get("image"), avail_images("function"))
+    _check_choice("size", vm_.get("size"), avail_sizes("function"))
     cloud_utils.cloud_event(name, "requesting", {"name": name, "image": vm_.get("image"),
                                                  "size": vm_.get("size")}, __opts__)
     grains = {**(config.get_cloud_config_value("grains", vm_, __opts__) or {}),

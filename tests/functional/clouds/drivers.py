@@ -8,7 +8,12 @@ from typing import Any
 
 import pytest
 
-from tests.fixtures.clouds import DUMMY_PROFILES, DUMMY_PROVIDERS, write_cloud_config
+from tests.fixtures.clouds import (
+    DUMMY_PROFILES,
+    DUMMY_PROVIDERS,
+    kill_agents,
+    write_cloud_config,
+)
 
 
 @dataclass
@@ -48,9 +53,22 @@ def ec2_setup(tmp_path: Path, moto: dict[str, Any]) -> DriverSetup:
                               "size_filter": {"sizes": "t2.micro,t2.small"}})
 
 
-@pytest.fixture(params=["libcloud", "ec2"])
+def local_setup(tmp_path: Path, master: Any) -> DriverSetup:
+    """Return a local provider whose nodes report to ``master``."""
+    cloud_dir = write_cloud_config(
+        tmp_path / "cloud", {"here": {"driver": "local", "master_config": str(master.config)}},
+        {"web": {"provider": "here", "grains": {"role": "web"}}})
+    return DriverSetup("local", "here", cloud_dir, image_name="hearth-agent",
+                       size_after_resize="default", location_name="localhost",
+                       extra={"master": master})
+
+
+@pytest.fixture(params=["libcloud", "ec2", "local"])
 def driver_setup(request, tmp_path, hearth_home) -> DriverSetup:
-    """Each shipped remote driver in turn (libcloud Dummy, ec2 on moto)."""
+    """Each shipped driver in turn (libcloud Dummy, ec2 on moto, local agents)."""
     if request.param == "ec2":
         return ec2_setup(tmp_path, request.getfixturevalue("moto_ec2"))
+    if request.param == "local":
+        request.addfinalizer(lambda: kill_agents(tmp_path, hearth_home))
+        return local_setup(tmp_path, request.getfixturevalue("local_master"))
     return libcloud_setup(tmp_path)
