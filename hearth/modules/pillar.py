@@ -1,33 +1,143 @@
-"""Read the pillar data given to this host (``__pillar__``)."""
+"""Read the pillar data given to this host (``__pillar__``), as Salt's ``pillar`` module.
+
+``get``, ``item`` and ``raw`` read the pillar held in memory; ``items``
+compiles afresh (through the agent's master, or in-process without one).
+On a host without an agent the held pillar is compiled on first use, as
+``salt-call --local`` does at start.  Answers are masked as Salt 3008.3
+masks them (:mod:`hearth.pillar.mask`) unless ``unmask=True``.  A pillar
+with ``_errors`` makes these functions fail with those errors while
+``[pillar] fail_on_errors`` is on (``items`` still shows them).
+"""
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping
 from typing import Any
 
+from hearth.common.exception import CommandExecutionError
+from hearth.pillar.mask import shown
+from hearth.pillar.merge import merge_recurse
+from hearth.pillar.refresh import LivePillar, local_fetch, refresh_pillar
 from hearth.utils.data import traverse
 
+ERRORS_KEY = "_errors"
 
-def get(key: str, default: Any = "", merge: bool = False, delimiter: str = ":") -> Any:
-    """Return the pillar value ``key`` (``a:b`` paths); ``default`` when missing.
 
-    With ``merge`` and dict values, ``default`` is merged under the value.
+def _fetch() -> Any:
+    """Return how to compile this host's pillar: ask the agent's master, else in-process."""
+    channel = __opts__.get("agent_channel")  # noqa: F821
+    if channel is not None:
+        return lambda pillar_override=None: channel.request(
+            "pillar", **({"pillar_override": dict(pillar_override)} if pillar_override else {}))
+    return local_fetch(__opts__, __grains__)  # noqa: F821
+
+
+def _held() -> dict[str, Any]:
+    """Return the in-memory pillar, compiled locally first when nothing ever filled it."""
+    pillar = __pillar__  # noqa: F821
+    on_agent = isinstance(pillar, LivePillar) or __opts__.get("agent_channel") is not None  # noqa: F821
+    if not pillar and not on_agent and "__compiled" not in __context__:  # noqa: F821
+        __context__["__compiled"] = True  # noqa: F821
+        refresh_pillar(pillar, _fetch())
+    return pillar
+
+
+def _checked(pillar: Mapping[str, Any]) -> Mapping[str, Any]:
+    errors = pillar.get(ERRORS_KEY)
+    if errors and __opts__.get("pillar_fail_on_errors", True):  # noqa: F821
+        raise CommandExecutionError(
+            f"Pillar has errors: {'; '.join(str(e) for e in errors)}", info={ERRORS_KEY: errors})
+    return pillar
+
+
+def get(key: str, default: Any = "", merge: bool = False, merge_nested_lists: bool = False,
+        delimiter: str = ":", pillarenv: str | None = None, saltenv: str | None = None,
+        unmask: bool = False) -> Any:
+    """Return the pillar value ``key`` (``a:b:c`` paths); ``default`` when missing.
+
+    With ``merge`` and a dict (or list) ``default``, the value is merged over
+    the default.  CLI Example: ``stackctl call pillar.get db:creds:user``
     """
-    value = traverse(__pillar__, key, default, delimiter)  # noqa: F821
-    if merge and isinstance(value, dict) and isinstance(default, dict):
-        return {**default, **value}
-    return value
+    value = traverse(_checked(_held()), key, None, delimiter)
+    if value is None:
+        return copy.deepcopy(default)
+    if merge and isinstance(default, dict) and isinstance(value, dict):
+        value = merge_recurse(default, value, merge_nested_lists)
+    elif merge and isinstance(default, list) and isinstance(value, list):
+        value = default + [item for item in value if item not in default]
+    return shown(copy.deepcopy(value), unmask)
 
 
-def items(*args: Any) -> dict[str, Any]:
-    """Return all pillar data."""
-    return dict(__pillar__)  # noqa: F821
+def items(*args: Any, pillar: Mapping[str, Any] | None = None, pillarenv: str | None = None,
+          saltenv: str | None = None, unmask: bool | None = None, **kwargs: Any) -> dict[str, Any]:
+    """Return the pillar compiled afresh (``pillar=`` overrides values for this call)."""
+    held = __pillar__  # noqa: F821
+    if isinstance(held, LivePillar):
+        data = held.compile_fresh(pillar)
+    else:
+        data = dict(_fetch()(pillar) if pillar else _fetch()())
+    if unmask is None:
+        unmask = not __opts__.get("pillar_mask_output", True)  # noqa: F821
+    return shown(data, unmask)
 
 
-def item(*keys: str, default: Any = "", delimiter: str = ":") -> dict[str, Any]:
-    """Return ``{key: value}`` for each named key."""
-    return {key: get(key, default, delimiter=delimiter) for key in keys}
+def item(*keys: str, default: Any = "", delimiter: str = ":",
+         unmask: bool = False) -> dict[str, Any]:
+    """Return ``{key: value}`` for each named key (``a:b`` paths)."""
+    held = _checked(_held())
+    return {key: shown(copy.deepcopy(traverse(held, key, default, delimiter)), unmask)
+            for key in keys}
+
+
+def raw(key: str | None = None, unmask: bool = True) -> Any:
+    """Return the in-memory pillar (or one key of it) as held, unmasked by default."""
+    held = _held()
+    return shown(copy.deepcopy(dict(held) if key is None else held.get(key)), unmask)
+
+
+def ext(external: Any, pillar: Mapping[str, Any] | None = None,
+        unmask: bool = False) -> dict[str, Any]:
+    """Compile the pillar with one more ext_pillar entry, e.g. ``{file_tree: {root_dir: /x}}``.
+
+    Only modules listed in the ``on_demand_ext_pillar`` option may be named
+    (none by default), as in Salt: an ext_pillar runs with the compiling
+    side's rights.
+    """
+    if isinstance(external, str):
+        import yaml
+
+        external = yaml.safe_load(external)
+    if not isinstance(external, Mapping) or not external:
+        raise CommandExecutionError("pillar.ext takes a map of ext_pillar name to arguments")
+    allowed = list(__opts__.get("on_demand_ext_pillar") or [])  # noqa: F821
+    refused = sorted(name for name in external if name not in allowed)
+    if refused:
+        raise CommandExecutionError(
+            f"ext_pillar {', '.join(refused)} may not run on demand; list it in "
+            f"on_demand_ext_pillar (allowed now: {allowed or 'none'})")
+    from hearth.pillar import compile_pillar, master_opts
+
+    opts = master_opts()
+    opts["ext_pillar"] = [*(opts.get("ext_pillar") or []), dict(external)]
+    agent = str(__opts__.get("id") or __grains__.get("id") or "local")  # noqa: F821
+    return shown(compile_pillar(agent, dict(__grains__), opts,  # noqa: F821
+                                pillar_override=pillar), unmask)
 
 
 def ls() -> list[str]:
     """Return the sorted top-level pillar keys."""
-    return sorted(__pillar__)  # noqa: F821
+    return sorted(_checked(_held()))
+
+
+def keys(key: str, delimiter: str = ":") -> list[str]:
+    """Return the keys of the dict at ``key``."""
+    value = traverse(_checked(_held()), key, None, delimiter)
+    if not isinstance(value, dict):
+        raise CommandExecutionError(f"Pillar key {key!r} is not a dict")
+    return list(value)
+
+
+def refresh(wait: bool = True) -> bool:
+    """Recompile the held pillar (saltutil.refresh_pillar does the same)."""
+    return refresh_pillar(__pillar__, _fetch(), wait=wait)  # noqa: F821

@@ -132,13 +132,8 @@ def target_matches(entry: TopEntry, agent_id: str, grains: Mapping[str, Any],
     from hearth.agent import targeting
 
     facts = targeting.AgentFacts(agent_id, grains, pillar)
-    groups = _parse_nodegroups(nodegroups)
-    matches = getattr(targeting, "matches", None)
-    if matches is not None:
-        return bool(matches(entry.target, entry.match, facts, groups))
-    # The stand-in targeting module knows glob, list and pcre only.
-    kind = "glob" if entry.match == DEFAULT_MATCH else entry.match
-    return bool(targeting.select(entry.target, kind, [facts], groups))
+    return bool(targeting.matches(entry.target, entry.match, facts,
+                                  _parse_nodegroups(nodegroups)))
 
 
 def top_matches(tops: Tops, agent_id: str, grains: Mapping[str, Any],

@@ -23,15 +23,15 @@ def test_grains_setval_persists(salt, tmp_path):
 
 
 def test_pillar_get(salt):
-    assert salt["pillar.get"]("db:creds:user") == "admin"
+    assert salt["pillar.get"]("db:creds:user", unmask=True) == "admin"
     assert salt["pillar.get"]("nope:x", "dflt") == "dflt"
     assert salt["pillar.get"]("nope:x") == ""
-    assert salt["pillar.get"]("db/ports", delimiter="/") == [5432]
-    assert salt["pillar.get"]("db:creds", {"pass": "x"}, merge=True) == {"pass": "x",
-                                                                        "user": "admin"}
+    assert salt["pillar.get"]("db/ports", delimiter="/", unmask=True) == [5432]
+    assert salt["pillar.get"]("db:creds", {"pass": "x"}, merge=True, unmask=True) == {
+        "pass": "x", "user": "admin"}
 
 
-def test_pillar_items_item_ls(salt):
-    assert salt["pillar.items"]()["role"] == "web"
-    assert salt["pillar.item"]("role", "nope") == {"role": "web", "nope": ""}
+def test_pillar_raw_item_ls(salt):
+    assert salt["pillar.raw"]()["role"] == "web"
+    assert salt["pillar.item"]("role", "nope", unmask=True) == {"role": "web", "nope": ""}
     assert salt["pillar.ls"]() == ["db", "role"]
