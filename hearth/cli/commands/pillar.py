@@ -1,0 +1,168 @@
+"""stackctl pillar-show and pillar-top: an agent's compiled pillar and the files that make it.
+
+Through hearth-master by default (the master compiles, as it does for the
+agent); with ``--local`` in-process, without a master, with this host's
+grains or the ones given.  Values are masked as Salt 3008 masks them
+unless ``--unmask`` (or ``[pillar] mask_output = False``); ``_errors`` are
+always shown, also on stderr, and make the exit code 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+ERRORS_KEY = "_errors"
+
+
+def _grains(args: argparse.Namespace) -> dict[str, Any]:
+    """Return the grains of a local compile: --grains, --grains-file, else this host's."""
+    from hearth.cli.command import CommandError
+
+    text = args.grains
+    if args.grains_file:
+        try:
+            with open(args.grains_file, encoding="utf-8") as stream:
+                text = stream.read()
+        except OSError as error:
+            raise CommandError(f"Cannot read --grains-file {args.grains_file}: "
+                               f"{error.strerror}") from error
+    if text is None:
+        from hearth.grains import load_grains
+        from hearth.loader import opts_from_conf
+
+        return dict(load_grains(opts_from_conf()))
+    import yaml
+
+    try:
+        grains = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise CommandError(f"--grains is not JSON or YAML: {error}") from error
+    if not isinstance(grains, dict):
+        raise CommandError("--grains must be a JSON or YAML mapping of grain names to values")
+    return grains
+
+
+def _override(args: argparse.Namespace) -> dict[str, Any] | None:
+    from hearth.cli.command import CommandError
+
+    if not args.pillar:
+        return None
+    import yaml
+
+    try:
+        value = yaml.safe_load(args.pillar)
+    except yaml.YAMLError as error:
+        raise CommandError(f"--pillar is not JSON or YAML: {error}") from error
+    if not isinstance(value, dict):
+        raise CommandError("--pillar must be a JSON or YAML mapping")
+    return value
+
+
+def _remote_grains(args: argparse.Namespace) -> dict[str, Any]:
+    from hearth.cli.command import CommandError
+    from hearth.master.client import client_from_args
+
+    with client_from_args(args.config_file) as client:
+        agents = {agent["id"]: agent for agent in client.list_agents()}
+    if args.agent not in agents:
+        raise CommandError(f"The master knows no accepted agent {args.agent!r}")
+    return dict(agents[args.agent].get("grains") or {})
+
+
+def compiled_pillar(args: argparse.Namespace) -> dict[str, Any]:
+    """Return the agent's pillar: from the master, or compiled here with ``--local``."""
+    from hearth.common import config
+
+    if not args.local:
+        from hearth.master.client import client_from_args
+
+        with client_from_args(args.config_file) as client:
+            return dict(client.agent_pillar(args.agent) or {})
+    from hearth.pillar import compile_pillar, master_opts
+
+    config.load(config_files=args.config_file)
+    return compile_pillar(args.agent, _grains(args), master_opts(), pillarenv=args.pillarenv,
+                          pillar_override=_override(args))
+
+
+def _print(agent: str, value: Any, fmt: str) -> None:
+    from hearth.cli.nested import OUTPUTTERS
+
+    print(OUTPUTTERS[fmt](agent, value))
+
+
+def _report_errors(errors: list[Any]) -> int:
+    for error in errors:
+        print(f"ERROR: {error}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+def do_pillar_show(args: argparse.Namespace) -> int:
+    """Print an agent's compiled pillar (masked unless --unmask), with its _errors."""
+    from hearth.common import config
+    from hearth.pillar.mask import shown
+
+    pillar = compiled_pillar(args)
+    errors = list(pillar.pop(ERRORS_KEY, None) or [])
+    unmask = args.unmask or not config.CONF.pillar.mask_output
+    value = shown(pillar, unmask)
+    if errors:
+        value[ERRORS_KEY] = errors
+    _print(args.agent, value, args.format)
+    return _report_errors(errors)
+
+
+def do_pillar_top(args: argparse.Namespace) -> int:
+    """Print which top-file targets select the agent and their SLS files."""
+    from hearth.common import config
+    from hearth.pillar import master_opts, pillar_top
+
+    grains = _grains(args) if args.local else _remote_grains(args)
+    config.load(config_files=args.config_file)
+    top = pillar_top(args.agent, grains, master_opts(), pillarenv=args.pillarenv)
+    errors = list(top.get(ERRORS_KEY) or [])
+    if args.format == "json":
+        print(json.dumps(top, indent=2))
+    else:
+        _print(args.agent, top, args.format)
+    return _report_errors(errors)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("agent", metavar="AGENT", help="The agent id.")
+    parser.add_argument("--local", action="store_true",
+                        help="Compile here, without a master, with this host's grains "
+                             "(or --grains).")
+    parser.add_argument("--grains", default=None, metavar="JSON",
+                        help="With --local: the agent's grains as a JSON or YAML mapping.")
+    parser.add_argument("--grains-file", default=None, metavar="FILE",
+                        help="With --local: read the agent's grains from a JSON/YAML file.")
+    parser.add_argument("--pillarenv", default=None, metavar="ENV",
+                        help="Only this pillar environment (local compiles).")
+    parser.add_argument("--format", choices=("nested", "json", "yaml", "txt"),
+                        default="nested", help="Output format (default: %(default)s).")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``stackctl pillar-show`` and ``pillar-top``."""
+    from hearth.cli import command
+
+    parser = command.add_command(
+        subparsers, "pillar-show", do_pillar_show, "Show an agent's compiled pillar.",
+        description="Print the pillar compiled for AGENT: by hearth-master, or here with "
+                    "--local. Values show as ********** (as Salt 3008) unless --unmask. "
+                    "Errors of the compile are listed under _errors and on stderr, and "
+                    "make the exit code 1.")
+    _common(parser)
+    parser.add_argument("--pillar", default=None, metavar="JSON",
+                        help="With --local: values that override the compiled pillar "
+                             "(Salt's pillar=).")
+    parser.add_argument("--unmask", action="store_true", help="Show the values.")
+
+    parser = command.add_command(
+        subparsers, "pillar-top", do_pillar_top,
+        "Show which pillar top-file targets select an agent, and their SLS files.")
+    _common(parser)
