@@ -112,7 +112,7 @@ class MasterConnection:
                  outbox: wire.Outbox, channel: AgentChannel,
                  on_job: Callable[[dict[str, Any]], None],
                  grains: Callable[[], dict[str, Any]], running: Callable[[], list[str]],
-                 returns: Any) -> None:
+                 returns: Any, on_connected: Callable[[], None] = lambda: None) -> None:
         self.settings = settings
         self.keys = agent_keys
         self.outbox = outbox
@@ -121,6 +121,7 @@ class MasterConnection:
         self._grains = grains
         self._running = running
         self.returns = returns
+        self._on_connected = on_connected
         self._context = zmq.Context()
         self._stopping = False
         self._boot: str | None = None
@@ -304,3 +305,4 @@ class MasterConnection:
             self._send({"cmd": "hello", "grains": self._grains()})
         self._boot = boot
         self._resend(None)
+        self._on_connected()

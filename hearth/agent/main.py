@@ -44,7 +44,23 @@ class Agent:
         self.connection = MasterConnection(
             settings, agent_keys, outbox, self.channel, self.executor.submit,
             grains=lambda: dict(self.loader.pack["__grains__"]),
-            running=self.executor.running, returns=returns)
+            running=self.executor.running, returns=returns, on_connected=self._fetch_pillar)
+
+    def _fetch_pillar(self) -> None:
+        """Ask the master for this agent's pillar, off the connection's thread."""
+        import threading
+
+        def fetch() -> None:
+            try:
+                pillar = self.channel.request("pillar")
+            except exception.HearthException as error:
+                LOG.warning("agent %s could not get its pillar: %s", self.settings.id, error)
+                return
+            current = self.loader.pack["__pillar__"]
+            current.clear()
+            current.update(pillar or {})
+
+        threading.Thread(target=fetch, name="pillar", daemon=True).start()
 
     def run(self) -> None:
         """Serve the master until stopped."""

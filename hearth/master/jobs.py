@@ -56,20 +56,19 @@ class JobState:
         settled = self.returns.keys() | self.not_connected | self.timed_out
         return not self.waiting and settled.issuperset(self.targeted)
 
-    def missing(self, is_connected: Callable[[str], bool]) -> dict[str, str]:
-        """Return ``{agent_id: reason}`` for every targeted agent that has not returned."""
-        result = {}
-        for agent_id in self.targeted:
-            if agent_id in self.returns:
-                continue
-            connected = agent_id not in self.not_connected and is_connected(agent_id)
-            result[agent_id] = NO_RESPONSE if connected else NOT_CONNECTED
-        return result
+    def missing(self) -> dict[str, str]:
+        """Return ``{agent_id: reason}`` for every targeted agent that has not returned.
+
+        ``Not connected``: the agent was not connected when its turn came and
+        never got the job; ``No response``: it got the job and stayed silent.
+        """
+        return {agent_id: NOT_CONNECTED if agent_id in self.not_connected else NO_RESPONSE
+                for agent_id in self.targeted if agent_id not in self.returns}
 
     def snapshot(self, is_connected: Callable[[str], bool],
                  is_running: Callable[[str, str], bool]) -> dict[str, Any]:
         """Return the job as clients see it (the fields of ``JobStatus``), plus ``running``."""
-        missing = self.missing(is_connected)
+        missing = self.missing()
         return {"jid": self.jid, "fun": self.fun, "args": self.args, "kwargs": self.kwargs,
                 "target": self.target, "target_type": self.target_type,
                 "targeted": self.targeted, "returns": self.returns, "missing": missing,
@@ -84,19 +83,13 @@ class JobState:
                 "user": self.user, "started_at": self.started_at}
 
 
-def snapshot_from_cache(data: dict[str, Any],
-                        is_connected: Callable[[str], bool] = lambda agent_id: True
-                        ) -> dict[str, Any]:
-    """Return a client snapshot of a job read back from the job cache.
-
-    Without ``is_connected`` only agents not connected at publish time count
-    as ``Not connected``.
-    """
+def snapshot_from_cache(data: dict[str, Any]) -> dict[str, Any]:
+    """Return a client snapshot of a job read back from the job cache."""
     targeted = list(data.get("targeted") or [])
     returns = data.get("returns") or {}
     not_connected = set(data.get("not_connected") or [])
-    missing = {agent_id: NOT_CONNECTED if agent_id in not_connected or not is_connected(agent_id)
-               else NO_RESPONSE for agent_id in targeted if agent_id not in returns}
+    missing = {agent_id: NOT_CONNECTED if agent_id in not_connected else NO_RESPONSE
+               for agent_id in targeted if agent_id not in returns}
     return {"jid": data["jid"], "fun": data["function"], "args": data["args"],
             "kwargs": data["kwargs"], "target": data["target"],
             "target_type": data.get("target_type") or "glob", "targeted": targeted,

@@ -101,13 +101,11 @@ class ClientRequests:
     def _from_cache(self, route: bytes, request: dict[str, Any], jid: str) -> Any:
         from hearth.db import job_cache
 
-        is_connected = self.master.agents.is_connected
-
         def read() -> dict[str, Any]:
             data = job_cache.job_get(self.master.database, jid)
             if data.get("targeted") is None:
                 raise exception.JobNotFound(jid)
-            return snapshot_from_cache(data, is_connected)
+            return snapshot_from_cache(data)
 
         self.master.run_in_worker(route, {"rid": request.get("rid")}, read)
         return _LATER
@@ -132,7 +130,7 @@ class ClientRequests:
     def notify_done(self, job: JobState) -> None:
         """Tell the job's watchers it is done (with who is missing)."""
         self._push(job, {"push": "done", "jid": job.jid,
-                         "missing": job.missing(self.master.agents.is_connected)})
+                         "missing": job.missing()})
 
     def _push(self, job: JobState, message: dict[str, Any]) -> None:
         for route in list(job.watchers):

@@ -7,6 +7,7 @@ import os
 import signal as signals
 from typing import Any
 
+from hearth.common import exception
 from hearth.jobs import ProcTable
 
 
@@ -60,4 +61,41 @@ def kill_job(jid: str) -> str:
 def refresh_modules(**kwargs: Any) -> bool:
     """Reload every execution module; return True."""
     __salt__.refresh()  # noqa: F821
+    return True
+
+
+def _channel() -> Any:
+    channel = __opts__.get("agent_channel")  # noqa: F821
+    if channel is None:
+        raise exception.CommandExecutionError(
+            "no master to sync from: saltutil.sync_* and refresh_pillar work on agents "
+            "(hearth-agent)")
+    return channel
+
+
+def sync_modules(refresh: bool = True, **kwargs: Any) -> list[str]:
+    """Fetch the master's execution modules (``[master] module_dirs``); return what changed.
+
+    Each file is checked against the SHA-256 the master lists before it is
+    written; files the master no longer serves are removed.  With
+    ``refresh`` the modules are reloaded.
+    """
+    from hearth.agent.sync import sync_files
+
+    changed = sync_files(_channel(), __opts__["extension_modules"])  # noqa: F821
+    if changed and refresh:
+        __salt__.refresh()  # noqa: F821
+    return [f"modules.{name}" for name in changed]
+
+
+def sync_all(refresh: bool = True, **kwargs: Any) -> dict[str, list[str]]:
+    """Sync every module type the master serves (execution modules); return what changed."""
+    return {"modules": sync_modules(refresh=refresh)}
+
+
+def refresh_pillar(**kwargs: Any) -> bool:
+    """Fetch this agent's pillar from the master again; return True."""
+    pillar = _channel().request("pillar")
+    __pillar__.clear()  # noqa: F821
+    __pillar__.update(pillar or {})  # noqa: F821
     return True

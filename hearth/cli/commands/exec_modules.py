@@ -180,22 +180,38 @@ def do_job_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _master_events(args: argparse.Namespace) -> Any:
+    """Yield hearth-master's bus events as :class:`hearth.bus.Event` records."""
+    from hearth.bus import Event
+    from hearth.master.client import client_from_args
+
+    with client_from_args(getattr(args, "config_file", None)) as client:
+        for tag, data in client.events(args.tag or "", timeout=args.timeout):
+            yield Event(tag, data)
+
+
 def do_event_listen(args: argparse.Namespace) -> int:
-    """Print a running engine's events as ``tag<TAB>json`` lines, live."""
+    """Print a running engine's (or master's) events as ``tag<TAB>json`` lines, live."""
     from hearth import bus
 
+    if args.master:
+        return _print_events(_master_events(args), args.count)
     path = args.socket
     if path is None:
         from hearth.common import config
 
         config.load(config_files=getattr(args, "config_file", None))
         path = bus.configured_socket_path()
+    return _print_events(bus.listen(path, args.tag or "", timeout=args.timeout), args.count)
+
+
+def _print_events(events: Any, count: int) -> int:
     seen = 0
     try:
-        for event in bus.listen(path, args.tag or "", timeout=args.timeout):
+        for event in events:
             print(f"{event.tag}\t{json.dumps(event.data, default=str)}", flush=True)
             seen += 1
-            if args.count and seen >= args.count:
+            if count and seen >= count:
                 break
     except KeyboardInterrupt:
         return 0
@@ -287,3 +303,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="Exit after this many seconds without an event.")
     parser.add_argument("--socket", default=None, metavar="PATH",
                         help="The engine's bus socket (default: [bus] publish_socket).")
+    parser.add_argument("--master", action="store_true",
+                        help="Follow hearth-master's bus (jobs, returns, agents, keys) "
+                             "instead of an engine's.")

@@ -1,0 +1,63 @@
+"""Fixtures of the agent tests: a real master and real agents on 127.0.0.1."""
+
+import json
+
+import pytest
+
+from tests.fixtures.agents import MasterProcess, start_agents, stop_all, wait_answering
+
+FLEET_IDS = ("web1", "web2", "web3", "db1", "db2")
+
+
+@pytest.fixture(scope="package")
+def fleet(tmp_path_factory):
+    """A master (auto_accept) and five agents, shared by the tests that leave them intact.
+
+    Each agent has a static grain ``role`` (web or db).
+    """
+    base = tmp_path_factory.mktemp("fleet")
+    master = MasterProcess(base / "master", auto_accept=True,
+                           extra="nodegroups = webs=L@web1,web2,web3")
+    master.start()
+    agents = []
+    try:
+        master.wait_ready()
+        for agent_id in FLEET_IDS:
+            root = base / agent_id / "root"
+            root.mkdir(parents=True)
+            (root / "grains.json").write_text(json.dumps({"role": agent_id.rstrip("0123456789")}))
+        agents = start_agents(master, base, FLEET_IDS)
+        wait_answering(master, FLEET_IDS)
+        yield master, agents
+    finally:
+        stop_all([*agents, master])
+
+
+@pytest.fixture
+def master_dir(tmp_path):
+    """Start masters in a per-test directory (stopped after the test)."""
+    started = []
+
+    def start(**options):
+        master = MasterProcess(tmp_path / f"master{len(started)}", **options)
+        master.start()
+        started.append(master)
+        master.wait_ready()
+        return master
+
+    yield start
+    stop_all(started)
+
+
+@pytest.fixture
+def agents_of(tmp_path):
+    """Start agents for a test (stopped after it)."""
+    started = []
+
+    def start(master, *ids, extra=""):
+        agents = start_agents(master, tmp_path / "agents", ids, extra)
+        started.extend(agents)
+        return agents
+
+    yield start
+    stop_all(started)

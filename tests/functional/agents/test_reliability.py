@@ -1,0 +1,96 @@
+"""Agents that stop, masters that restart, returns that wait on disk: nothing is lost."""
+
+import json
+import signal
+import time
+
+import pytest
+
+from tests.fixtures.agents import wait_answering
+
+
+@pytest.mark.slow
+def test_stopped_agent_is_reported_within_the_timeout(master_dir, agents_of):
+    master = master_dir()
+    sleeper, awake = agents_of(master, "sleeper", "awake")
+    wait_answering(master, ["sleeper", "awake"], timeout=30)
+    sleeper.signal(signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        result = master.stackctl("run", "*", "test.ping", "--timeout", "1", "--format", "json")
+        elapsed = time.monotonic() - started
+    finally:
+        sleeper.signal(signal.SIGCONT)
+    assert result.returncode == 1
+    assert json.loads(result.stdout) == {"awake": True,
+                                         "sleeper": "Agent did not return. [No response]"}
+    assert "stackctl job-show" in result.stderr
+    assert elapsed < 10  # the timeout plus start-up, not Salt's extra gather_job_timeout
+    # woken up, the agent runs the job and its late return reaches the job cache
+    jid = result.stderr.split("job-show ")[1].split()[0]
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        shown = json.loads(master.stackctl("job-show", jid, "--format", "json").stdout)
+        if not shown["missing"]:
+            break
+        assert shown["missing"] == {"sleeper": "No response"}
+        time.sleep(0.3)
+    assert {a: r["return"] for a, r in shown["returns"].items()} == {"awake": True,
+                                                                     "sleeper": True}
+
+
+@pytest.mark.slow
+def test_running_job_is_waited_for_past_the_timeout(master_dir, agents_of):
+    master = master_dir()
+    agents_of(master, "busy")
+    wait_answering(master, ["busy"], timeout=30)
+    result = master.stackctl("run", "busy", "test.sleep", "2", "--timeout", "0.5",
+                             "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {"busy": True}
+
+
+@pytest.mark.slow
+def test_master_restart_agents_reconnect_and_answer(master_dir, agents_of):
+    master = master_dir()
+    agents_of(master, "r1", "r2", "r3")
+    wait_answering(master, ["r1", "r2", "r3"], timeout=30)
+    assert master.stop() == 0
+    master.start()
+    master.wait_ready()
+    wait_answering(master, ["r1", "r2", "r3"], timeout=30)
+    assert "hearth-master" in master.log_text()
+
+
+@pytest.mark.slow
+def test_returns_made_while_the_master_is_down_arrive_later(master_dir, agents_of):
+    master = master_dir()
+    first, second = agents_of(master, "o1", "o2")
+    wait_answering(master, ["o1", "o2"], timeout=30)
+    with master.client() as client:
+        jid = client.publish("*", "test.sleep", [1.5]).jid
+    master.stop()
+    # the jobs finish with no master: their returns wait on disk
+    kept = first.root / "returns" / f"{jid}.json"
+    deadline = time.monotonic() + 15
+    while not kept.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert json.loads(kept.read_text())["return"] is True
+    # an agent restarted meanwhile still has its return
+    second.stop()
+    second.start()
+    master.start()
+    master.wait_ready()
+    deadline = time.monotonic() + 30
+    shown = {}
+    while time.monotonic() < deadline:
+        shown = json.loads(master.stackctl("job-show", jid, "--format", "json").stdout)
+        if len(shown["returns"]) == 2:
+            break
+        time.sleep(0.3)
+    assert {a: r["return"] for a, r in shown["returns"].items()} == {"o1": True, "o2": True}
+    # acknowledged returns are no longer kept
+    deadline = time.monotonic() + 10
+    while kept.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not kept.exists()

@@ -1,0 +1,138 @@
+"""stackctl run against a real master and five agents: targets, formats, exit codes, jobs."""
+
+import json
+
+from tests.fixtures.agents import run_json
+
+from .conftest import FLEET_IDS
+
+
+def test_glob_pings_every_agent(fleet):
+    master, _ = fleet
+    code, data = run_json(master, "*", "test.ping")
+    assert code == 0
+    assert data == {agent_id: True for agent_id in FLEET_IDS}
+
+
+def test_list_and_pcre_targets(fleet):
+    master, _ = fleet
+    assert run_json(master, "-L", "web1,db2", "test.ping") == (0, {"web1": True, "db2": True})
+    assert run_json(master, "-E", r"web[12]$", "test.ping") == (0, {"web1": True,
+                                                                    "web2": True})
+
+
+def test_arguments_and_keywords_reach_the_function(fleet):
+    master, _ = fleet
+    code, data = run_json(master, "db1", "test.arg", "1", "two", "flag=true")
+    assert code == 0
+    assert data == {"db1": {"args": [1, "two"], "kwargs": {"flag": True}}}
+
+
+def test_cmd_run_on_agents(fleet):
+    master, _ = fleet
+    code, data = run_json(master, "web*", "cmd.run", "echo hi from $(hostname)")
+    assert code == 0
+    assert sorted(data) == ["web1", "web2", "web3"]
+    assert all(value.startswith("hi from ") for value in data.values())
+
+
+def test_grains_are_the_agents_own(fleet):
+    master, _ = fleet
+    code, data = run_json(master, "web1,db1", "-L", "grains.item", "role", "id")
+    assert code == 0
+    assert data == {"web1": {"role": "web", "id": "web1"}, "db1": {"role": "db", "id": "db1"}}
+
+
+def test_failed_function_makes_the_exit_code_non_zero(fleet):
+    master, _ = fleet
+    result = master.stackctl("run", "db2", "test.retcode", "code=7", "--format", "json")
+    assert result.returncode == 1
+    assert json.loads(result.stdout) == {"db2": True}
+    assert "ERROR: Agents returned with non-zero exit code" in result.stderr
+    passthrough = master.stackctl("run", "db2", "test.retcode", "code=7",
+                                  "--retcode-passthrough")
+    assert passthrough.returncode == 7
+
+
+def test_missing_function_is_reported_per_agent(fleet):
+    master, _ = fleet
+    code, data = run_json(master, "web1", "test.no_such_function")
+    assert code == 1
+    assert data == {"web1": "'test.no_such_function' is not available."}
+
+
+def test_no_match_sends_nothing_and_exits_2(fleet):
+    master, _ = fleet
+    result = master.stackctl("run", "nobody*", "test.ping")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr == ("ERROR: No agents matched the target 'nobody*' (glob). No command "
+                             "was sent, no jid was assigned.\n")
+
+
+def test_output_formats(fleet):
+    master, _ = fleet
+    nested = master.stackctl("run", "web1", "test.echo", "hello")
+    assert nested.stdout == "web1:\n    hello\n"
+    value = master.stackctl("run", "-L", "web1,web2", "test.echo", "hi", "--format", "value")
+    assert value.stdout == "hi\nhi\n"
+    yaml_out = master.stackctl("run", "db1", "test.echo", "x", "--format", "yaml")
+    assert yaml_out.stdout == "db1: x\n"
+    table = master.stackctl("run", "db1", "test.echo", "x", "--format", "table")
+    assert "| agent | return |" in table.stdout and "| db1   | x      |" in table.stdout
+
+
+def test_async_prints_the_jid_and_job_show_has_every_return(fleet):
+    master, _ = fleet
+    result = master.stackctl("run", "--async", "db*", "test.sleep", "0.2")
+    assert result.returncode == 0
+    assert result.stdout.startswith("Executed command with job ID: ")
+    jid = result.stdout.split()[-1]
+    assert len(jid) == 20 and jid.isdigit()
+    with master.client() as client:
+        status = client.wait(jid, timeout=10)
+    assert status.done and sorted(status.returns) == ["db1", "db2"]
+    shown = json.loads(master.stackctl("job-show", jid, "--format", "json").stdout)
+    assert shown["function"] == "test.sleep" and shown["args"] == [0.2]
+    assert shown["targeted"] == ["db1", "db2"] and shown["missing"] == {}
+    assert {a: r["return"] for a, r in shown["returns"].items()} == {"db1": True, "db2": True}
+    listed = json.loads(master.stackctl("job-list", "--format", "json").stdout)
+    assert jid in [job["jid"] for job in listed]
+
+
+def test_batch_runs_a_few_agents_at_a_time(fleet):
+    master, _ = fleet
+    result = master.stackctl("run", "*", "saltutil.running", "--batch", "2", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert sorted(data) == sorted(FLEET_IDS)
+    # with a batch of 2 every agent runs only its own job at a time
+    assert all(len(running) == 1 for running in data.values())
+
+
+def test_batch_percentage(fleet):
+    master, _ = fleet
+    code, data = run_json(master, "*", "test.ping", "--batch", "40%")
+    assert code == 0 and data == {agent_id: True for agent_id in FLEET_IDS}
+
+
+def test_several_jobs_run_at_once_on_one_agent(fleet):
+    master, _ = fleet
+    with master.client() as client:
+        slow = client.publish("web3", "test.sleep", [1.5])
+        running = client.run("web3", "saltutil.running", timeout=5)
+        found = client.run("web3", "saltutil.find_job", [slow.jid], timeout=5)
+        done = client.wait(slow.jid, timeout=10)
+    jids = [job["jid"] for job in running.returns["web3"]["return"]]
+    assert slow.jid in jids and running.jid in jids  # saltutil.running lists itself too
+    assert found.returns["web3"]["return"]["fun"] == "test.sleep"
+    assert done.returns["web3"]["return"] is True
+
+
+def test_list_agents_has_grains_and_presence(fleet):
+    master, _ = fleet
+    with master.client() as client:
+        agents = {agent["id"]: agent for agent in client.list_agents()}
+    assert sorted(agents) == sorted(FLEET_IDS)
+    assert all(agent["connected"] and agent["last_seen"] for agent in agents.values())
+    assert agents["db1"]["grains"]["role"] == "db"
