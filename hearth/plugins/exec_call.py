@@ -1,27 +1,36 @@
 """Hearth::Exec::Call: run an execution function (``module.function``) as a resource.
 
-The call runs as a job (JID, bus events, job cache) on this engine's host,
-in a real OS thread, so the engine's green threads keep running; the
-resource polls for its end.  A call that raises, or (with
-``fail_on_retcode``) ends with a non-zero retcode or a falsy
-``result``/``success``, fails the resource with the function's own error
-text: there is no silent success.
+Without ``target`` (or with ``local``) the call runs as a job on the
+engine's own host, in a real OS thread.  With a target it is published
+through hearth-master to the agents the target selects
+(:mod:`hearth.plugins._remote_job`).  Either way the resource polls for the
+end and the engine's green threads keep running; a call that fails fails
+the resource with the function's own words and the agents' names: there
+is no silent success.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
 import socket
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from hearth.agent.batch import batch_size
+from hearth.agent.targeting import TARGET_TYPES, compile_target
 from hearth.common import exception
-from hearth.engine import attributes, constraints, properties, resource, scheduler, support
+from hearth.engine import attributes, constraints, properties, resource, support
+from hearth.plugins import _remote_job as remote
+from hearth.plugins._blocking import RUNNING, BlockingCall
+
+LOG = logging.getLogger(__name__)
 
 RUN_ON_ACTIONS = (resource.CREATE, resource.UPDATE)
 LOCAL_TARGETS = ("local", "localhost")
+POLICIES = ("fail", "ignore")
 DATA_KEY = "call"
 
 
@@ -44,16 +53,6 @@ def store_in_job_cache(job: Any) -> None:
     job_cache.job_store(get_database(), job)
 
 
-@dataclass
-class PendingCall:
-    """A call running on a worker thread: the cookie of handle_* / check_*."""
-
-    function: str
-    started: float
-    timeout: float | None
-    finished: scheduler.Event = field(default_factory=scheduler.Event)
-
-
 def failure_text(job: Any) -> str:
     """Return why a finished job failed, in the function's own words."""
     if job.error:
@@ -63,6 +62,24 @@ def failure_text(job: Any) -> str:
         detail = ret.get("comment") or ret.get("stderr") or ret.get("stdout")
         return str(detail) if detail else json.dumps(ret, default=str)
     return str(ret)
+
+
+def local_record(job: Any) -> dict[str, Any]:
+    """Return the attributes of a finished local job (the same shape as a remote one)."""
+    ret = job.ret
+    outputs = ret if isinstance(ret, dict) else {}
+    return {"jid": job.jid, "return": ret, "returns": {job.id: ret},
+            "retcodes": {job.id: job.retcode}, "retcode": job.retcode, "targeted": [job.id],
+            "missing": {}, "stdout": outputs.get("stdout"), "stderr": outputs.get("stderr")}
+
+
+@dataclass
+class Call:
+    """A call in progress (the cookie of handle_* / check_*): its work and its properties."""
+
+    work: BlockingCall | remote.RemoteJob
+    props: properties.Properties
+    action: str
 
 
 def _call_schema(description: str) -> dict[str, properties.Schema]:
@@ -76,159 +93,278 @@ def _call_schema(description: str) -> dict[str, properties.Schema]:
     }
 
 
+def _policy(description: str) -> properties.Schema:
+    return properties.Schema(properties.Schema.STRING, description, default="fail",
+                             update_allowed=True,
+                             constraints=[constraints.AllowedValues(list(POLICIES))])
+
+
 class ExecCall(resource.Resource):
     """Run an execution function when the resource is created or updated.
 
     ``function`` is ``module.function`` as ``stackctl call`` takes it, with
-    ``args`` and ``kwargs``.  ``on_delete`` names another call made when
-    the resource is deleted.  The attributes expose the job's return,
-    retcode and JID, and stdout/stderr when the function returns them.
+    ``args`` and ``kwargs``.  Without ``target`` (or with ``local``) it runs
+    on the engine's host; otherwise ``target`` and ``target_type`` select
+    agents as ``stackctl run`` does (Salt's target types) and the call is a
+    job published through hearth-master, optionally in batches, with a
+    per-call ``pillar`` override.  ``timeout`` is, as in Salt, how long to
+    wait for agents to return (locally: how long the call may take).
+
+    By default the resource fails when any agent's call fails
+    (``on_agent_failure``) or an agent does not return in time
+    (``on_no_return``), naming them; ``ignore`` completes the resource and
+    leaves the outcome in the attributes.  ``on_delete`` names another call
+    made, on the same target, when the resource is deleted; when no agent
+    matches any more there is nothing to undo and the delete completes.
+
+    Suspend and resume do nothing: a call is neither undone nor repeated.
+    Check asks the master whether every agent the last call targeted is
+    still connected (a local call always passes).  Cancelling or deleting
+    the stack while a call runs stops waiting for it; agents finish what
+    they started.
     """
 
     support_status = support.SupportStatus(version="2026.1")
 
-    PROPERTIES = (FUNCTION, ARGS, KWARGS, TARGET, RUN_ON, ON_DELETE, TIMEOUT,
-                  FAIL_ON_RETCODE) = ("function", "args", "kwargs", "target", "run_on",
-                                      "on_delete", "timeout", "fail_on_retcode")
-    ATTRIBUTES = (RETURN, RETCODE, JID, STDOUT, STDERR) = (
-        "return", "retcode", "jid", "stdout", "stderr")
+    PROPERTIES = (FUNCTION, ARGS, KWARGS, TARGET, TARGET_TYPE, RUN_ON, ON_DELETE, TIMEOUT,
+                  BATCH, PILLAR, FAIL_ON_RETCODE, ON_AGENT_FAILURE, ON_NO_RETURN) = (
+        "function", "args", "kwargs", "target", "target_type", "run_on", "on_delete",
+        "timeout", "batch", "pillar", "fail_on_retcode", "on_agent_failure", "on_no_return")
+    ATTRIBUTES = (RETURN, RETCODE, JID, STDOUT, STDERR, RETURNS, RETCODES, TARGETED,
+                  MISSING) = ("return", "retcode", "jid", "stdout", "stderr", "returns",
+                              "retcodes", "targeted", "missing")
 
     properties_schema = {
         **_call_schema("The execution function to call, as module.function."),
         TARGET: properties.Schema(
-            properties.Schema.STRING, "The host that runs the call (default: the engine's "
-            "own host; remote agents are not available yet).", update_allowed=True),
+            properties.Schema.STRING, "Which agents run the call, a target expression of "
+            "target_type (e.g. 'web*', or an agent id from {get_attr: [server, agent_id]}); "
+            "absent or 'local': the engine's own host.", update_allowed=True),
+        TARGET_TYPE: properties.Schema(
+            properties.Schema.STRING, "How target selects agents (Salt's target types; a "
+            "list target is comma-separated).", default="glob", update_allowed=True,
+            constraints=[constraints.AllowedValues(list(TARGET_TYPES))]),
         RUN_ON: properties.Schema(
             properties.Schema.LIST, "Actions on which the function is called.",
             default=list(RUN_ON_ACTIONS), update_allowed=True,
             constraints=[constraints.AllowedValues(list(RUN_ON_ACTIONS))]),
         ON_DELETE: properties.Schema(
-            properties.Schema.MAP, "A call made when the resource is deleted.",
-            schema=_call_schema("The function to call on delete."), update_allowed=True),
+            properties.Schema.MAP, "A call made (on the same target) when the resource is "
+            "deleted.", schema=_call_schema("The function to call on delete."),
+            update_allowed=True),
         TIMEOUT: properties.Schema(
-            properties.Schema.NUMBER, "Seconds the call may take before the resource fails.",
+            properties.Schema.NUMBER, "Seconds to wait for agents to return (the master's "
+            "timeout when absent); for a local call, seconds it may take.",
             update_allowed=True, constraints=[constraints.Range(min=0)]),
+        BATCH: properties.Schema(
+            properties.Schema.STRING, "Run on this many agents at a time: N, or P% of the "
+            "targeted agents.", update_allowed=True),
+        PILLAR: properties.Schema(
+            properties.Schema.MAP, "Pillar data merged over each agent's pillar for this "
+            "call only (remote targets).", update_allowed=True),
         FAIL_ON_RETCODE: properties.Schema(
-            properties.Schema.BOOLEAN, "Fail the resource when the call's retcode is not 0.",
+            properties.Schema.BOOLEAN, "Fail the resource when the call's retcode is not 0 "
+            "(false: a retcode alone fails nothing, locally or on agents).",
             default=True, update_allowed=True),
+        ON_AGENT_FAILURE: _policy(
+            "When an agent's call fails (or the local call raises): 'fail' the resource, "
+            "naming the agents, or 'ignore' it (the attributes keep each outcome)."),
+        ON_NO_RETURN: _policy(
+            "When a targeted agent does not return within timeout ('No response', 'Not "
+            "connected'): 'fail' the resource, naming the agents, or 'ignore' it; also "
+            "decides whether check fails when a targeted agent is disconnected."),
     }
 
     attributes_schema = {
-        RETURN: attributes.Schema("What the function returned."),
-        RETCODE: attributes.Schema("The job's retcode (0 on success).",
+        RETURN: attributes.Schema("What the function returned ({agent: return} for a "
+                                  "remote call)."),
+        RETCODE: attributes.Schema("The job's retcode: 0 on success, else the highest agent "
+                                   "retcode (1 when only returns are missing).",
                                    attributes.Schema.INTEGER),
         JID: attributes.Schema("The job id of the last call.", attributes.Schema.STRING),
-        STDOUT: attributes.Schema("Standard output, when the function returns it.",
-                                  attributes.Schema.STRING),
-        STDERR: attributes.Schema("Standard error, when the function returns it.",
-                                  attributes.Schema.STRING),
+        STDOUT: attributes.Schema("Standard output, when one host ran the call and the "
+                                  "function returns it.", attributes.Schema.STRING),
+        STDERR: attributes.Schema("Standard error, when one host ran the call and the "
+                                  "function returns it.", attributes.Schema.STRING),
+        RETURNS: attributes.Schema("Each host's return, by agent id.", attributes.Schema.MAP),
+        RETCODES: attributes.Schema("Each host's retcode, by agent id.", attributes.Schema.MAP),
+        TARGETED: attributes.Schema("The agent ids the last call targeted.",
+                                    attributes.Schema.LIST),
+        MISSING: attributes.Schema("Targeted agents that did not return, with the reason "
+                                   "('No response' or 'Not connected').",
+                                   attributes.Schema.MAP),
     }
 
     #: builds the job runner (a seam for tests).
     runner_factory = staticmethod(local_runner)
     #: records a finished job (a seam for tests).
     store_job = staticmethod(store_in_job_cache)
+    #: builds a client of hearth-master (a seam for tests).
+    client_factory = staticmethod(remote.default_client)
+
+    # --- validation ----------------------------------------------------------
+
+    def validate(self) -> None:
+        """Check the properties, the target expression's syntax and the batch size."""
+        super().validate()
+        checks = ((self.BATCH, self._check_batch), (self.TARGET, self._check_target),
+                  (self.PILLAR, self._check_pillar))
+        for key, check in checks:
+            try:
+                check(self.properties)
+            except exception.BadRequest as error:
+                raise exception.StackValidationFailed(
+                    str(error), error="Property error",
+                    path=[self.name, "properties", key]) from None
+
+    def _check_batch(self, props: properties.Properties) -> None:
+        if props[self.BATCH] is not None:
+            batch_size(props[self.BATCH], 1)
+
+    def _check_target(self, props: properties.Properties) -> None:
+        """Compile the target once (nodegroups are the master's: it checks those)."""
+        target, target_type = props[self.TARGET], props[self.TARGET_TYPE]
+        if self._is_local(props) or target_type == "nodegroup" or "N@" in target:
+            return
+        compile_target(target, target_type)
+
+    def _check_pillar(self, props: properties.Properties) -> None:
+        if props[self.PILLAR] and self._is_local(props):
+            raise exception.BadRequest(
+                message="a pillar override needs a target agent (the master compiles "
+                        "pillar); the engine's own host has none")
 
     # --- starting and finishing a call -------------------------------------
 
-    def _check_target(self, props: properties.Properties, runner: Any) -> None:
-        target = props[self.TARGET]
-        if target and target not in (*LOCAL_TARGETS, runner.minion_id, socket.gethostname()):
-            raise exception.NotSupported(
-                feature=f"Running {props[self.FUNCTION]} on target {target!r} "
-                        "(remote agents)")
+    def _is_local(self, props: properties.Properties) -> bool:
+        return not props[self.TARGET] or props[self.TARGET] in LOCAL_TARGETS
 
-    def _start(self, call: dict[str, Any], props: properties.Properties) -> PendingCall:
+    def _start(self, call: dict[str, Any], props: properties.Properties, action: str) -> Call:
+        if not self._is_local(props):
+            request = remote.JobRequest(
+                call[self.FUNCTION], list(call.get(self.ARGS) or ()),
+                dict(call.get(self.KWARGS) or {}), props[self.TARGET], props[self.TARGET_TYPE],
+                props[self.TIMEOUT], props[self.BATCH], props[self.PILLAR] or None)
+            return Call(remote.RemoteJob(self.stack, request, self.client_factory), props,
+                        action)
         runner = self.runner_factory()
-        self._check_target(props, runner)
         function = call[self.FUNCTION]
         runner.loader.function(function)  # a missing or refused function fails here, at once
-        pending = PendingCall(function, resource.now(self.stack), props[self.TIMEOUT])
-        scheduler.spawn(self._execute, runner, call, pending, props[self.TARGET])
-        return pending
+        work = BlockingCall.start(self.stack, function, props[self.TIMEOUT], runner.run,
+                                  function, list(call.get(self.ARGS) or ()),
+                                  dict(call.get(self.KWARGS) or {}), None,
+                                  props[self.TARGET])
+        return Call(work, props, action)
 
-    def _execute(self, runner: Any, call: dict[str, Any], pending: PendingCall,
-             target: str | None) -> None:
-        try:
-            job = scheduler.run_blocking(runner.run, call[self.FUNCTION],
-                                         list(call.get(self.ARGS) or ()),
-                                         dict(call.get(self.KWARGS) or {}), target=target)
-            self.store_job(job)
-        except Exception as error:  # noqa: BLE001 - handed to the polling green thread
-            pending.finished.send((None, error))
-        else:
-            pending.finished.send((job, None))
-
-    def _finish(self, pending: PendingCall | None, fail_on_retcode: bool) -> bool:
-        if pending is None:
+    def _finish(self, call: Call | None) -> bool | float:
+        if call is None:
             return True
-        if not pending.finished.ready():
-            elapsed = resource.now(self.stack) - pending.started
-            if pending.timeout is not None and elapsed >= pending.timeout:
-                raise exception.CommandExecutionError(
-                    f"{pending.function} timed out after {pending.timeout:g} seconds")
+        if isinstance(call.work, remote.RemoteJob):
+            return self._finish_remote(call)
+        job = call.work.poll(self.stack)
+        if job is RUNNING:
             return False
-        job, error = pending.finished.wait()
-        if error is not None:
-            raise error
-        self._record(job)
-        if job.error or (fail_on_retcode and job.retcode):
+        self.store_job(job)
+        self._record(local_record(job))
+        props = call.props
+        failed = job.error or (props[self.FAIL_ON_RETCODE] and job.retcode)
+        if failed and props[self.ON_AGENT_FAILURE] == "fail":
             raise exception.CommandExecutionError(
                 f"{job.fun} failed with retcode {job.retcode}: {failure_text(job)}")
         return True
 
-    def _record(self, job: Any) -> None:
-        ret = job.ret
-        outputs = ret if isinstance(ret, dict) else {}
-        self.resource_id_set(job.jid)
-        self.data_set(DATA_KEY, json.dumps({
-            self.JID: job.jid, self.RETCODE: job.retcode, self.RETURN: ret,
-            self.STDOUT: outputs.get("stdout"), self.STDERR: outputs.get("stderr")},
-            default=str))
+    def _finish_remote(self, call: Call) -> bool | float:
+        try:
+            status = call.work.poll()
+        except exception.NoAgentsMatched:
+            if call.action != resource.DELETE:
+                raise
+            LOG.info("%s: no agent matches %r any more; nothing to undo", self.name,
+                     call.props[self.TARGET])
+            return True
+        if status is None:
+            return remote.POLL_DELAY
+        self._record(remote.job_record(status))
+        props = call.props
+        agent_policy = props[self.ON_AGENT_FAILURE] if props[self.FAIL_ON_RETCODE] else "ignore"
+        lines = remote.agent_failures(status, agent_policy, props[self.ON_NO_RETURN])
+        if lines:
+            raise exception.CommandExecutionError(remote.failure_message(status, lines))
+        return True
+
+    def _record(self, record: dict[str, Any]) -> None:
+        self.resource_id_set(record["jid"])
+        self.data_set(DATA_KEY, json.dumps(record, default=str))
+
+    def _recorded(self) -> dict[str, Any]:
+        stored = self.data_get().get(DATA_KEY)
+        if not stored:
+            return {}
+        return json.loads(stored) if isinstance(stored, str) else stored
 
     def _call_of(self, props: properties.Properties) -> dict[str, Any]:
         return {key: props[key] for key in (self.FUNCTION, self.ARGS, self.KWARGS)}
 
     # --- the plug-in contract ----------------------------------------------
 
-    def handle_create(self) -> PendingCall | None:
+    def handle_create(self) -> Call | None:
         """Start the call when CREATE is in run_on."""
         if resource.CREATE not in self.properties[self.RUN_ON]:
             return None
-        return self._start(self._call_of(self.properties), self.properties)
+        return self._start(self._call_of(self.properties), self.properties, resource.CREATE)
 
-    def check_create_complete(self, pending: PendingCall | None) -> bool:
-        """Return whether the call ended; raise its failure."""
-        return self._finish(pending, self.properties[self.FAIL_ON_RETCODE])
+    def check_create_complete(self, call: Call | None) -> bool | float:
+        """Return whether the call ended (a number: poll again after it); raise its failure."""
+        return self._finish(call)
 
-    def handle_update(self, json_snippet: Any, tmpl_diff: Any,
-                      prop_diff: Any) -> tuple[PendingCall | None, bool]:
+    def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> Call | None:
         """Call again with the new properties when UPDATE is in run_on."""
         after = self.make_properties(json_snippet)
         if resource.UPDATE not in after[self.RUN_ON]:
-            return None, True
-        return self._start(self._call_of(after), after), after[self.FAIL_ON_RETCODE]
+            return None
+        return self._start(self._call_of(after), after, resource.UPDATE)
 
-    def check_update_complete(self, cookie: tuple[PendingCall | None, bool]) -> bool:
+    def check_update_complete(self, call: Call | None) -> bool | float:
         """Return whether the update's call ended; raise its failure."""
-        return self._finish(*cookie)
+        return self._finish(call)
 
-    def handle_delete(self) -> PendingCall | None:
+    def handle_delete(self) -> Call | None:
         """Make the on_delete call, if any."""
         call = self.properties[self.ON_DELETE]
         if not call:
             return None
-        return self._start(call, self.properties)
+        return self._start(call, self.properties, resource.DELETE)
 
-    def check_delete_complete(self, pending: PendingCall | None) -> bool:
+    def check_delete_complete(self, call: Call | None) -> bool | float:
         """Return whether the on_delete call ended; raise its failure."""
-        return self._finish(pending, self.properties[self.FAIL_ON_RETCODE])
+        return self._finish(call)
+
+    def handle_check(self) -> BlockingCall | None:
+        """Ask the master which agents are connected (nothing to ask for a local call)."""
+        if self._is_local(self.properties) or not self._recorded().get(self.TARGETED):
+            return None
+        return BlockingCall.start(self.stack, "listing the master's agents", None,
+                                  remote.with_client, self.client_factory,
+                                  lambda client: client.list_agents())
+
+    def check_check_complete(self, listing: BlockingCall | None) -> bool | float:
+        """Fail (unless on_no_return is ignore) when a targeted agent is not connected."""
+        if listing is None:
+            return True
+        agents = listing.poll(self.stack)
+        if agents is RUNNING:
+            return remote.POLL_DELAY
+        connected = {agent["id"] for agent in agents if agent.get("connected")}
+        record = self._recorded()
+        gone = [agent for agent in record[self.TARGETED] if agent not in connected]
+        if gone and self.properties[self.ON_NO_RETURN] == "fail":
+            raise exception.CommandExecutionError(
+                f"agents targeted by job {record[self.JID]} are not connected: "
+                f"{', '.join(gone)}")
+        return True
 
     def _resolve_attribute(self, name: str) -> Any:
-        stored = self.data_get().get(DATA_KEY)
-        if not stored:
-            return None
-        return (json.loads(stored) if isinstance(stored, str) else stored).get(name)
+        return self._recorded().get(name)
 
 
 def resource_mapping() -> dict[str, type]:

@@ -134,14 +134,21 @@ def test_missing_function_fails_at_once(call_type):
     assert str(caught.value) == "'test.nope' is not available."
 
 
-def test_remote_target_is_not_supported_yet(call_type):
-    res = make(call_type, {"function": "test.ping", "target": "db7"})
-    with pytest.raises(exception.NotSupported) as caught:
-        res.handle_create()
-    assert str(caught.value) == (
-        "Running test.ping on target 'db7' (remote agents) is not supported.")
-    local = make(call_type, {"function": "test.ping", "target": "engine-host"})
-    drive(local, "CREATE")
+def test_local_targets_run_on_the_engine_host(call_type, tmp_path):
+    for target in ("local", "localhost"):
+        res = make(call_type, {"function": "test.ping", "target": target})
+        drive(res, "CREATE")
+        assert res.FnGetAtt("targeted") == ["engine-host"]
+        assert res.FnGetAtt("returns") == {"engine-host": True}
+        assert res.FnGetAtt("retcodes") == {"engine-host": 0}
+        assert res.FnGetAtt("missing") == {}
+
+
+def test_on_agent_failure_ignore_keeps_the_local_failure_in_attributes(call_type):
+    res = make(call_type, {"function": "test.exception", "args": ["disk full"],
+                           "on_agent_failure": "ignore"})
+    drive(res, "CREATE")
+    assert res.FnGetAtt("retcode") == 1
 
 
 def test_timeout_fails_on_the_stack_clock(call_type):
@@ -151,7 +158,7 @@ def test_timeout_fails_on_the_stack_clock(call_type):
     res.stack.clock.advance(5)
     with pytest.raises(exception.CommandExecutionError) as caught:
         res.check_create_complete(cookie)
-    assert str(caught.value) == "probe.nap timed out after 5 seconds"
+    assert str(caught.value) == "probe.nap did not finish within 5 seconds"
 
 
 def test_run_on_validation():
