@@ -96,6 +96,8 @@ class Resource:
     entity: ClassVar[str | None] = None
     #: the registered type name (set by the registry).
     resource_type: ClassVar[str | None] = None
+    #: True when the type may hold values shown nowhere (see :meth:`secret_values`).
+    keeps_secrets: ClassVar[bool] = False
 
     ACTIONS = ACTIONS
     STATUSES = STATUSES
@@ -177,6 +179,13 @@ class Resource:
     def data_delete(self, key: str) -> None:
         """Remove one item of per-resource data."""
         self.stack.store.delete_data(self, key)
+
+    def secret_values(self) -> list[str]:
+        """Return values of this resource that must be hidden like hidden parameters.
+
+        Read by the stack only for types with ``keeps_secrets`` set.
+        """
+        return []
 
     def metadata_get(self) -> Any:
         """Return the metadata: as last set, else the template's (resolved)."""

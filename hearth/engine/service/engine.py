@@ -387,7 +387,8 @@ class EngineService:
         attributes = {}
         if resource is not None and resource.action != "INIT":
             from hearth.engine.resources.attributes import show_attributes
-            attributes = show_attributes(resource, with_attr)
+            from hearth.engine.resources.actions import mask
+            attributes = mask(show_attributes(resource, with_attr), stack.secrets())
         description = (type(resource).__doc__ or "").split("\n")[0] if resource else ""
         return api_format.format_resource(resource_row, row,
                                           self._required_by(row).get(resource_name, []),

@@ -82,6 +82,8 @@ class Stack:
         self.walker: Any = None  # the walk in progress, for cancel
         self.store = DbResourceStore(db)
         self.resources: dict[str, Any] = {}
+        #: the resources whose type keeps secrets (read by :meth:`secrets`).
+        self.secret_keepers: list[Any] = []
         self.context = template.context(parameters, stack_name=row.name, stack_id=row.id,
                                         project_id=row.project_id, resources=self.resources)
         for name, definition in self.definitions.items():
@@ -113,6 +115,8 @@ class Stack:
         cls = self.registry.get_class(definition.type, self.env, name)
         resource = cls(name, definition, self)
         resource.db_id = None
+        if getattr(cls, "keeps_secrets", False):
+            self.secret_keepers.append(resource)
         return resource
 
     def attach_rows(self, rows: list[models.Resource]) -> None:
@@ -147,8 +151,10 @@ class Stack:
     # --- recording -----------------------------------------------------------
     def secrets(self) -> list[str]:
         """Return the values that must never appear in events or API output."""
-        return [str(self.parameters[name]) for name in self.hidden_parameters
-                if self.parameters.get(name) not in (None, "")]
+        hidden = [str(self.parameters[name]) for name in self.hidden_parameters
+                  if self.parameters.get(name) not in (None, "")]
+        return hidden + [value for keeper in self.secret_keepers
+                         for value in keeper.secret_values()]
 
     def record_resource_state(self, resource: Any) -> None:
         """Persist a resource's state, its event and its held-back data in one write.
