@@ -68,6 +68,21 @@ def get_backend(args: argparse.Namespace) -> Any:
     return EmbeddedBackend()
 
 
+def get_catalog(args: argparse.Namespace) -> Any:
+    """Return what answers template and resource-type questions (loads the configuration).
+
+    Over HTTP that is the API server; embedded, a
+    :class:`~hearth.engine.service.catalog.Catalog`: the same object the
+    engine service answers these calls with, without a database or engine.
+    """
+    from hearth.common import config
+    config.load(config_files=getattr(args, "config_file", None))
+    if backend_url(args):
+        return get_backend(args)
+    from hearth.engine.service.catalog import Catalog
+    return EmbeddedBackend(service=Catalog())
+
+
 def backend_sleep(backend: Any, seconds: float) -> None:
     """Sleep the way ``backend`` needs (green for embedded, plain for HTTP)."""
     getattr(backend, "sleep", time.sleep)(seconds)

@@ -23,33 +23,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def validate(args: argparse.Namespace) -> int:
-    """Validate the template in-process and print the result."""
+    """Validate the template through the catalog (embedded) or the API, and print the result."""
     from hearth.cli import template_files
-    from hearth.cli.backend import backend_url
+    from hearth.cli.backend import get_catalog
+    from hearth.common import exception
 
     params = command.parse_key_values(args.parameter)
     request = template_files.gather(args.template_file, args.environment_file or ())
-    if backend_url(args):
-        from hearth.cli.backend import get_backend
-        result = get_backend(args).validate_template(
+    try:
+        result = get_catalog(args).validate_template(
             template=request["template"], params=params, files=request["files"],
             environment_files=request.get("environment_files"))
-    else:
-        result = validate_locally(args.template_file, request, params)
+    except exception.StackValidationFailed as exc:
+        raise exc.located(args.template_file) from None
     output.show(result, args.format)
     return 0
-
-
-def validate_locally(filename: str, request: dict, params: dict) -> dict:
-    """Validate in-process, resource types and properties included (no database needed)."""
-    from hearth.cli import template_files
-    from hearth.engine.registry.types import default_registry
-    from hearth.engine.resources.validation import definition_checker
-    from hearth.engine.template.environment import Environment, parameter_types
-    from hearth.engine.template.validate import validate_template
-
-    documents = template_files.environment_documents(request)
-    env = Environment.from_documents(documents, parameter_types(request["template"]))
-    checker = definition_checker(default_registry(), env)
-    return validate_template(request["template"], filename, params, documents,
-                             request["files"], resource_validator=checker)

@@ -25,19 +25,9 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.common.context import RequestContext
+from hearth.engine.service.catalog import Catalog, environment_documents
 
 JsonMap = dict[str, Any]
-
-
-def environment_documents(environment: Any, environment_files: list[str] | None,
-                          files: Mapping[str, str] | None) -> list[tuple[str | None, Any]]:
-    """Return ``(name, document)`` pairs to merge: named files in order, then the environment."""
-    files = files or {}
-    documents: list[tuple[str | None, Any]] = [
-        (name, files[name]) for name in environment_files or [] if name in files]
-    if environment is not None:
-        documents.append((None, environment))
-    return documents
 
 
 def listing_project(ctx: RequestContext, global_tenant: bool) -> str | None:
@@ -55,7 +45,7 @@ CANCEL_ACTIONS = {
 }
 
 
-class EngineService:
+class EngineService(Catalog):
     """The engine's public operations.
 
     Constructor arguments are test seams: ``db_url`` picks the database,
@@ -69,7 +59,7 @@ class EngineService:
         config.register_opts()
         self.db = get_database(db_url)
         self.runtime = EngineRuntime(self.db, engine_id)
-        self._registry: Any = None
+        super().__init__()
         #: raw template id -> description (stored templates never change; updates add new ones)
         self._descriptions: dict[int, str] = {}
 
@@ -459,85 +449,6 @@ class EngineService:
         return api_format.format_event(api_events.event_get(self.db, row.id, event_id),
                                        with_details=True)
 
-    # --- templates and types ---------------------------------------------------
-    def validate_template(self, ctx: RequestContext, template: Any,
-                          params: Mapping[str, Any] | None = None,
-                          files: Mapping[str, str] | None = None, environment: Any = None,
-                          environment_files: list[str] | None = None,
-                          show_nested: bool = False,
-                          ignore_errors: list[str] | None = None) -> JsonMap:
-        """Return Heat's validate object (Description, Parameters, ParameterGroups...).
-
-        Resource types and properties are checked against the plug-in
-        registry.  ``show_nested`` and ``ignore_errors`` are accepted for
-        Heat's API; Hearth has no nested validation output nor error codes.
-        """
-        from hearth.engine.template.environment import Environment, parameter_types
-        from hearth.engine.template.validate import validate_template
-        files = dict(files or {})
-        data = self._parse(template)
-        documents = environment_documents(environment, environment_files, files)
-        env = Environment.from_documents(documents, parameter_types(data))
-        return validate_template(data, None, params, documents, files,
-                                 resource_validator=self._resource_validator(env))
-
-    def list_template_versions(self, ctx: RequestContext) -> list[JsonMap]:
-        """Return ``[{"version", "type", "aliases"}]``."""
-        from hearth.engine.template import versions
-        return [version.as_listing() for version in versions.all_versions()]
-
-    def list_template_functions(self, ctx: RequestContext, version: str,
-                                with_condition_func: bool = False) -> list[JsonMap]:
-        """Return ``[{"functions", "description"}]`` (NotFound for an unknown version)."""
-        from hearth.engine.template import versions
-        try:
-            found = versions.find_version(version)
-        except exception.InvalidTemplateVersion:
-            raise exception.NotFound(
-                message=f"Template with version {version} not found") from None
-        return found.function_list(with_condition_functions=with_condition_func)
-
-    def list_resource_types(self, ctx: RequestContext, type_name: str | None = None,
-                            support_status: str | None = None, version: str | None = None,
-                            with_description: bool = False) -> list[Any]:
-        """Return type names, or ``{"resource_type", "description"}`` items.
-
-        ``type_name`` is a regular expression matched at the start of the
-        names; ``version`` keeps the types whose support status names it.
-        """
-        import re
-
-        from hearth.engine.registry import introspection as resource_types
-        try:
-            listed = resource_types.list_types(self.registry, type_name, with_description,
-                                               support_status)
-        except re.error as error:
-            raise exception.BadRequest(
-                message=f"Invalid resource type name filter {type_name!r}: {error}") from None
-        if version is None:
-            return listed
-        classes = self.registry.classes
-        return [item for item in listed
-                if classes[item["resource_type"] if with_description else item]
-                .support_status.version == version]
-
-    def resource_schema(self, ctx: RequestContext, type_name: str,
-                        with_description: bool = False) -> JsonMap:
-        """Return Heat's resource-type schema object (ResourceTypeNotFound)."""
-        from hearth.engine.registry import introspection as resource_types
-        return resource_types.resource_schema(self.registry.get_class(type_name), type_name,
-                                              with_description)
-
-    def generate_template(self, ctx: RequestContext, type_name: str,
-                          template_type: str = "cfn") -> JsonMap:
-        """Return a template for the type (properties as parameters, attributes as outputs)."""
-        from hearth.engine.registry import introspection as resource_types
-        if template_type not in resource_types.TEMPLATE_TYPES:
-            raise exception.BadRequest(
-                message=f"Template type is not supported: {template_type}")
-        return resource_types.generate_template(self.registry.get_class(type_name),
-                                                type_name, template_type)
-
     def list_services(self, ctx: RequestContext) -> list[JsonMap]:
         """Return the engines (Heat's services list), each ``up`` or ``down``."""
         from hearth.common.config import CONF
@@ -556,14 +467,6 @@ class EngineService:
     def stop(self) -> None:
         """Cancel running actions and deregister this engine."""
         self.runtime.stop()
-
-    @property
-    def registry(self) -> Any:
-        """Return the resource registry (plug-ins loaded on first use)."""
-        if self._registry is None:
-            from hearth.engine.registry.types import default_registry
-            self._registry = default_registry()
-        return self._registry
 
     def _row(self, ctx: RequestContext, identity: str, show_deleted: bool = True) -> Any:
         from hearth.db import api_stacks
@@ -619,12 +522,6 @@ class EngineService:
                 result.setdefault(need, []).append(name)
         return result
 
-    def _parse(self, template: Any) -> Any:
-        if not isinstance(template, str):
-            return template
-        from hearth.engine.template.parser import parse
-        return parse(template, None)
-
     def _environment(self, environment: Any, environment_files: list[str] | None,
                      files: Mapping[str, str] | None, params: Mapping[str, Any] | None,
                      template_data: Any = None) -> dict[str, Any]:
@@ -640,11 +537,6 @@ class EngineService:
             parameter_types(template_data))
         env.params.update(params or {})
         return env.to_dict()
-
-    def _resource_validator(self, env: Any) -> Callable[[Any], Any]:
-        """Return the check of one resource definition against the plug-in registry."""
-        from hearth.engine.resources.validation import definition_checker
-        return definition_checker(self.registry, env)
 
     def _validate_new(self, data: Any, files: Mapping[str, str] | None,
                       env: Mapping[str, Any]) -> None:

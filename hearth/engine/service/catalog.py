@@ -1,0 +1,150 @@
+"""The catalog: what the engine knows without any stack, database or running engine.
+
+Template versions and their functions, resource types (listing, schema,
+generated templates) and template validation.  A :class:`Catalog` is cheap
+to build (no database, no heartbeat, no bus) and holds the one plug-in
+registry of the process, built from configuration (``plugin_dirs`` and the
+``hearth.resources`` entry points) by
+:func:`hearth.engine.registry.types.default_registry`.
+
+``stackctl template-validate`` and the resource-type commands use a Catalog
+in embedded mode; :class:`~hearth.engine.service.engine.EngineService` is a
+Catalog too, so the REST API answers these calls with the same code.
+Methods take the request context first, as EngineService's do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from hearth.common import exception
+from hearth.common.context import RequestContext
+
+if TYPE_CHECKING:
+    from hearth.engine.registry.types import ResourceRegistry
+    from hearth.engine.resources.validation import DefinitionChecker
+
+JsonMap = dict[str, Any]
+
+
+def environment_documents(environment: Any, environment_files: list[str] | None,
+                          files: Mapping[str, str] | None) -> list[tuple[str | None, Any]]:
+    """Return ``(name, document)`` pairs to merge: named files in order, then the environment."""
+    files = files or {}
+    documents: list[tuple[str | None, Any]] = [
+        (name, files[name]) for name in environment_files or [] if name in files]
+    if environment is not None:
+        documents.append((None, environment))
+    return documents
+
+
+class Catalog:
+    """Template versions, functions, resource types and validation, from configuration."""
+
+    def __init__(self, registry: ResourceRegistry | None = None) -> None:
+        self._registry = registry
+
+    @property
+    def registry(self) -> ResourceRegistry:
+        """Return the plug-in registry (configured plug-ins loaded on first use)."""
+        if self._registry is None:
+            from hearth.common import config
+            from hearth.engine.registry.types import default_registry
+            config.register_opts()
+            self._registry = default_registry()
+        return self._registry
+
+    def list_resource_type_failures(self, ctx: RequestContext) -> list[JsonMap]:
+        """Return a listing row (``resource_type``, ``status``, ``reason``) per failed plug-in."""
+        from hearth.engine.registry import introspection
+        return list(introspection.load_failures(self.registry))
+
+    def validate_template(self, ctx: RequestContext, template: Any,
+                          params: Mapping[str, Any] | None = None,
+                          files: Mapping[str, str] | None = None, environment: Any = None,
+                          environment_files: list[str] | None = None,
+                          show_nested: bool = False,
+                          ignore_errors: list[str] | None = None) -> JsonMap:
+        """Return Heat's validate object (Description, Parameters, ParameterGroups...).
+
+        Resource types and properties are checked against the plug-in
+        registry.  ``show_nested`` and ``ignore_errors`` are accepted for
+        Heat's API; Hearth has no nested validation output nor error codes.
+        """
+        from hearth.engine.template.environment import Environment, parameter_types
+        from hearth.engine.template.validate import validate_template
+        files = dict(files or {})
+        data = self._parse(template)
+        documents = environment_documents(environment, environment_files, files)
+        env = Environment.from_documents(documents, parameter_types(data))
+        return validate_template(data, None, params, documents, files,
+                                 resource_validator=self._resource_validator(env))
+
+    def list_template_versions(self, ctx: RequestContext) -> list[JsonMap]:
+        """Return ``[{"version", "type", "aliases"}]``."""
+        from hearth.engine.template import versions
+        return [version.as_listing() for version in versions.all_versions()]
+
+    def list_template_functions(self, ctx: RequestContext, version: str,
+                                with_condition_func: bool = False) -> list[JsonMap]:
+        """Return ``[{"functions", "description"}]`` (NotFound for an unknown version)."""
+        from hearth.engine.template import versions
+        try:
+            found = versions.find_version(version)
+        except exception.InvalidTemplateVersion:
+            raise exception.NotFound(
+                message=f"Template with version {version} not found") from None
+        return found.function_list(with_condition_functions=with_condition_func)
+
+    def list_resource_types(self, ctx: RequestContext, type_name: str | None = None,
+                            support_status: str | None = None, version: str | None = None,
+                            with_description: bool = False) -> list[Any]:
+        """Return type names, or ``{"resource_type", "description"}`` items.
+
+        ``type_name`` is a regular expression matched at the start of the
+        names; ``version`` keeps the types whose support status names it.
+        """
+        import re
+
+        from hearth.engine.registry import introspection as resource_types
+        try:
+            listed = resource_types.list_types(self.registry, type_name, with_description,
+                                               support_status)
+        except re.error as error:
+            raise exception.BadRequest(
+                message=f"Invalid resource type name filter {type_name!r}: {error}") from None
+        if version is None:
+            return listed
+        classes = self.registry.classes
+        return [item for item in listed
+                if classes[item["resource_type"] if with_description else item]
+                .support_status.version == version]
+
+    def resource_schema(self, ctx: RequestContext, type_name: str,
+                        with_description: bool = False) -> JsonMap:
+        """Return Heat's resource-type schema object (ResourceTypeNotFound)."""
+        from hearth.engine.registry import introspection as resource_types
+        return resource_types.resource_schema(self.registry.get_class(type_name), type_name,
+                                              with_description)
+
+    def generate_template(self, ctx: RequestContext, type_name: str,
+                          template_type: str = "cfn") -> JsonMap:
+        """Return a template for the type (properties as parameters, attributes as outputs)."""
+        from hearth.engine.registry import introspection as resource_types
+        if template_type not in resource_types.TEMPLATE_TYPES:
+            raise exception.BadRequest(
+                message=f"Template type is not supported: {template_type}")
+        return resource_types.generate_template(self.registry.get_class(type_name),
+                                                type_name, template_type)
+
+    def _resource_validator(self, env: Any) -> DefinitionChecker:
+        """Return the check of resource definitions against the plug-in registry."""
+        from hearth.engine.resources.validation import DefinitionChecker
+        return DefinitionChecker(self.registry, env)
+
+    def _parse(self, template: Any) -> Any:
+        if not isinstance(template, str):
+            return template
+        from hearth.engine.template.parser import parse
+        return parse(template, None)
