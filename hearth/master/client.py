@@ -279,9 +279,14 @@ class MasterClient:
                ) -> Iterator[tuple[str, dict[str, Any]]]:
         """Yield ``(tag, data)`` of master bus events matching ``tag`` (prefix or glob).
 
-        Stops after ``timeout`` seconds without an event (never when None).
+        Stops after ``timeout`` seconds without an event (never when None).  The
+        subscription starts before this returns: no event fired afterwards is
+        missed.
         """
         self._request("events", tag=tag)
+        return self._follow_events(timeout)
+
+    def _follow_events(self, timeout: float | None) -> Iterator[tuple[str, dict[str, Any]]]:
         try:
             while True:
                 push = self._next_push(3600.0 if timeout is None else timeout)

@@ -13,11 +13,21 @@ FLEET_IDS = ("web1", "web2", "web3", "db1", "db2")
 def fleet(tmp_path_factory):
     """A master (auto_accept) and five agents, shared by the tests that leave them intact.
 
-    Each agent has a static grain ``role`` (web or db).
+    Each agent has a static grain ``role`` (web or db); the db agents have the
+    pillar ``dbname: main``; the master serves the modules of ``master/modules``
+    (empty at first) and the agents load zip modules.
     """
     base = tmp_path_factory.mktemp("fleet")
+    pillar = base / "master" / "pillar"
+    pillar.mkdir(parents=True)
+    (pillar / "top.sls").write_text("base:\n  'db*':\n    - database\n")
+    (pillar / "database.sls").write_text("dbname: main\n")
+    modules = base / "master" / "modules"
+    modules.mkdir()
     master = MasterProcess(base / "master", auto_accept=True,
-                           extra="nodegroups = webs=L@web1,web2,web3")
+                           extra="nodegroups = webs=L@web1,web2,web3\n"
+                                 "nodegroups = dbs=G@role:db\n"
+                                 f"module_dirs = {modules}\n")
     master.start()
     agents = []
     try:
@@ -26,7 +36,7 @@ def fleet(tmp_path_factory):
             root = base / agent_id / "root"
             root.mkdir(parents=True)
             (root / "grains.json").write_text(json.dumps({"role": agent_id.rstrip("0123456789")}))
-        agents = start_agents(master, base, FLEET_IDS)
+        agents = start_agents(master, base, FLEET_IDS, defaults="enable_zip_modules = true\n")
         wait_answering(master, FLEET_IDS)
         yield master, agents
     finally:

@@ -136,3 +136,31 @@ def test_list_agents_has_grains_and_presence(fleet):
     assert sorted(agents) == sorted(FLEET_IDS)
     assert all(agent["connected"] and agent["last_seen"] for agent in agents.values())
     assert agents["db1"]["grains"]["role"] == "db"
+
+
+def test_every_target_type(fleet):
+    master, _ = fleet
+    webs = {"web1": True, "web2": True, "web3": True}
+    dbs = {"db1": True, "db2": True}
+    assert run_json(master, "-G", "role:web", "test.ping") == (0, webs)
+    assert run_json(master, "-P", "role:^d.$", "test.ping") == (0, dbs)
+    assert run_json(master, "-I", "dbname:main", "test.ping") == (0, dbs)
+    assert run_json(master, "-C", "G@role:db and not db2 or web1", "test.ping") == (
+        0, {"db1": True, "web1": True})
+    assert run_json(master, "-N", "webs", "test.ping") == (0, webs)
+    assert run_json(master, "-N", "dbs", "test.ping") == (0, dbs)
+
+
+def test_agents_get_their_pillar(fleet):
+    master, _ = fleet
+    code, data = run_json(master, "-L", "db1,web1", "pillar.items", "unmask=true")
+    assert code == 0
+    assert data == {"db1": {"dbname": "main"}, "web1": {}}
+
+
+def test_bad_target_expression_is_reported(fleet):
+    master, _ = fleet
+    result = master.stackctl("run", "-C", "web* and (", "test.ping")
+    assert result.returncode == 1
+    assert result.stderr.startswith("ERROR: ") and "web* and (" in result.stderr
+    assert "Traceback" not in result.stderr
