@@ -24,7 +24,7 @@ DOCUMENT_PATH = os.path.join(os.path.dirname(__file__), "openapi.json")
 _KIND_SCHEMAS: dict[params.Kind, dict[str, Any]] = {
     params.Kind.STR: {"type": "string"},
     params.Kind.BOOL: {"type": "boolean"},
-    params.Kind.INT: {"type": "integer", "minimum": 0},
+    params.Kind.INT: {"type": "integer", "minimum": 0, "maximum": params.MAX_INTEGER},
     params.Kind.LIST: {"type": "array", "items": {"type": "string"}},
     params.Kind.FILTER: {"type": "array", "items": {"type": "string"}},
     params.Kind.CSV: {"type": "string", "description": "Comma-separated list."},

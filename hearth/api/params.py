@@ -158,6 +158,18 @@ def _parse_bool(key: str, value: str) -> bool:
                     "true, false") from None
 
 
+#: the largest integer a request may carry (what the database's integers hold)
+MAX_INTEGER = 2**63 - 1
+
+
+def check_integer_range(key: str, number: int) -> int:
+    """Return ``number`` if the database can hold it; else BadRequest naming ``key``."""
+    if number > MAX_INTEGER:
+        raise exception.BadRequest(
+            message=f"Invalid value for '{key}': {number} is larger than {MAX_INTEGER}.")
+    return number
+
+
 def _parse_int(key: str, value: str) -> int:
     try:
         number = int(value)
@@ -167,7 +179,7 @@ def _parse_int(key: str, value: str) -> int:
     if number < 0:
         raise exception.BadRequest(
             message=f"Only non-negative integer is acceptable by '{key}'.")
-    return number
+    return check_integer_range(key, number)
 
 
 _SCALAR_READERS = {

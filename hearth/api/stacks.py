@@ -43,7 +43,7 @@ def _timeout(value: Any) -> int | None:
     if minutes <= 0:
         raise exception.BadRequest(
             message=f"Invalid timeout_mins '{value}': must be a positive integer.")
-    return minutes
+    return params.check_integer_range("timeout_mins", minutes)
 
 
 def stack_fields(body: Mapping[str, Any], template_required: bool) -> dict[str, Any]:
