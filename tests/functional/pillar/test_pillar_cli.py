@@ -1,0 +1,103 @@
+"""stackctl pillar-show / pillar-top / call pillar.* as subprocesses, without a master."""
+
+from __future__ import annotations
+
+import json
+
+from tests.functional import stackctl_process
+
+PLACEHOLDER = "**********"
+
+
+def stackctl(site, *args, timeout=120):
+    return stackctl_process.run(site.home, *args, config=site.config, timeout=timeout)
+
+
+def test_pillar_show_local_masks_unless_unmask(pillar_site):
+    done = stackctl(pillar_site, "pillar-show", "db1", "--local", "--grains", '{"role": "db"}',
+                    "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"db1": {
+        "db": {"host": PLACEHOLDER, "password": PLACEHOLDER, "port": PLACEHOLDER,
+               "replicas": PLACEHOLDER}, "app": {"name": PLACEHOLDER}}}
+    done = stackctl(pillar_site, "pillar-show", "db1", "--local", "--grains", "role: db",
+                    "--unmask", "--format", "json", "--pillar", '{"db": {"port": 6432}}')
+    assert json.loads(done.stdout) == {"db1": {
+        "db": {"host": "db.internal", "password": "s3cret-db", "port": 6432, "replicas": 2},
+        "app": {"name": "db1"}}}
+    nested = stackctl(pillar_site, "pillar-show", "web1", "--local", "--grains", "{}")
+    assert nested.stdout.splitlines()[:4] == ["web1:", "    ----------", "    db:",
+                                              "        ----------"]
+
+
+def test_pillar_top_local(pillar_site):
+    done = stackctl(pillar_site, "pillar-top", "db1", "--local", "--grains", '{"role": "db"}',
+                    "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"base": [
+        {"target": "*", "match": "compound", "sls": ["common"]},
+        {"target": "G@role:db", "match": "compound", "sls": ["database"]}]}
+
+
+def test_errors_are_shown_and_fail_the_command(pillar_site, tmp_path):
+    pillar_site.write("common.sls", "db: {{ nope.attr }}\n")
+    (tmp_path / "bad.json").write_text("not json")
+    pillar_site.ext_pillar({"cmd_json": f"cat {tmp_path}/bad.json"})
+    done = stackctl(pillar_site, "pillar-show", "db1", "--local", "--grains", '{"role": "db"}',
+                    "--format", "json")
+    assert done.returncode == 1
+    errors = json.loads(done.stdout)["db1"]["_errors"]
+    assert errors[0].startswith(f"Rendering SLS 'common' ({pillar_site.roots}/common.sls) "
+                                "failed: Jinja error: 'nope' is undefined")
+    assert errors[1].startswith("Failed to load ext_pillar cmd_json (ext_pillar entry 1): "
+                                f"JSON data from 'cat {tmp_path}/bad.json' failed to parse")
+    assert [line for line in done.stderr.splitlines() if line.startswith("ERROR: ")] == [
+        f"ERROR: {error}" for error in errors]
+    assert "Traceback" not in done.stderr
+    # A consumer of the pillar fails with the same messages.
+    call = stackctl(pillar_site, "call", "pillar.get", "db:host")
+    assert call.returncode == 1
+    assert "Pillar has errors: Rendering SLS 'common'" in call.stderr
+
+
+def test_bad_grains_are_named(pillar_site):
+    done = stackctl(pillar_site, "pillar-show", "db1", "--local", "--grains", "[1, 2]")
+    assert done.returncode == 1
+    assert done.stderr.strip().endswith(
+        "--grains must be a JSON or YAML mapping of grain names to values")
+    assert "Traceback" not in done.stderr
+
+
+def test_call_pillar_functions_locally(pillar_site):
+    done = stackctl(pillar_site, "call", "pillar.get", "app:name", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"local": PLACEHOLDER}
+    done = stackctl(pillar_site, "call", "pillar.get", "db", "unmask=True", "--format", "json")
+    assert json.loads(done.stdout)["local"]["host"] == "db.internal"
+    done = stackctl(pillar_site, "call", "pillar.get", "nope:x", "default=fallback",
+                    "--format", "json")
+    assert json.loads(done.stdout) == {"local": "fallback"}
+    done = stackctl(pillar_site, "call", "pillar.items", "unmask=True", "--format", "json",
+                    'pillar={"extra": 1}')
+    assert json.loads(done.stdout)["local"]["extra"] == 1
+
+
+def test_hearth_stack_outputs_feed_pillar(pillar_site, tmp_path):
+    template = tmp_path / "net.yaml"
+    template.write_text(
+        "heat_template_version: 2018-08-31\n"
+        "parameters:\n  cidr: {type: string, default: 10.0.0.0/24}\n"
+        "resources:\n  v: {type: OS::Heat::Value, properties: {value: {get_param: cidr}}}\n"
+        "outputs:\n  cidr: {value: {get_attr: [v, value]}}\n  gateway: {value: 10.0.0.1}\n")
+    created = stackctl(pillar_site, "stack-create", "-f", str(template), "net")
+    assert created.returncode == 0, created.stderr
+    pillar_site.ext_pillar({"hearth_stack": {"stacks": ["net"]}},
+                           {"hearth_stack": {"stacks": "missing", "key": "other"}})
+    done = stackctl(pillar_site, "pillar-show", "web1", "--local", "--grains", "{}",
+                    "--unmask", "--format", "json")
+    pillar = json.loads(done.stdout)["web1"]
+    assert pillar["stacks"] == {"net": {"cidr": "10.0.0.0/24", "gateway": "10.0.0.1"}}
+    assert pillar["_errors"] == [
+        "Failed to load ext_pillar hearth_stack (ext_pillar entry 2): hearth_stack: The Stack "
+        "(missing) could not be found. (project admin)"]
+    assert done.returncode == 1
