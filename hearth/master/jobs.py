@@ -43,6 +43,7 @@ class JobState:
         default_factory=lambda: datetime.datetime.now(datetime.UTC))
     returns: dict[str, dict[str, Any]] = field(default_factory=dict)
     not_connected: set[str] = field(default_factory=set)
+    held: set[str] = field(default_factory=set)
     waiting: collections.deque[str] = field(default_factory=collections.deque)
     in_flight: dict[str, float] = field(default_factory=dict)
     timed_out: set[str] = field(default_factory=set)
@@ -117,17 +118,20 @@ class JobTable:
         """Return the jobs not yet done."""
         return [job for job in self._jobs.values() if job.finished is None]
 
-    def next_agents(self, job: JobState, is_connected: Callable[[str], bool]) -> list[str]:
+    def next_agents(self, job: JobState, is_connected: Callable[[str], bool],
+                    hold: Callable[[str], bool] = lambda agent_id: False) -> list[str]:
         """Take the agents that may get ``job`` now (batch slots free); mark them in flight.
 
-        Agents not connected when their turn comes are recorded as such.
+        Agents not connected when their turn comes are recorded as such, or
+        held for their reconnection when ``hold`` says so (a master that has
+        just started waits a moment for its agents to come back).
         """
         chosen = []
         limit = job.batch or len(job.targeted)
         while job.waiting and len(job.in_flight) < limit:
             agent_id = job.waiting.popleft()
             if not is_connected(agent_id):
-                job.not_connected.add(agent_id)
+                (job.held if hold(agent_id) else job.not_connected).add(agent_id)
                 continue
             job.in_flight[agent_id] = self._clock()
             chosen.append(agent_id)
@@ -154,6 +158,26 @@ class JobTable:
                 del job.in_flight[agent_id]
                 job.timed_out.add(agent_id)
             if late:
+                changed.append(job)
+        return changed
+
+    def release(self, agent_id: str) -> list[JobState]:
+        """Return the jobs held for ``agent_id`` (now connected), marking it in flight."""
+        released = []
+        for job in self.active():
+            if agent_id in job.held:
+                job.held.discard(agent_id)
+                job.in_flight[agent_id] = self._clock()
+                released.append(job)
+        return released
+
+    def give_up_held(self) -> list[JobState]:
+        """Count every held agent as not connected; return the jobs that had some."""
+        changed = []
+        for job in self.active():
+            if job.held:
+                job.not_connected |= job.held
+                job.held.clear()
                 changed.append(job)
         return changed
 

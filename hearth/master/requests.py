@@ -76,7 +76,7 @@ class ClientRequests:
         master.jobs.add(job)
         if request.get("watch"):
             job.watchers.add(route)
-        chosen = master.jobs.next_agents(job, master.agents.is_connected)
+        chosen = master.next_agents(job)
         master.writer.job(job.record())
         master.fire(f"hearth/job/{job.jid}/new",
                     {"jid": job.jid, "tgt": target, "tgt_type": target_type, "fun": job.fun,

@@ -68,6 +68,7 @@ class Master:
         self._database = database
         self._stopping = False
         self._last_tick = 0.0
+        self._started = time.monotonic()
         self._context = zmq.Context()
         self.requests = ClientRequests(self)
         self._agent_handlers = {"hello": self._on_hello, "ping": self._on_ping,
@@ -179,6 +180,8 @@ class Master:
             return  # its key was deleted or rejected after it connected: not acted on
         if self.agents.seen(agent_id, route):
             self.fire("hearth/presence/change", {"new": [agent_id], "lost": []})
+            for job in self.jobs.release(agent_id):
+                self.send_job(job, [agent_id])
         handler = self._agent_handlers.get(message.get("cmd"))
         if handler is not None:
             handler(agent_id, route, message)
@@ -297,7 +300,19 @@ class Master:
 
     def dispatch(self, job: JobState) -> None:
         """Send ``job`` to the agents whose turn it is (batch slots free)."""
-        self.send_job(job, self.jobs.next_agents(job, self.agents.is_connected))
+        self.send_job(job, self.next_agents(job))
+
+    def next_agents(self, job: JobState) -> list[str]:
+        """Take the agents whose turn it is; hold the absent ones while the master is young."""
+        return self.jobs.next_agents(job, self.agents.is_connected, self._in_grace)
+
+    def _in_grace(self, agent_id: str) -> bool:
+        """Return whether jobs wait for ``agent_id`` to reconnect (the master just started).
+
+        For ``agent_timeout`` seconds after start, an accepted agent the master
+        has not heard from yet is most likely reconnecting, not gone.
+        """
+        return time.monotonic() - self._started < self.settings.agent_timeout
 
     def send_job(self, job: JobState, agent_ids: list[str]) -> None:
         """Send ``job`` to ``agent_ids``; those unreachable count as not connected."""
@@ -345,6 +360,8 @@ class Master:
             return
         self._last_tick = now
         self._lost(self.agents.expire())
+        if self.jobs.active() and not self._in_grace(""):
+            self.jobs.give_up_held()
         for job in self.jobs.time_out(self.agents.is_running):
             self.dispatch(job)
         for job in self.jobs.active():

@@ -1,0 +1,72 @@
+"""JobTable: batches, held agents, missing reasons, completion."""
+
+import collections
+
+from hearth.master.jobs import JobState, JobTable, snapshot_from_cache
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def job(targeted, batch=None, timeout=5.0):
+    return JobState(jid="20260101000000000000", fun="test.ping", args=[], kwargs={},
+                    target="*", target_type="glob", targeted=list(targeted), batch=batch,
+                    timeout=timeout, waiting=collections.deque(targeted))
+
+
+def test_everyone_at_once_and_done_when_all_returned():
+    table, state = JobTable(), job(["a", "b", "c"])
+    table.add(state)
+    assert table.next_agents(state, lambda agent: agent != "c") == ["a", "b"]
+    assert state.not_connected == {"c"}
+    assert table.returned(state, "a", {"return": True})
+    assert not table.returned(state, "a", {"return": True})  # a resent return
+    assert not table.returned(state, "z", {"return": True})  # never targeted
+    assert not state.done
+    table.returned(state, "b", {"return": True})
+    assert state.done
+    assert state.missing() == {"c": "Not connected"}
+
+
+def test_batch_slots_free_on_return_and_on_silence():
+    clock = Clock()
+    table, state = JobTable(clock), job(["a", "b", "c", "d"], batch=2, timeout=5)
+    table.add(state)
+    assert table.next_agents(state, lambda agent: True) == ["a", "b"]
+    assert table.next_agents(state, lambda agent: True) == []
+    table.returned(state, "a", {"return": True})
+    assert table.next_agents(state, lambda agent: True) == ["c"]
+    clock.now = 6.0
+    assert table.time_out(lambda agent, jid: agent == "c") == [state]  # c still runs it
+    assert state.timed_out == {"b"}
+    assert table.next_agents(state, lambda agent: True) == ["d"]
+    assert state.missing() == {"b": "No response", "c": "No response", "d": "No response"}
+
+
+def test_held_agents_get_the_job_when_they_reconnect():
+    table, state = JobTable(), job(["a", "b"])
+    table.add(state)
+    assert table.next_agents(state, lambda agent: agent == "a", hold=lambda agent: True) == ["a"]
+    assert state.held == {"b"} and not state.done
+    assert table.release("b") == [state]
+    assert state.held == set() and "b" in state.in_flight
+    other = job(["x"])
+    other.jid = "20260101000000000001"
+    table.add(other)
+    table.next_agents(other, lambda agent: False, hold=lambda agent: True)
+    assert table.give_up_held() == [other]
+    assert other.not_connected == {"x"} and other.done
+
+
+def test_snapshot_from_cache():
+    data = {"jid": "j", "function": "test.ping", "args": [], "kwargs": {}, "target": "*",
+            "target_type": "glob", "targeted": ["a", "b", "c"], "not_connected": ["c"],
+            "returns": {"a": {"return": True}}}
+    snapshot = snapshot_from_cache(data)
+    assert snapshot["missing"] == {"b": "No response", "c": "Not connected"}
+    assert snapshot["done"] is False
