@@ -150,6 +150,14 @@ class PillarData(resource.Resource):
         """Store the pillar once compiled; fail on its errors."""
         return self._finish(call)
 
+    def _needs_update(self, after: Any, before: Any, after_props: properties.Properties,
+                      before_props: properties.Properties, prev_resource: Any = None,
+                      check_init_complete: bool = True) -> bool:
+        """Update on every stack update while ``refresh`` is on (the pillar may have changed)."""
+        changed = super()._needs_update(after, before, after_props, before_props,
+                                        prev_resource, check_init_complete)
+        return changed or bool(after_props[self.REFRESH])
+
     def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> Any:
         """Take the new properties; recompile when refresh is on or the source changed."""
         self.properties = self.make_properties(json_snippet)
