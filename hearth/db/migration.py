@@ -5,6 +5,11 @@ revision; :func:`ensure_schema` runs on a database's first use and either
 migrates it (``[database] auto_migrate``) or refuses a schema the code does
 not know.  Concurrent first uses are serialized: a file lock next to a
 SQLite database, an advisory lock on PostgreSQL.
+
+Every process checks the schema once, so the common case is kept cheap:
+when the database already records the newest revision named by the
+migration files (:func:`declared_head`, read without alembic), nothing
+else is done and alembic is never imported.
 """
 
 from __future__ import annotations
@@ -12,23 +17,29 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, create_engine, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 
 from hearth.common import exception
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 MIGRATIONS_DIR = os.path.join(os.path.dirname(__file__), "migrations")
 _PG_MIGRATION_LOCK_KEY = 0x4E415254  # any constant shared by every Hearth process
+#: ``revision = "0002"`` / ``down_revision = "0001"`` (or None) lines of a migration file
+_REVISION_LINE = re.compile(
+    r"""^(down_revision|revision)\s*(?::[^=\n]*)?=\s*(?:["']([^"']+)["']|None)""", re.M)
 
 
 def alembic_config(url: str | None = None) -> Config:
     """Return the alembic configuration of Hearth's migrations (for ``url``)."""
+    from alembic.config import Config
     config = Config(os.path.join(MIGRATIONS_DIR, "alembic.ini"))
     config.set_main_option("script_location", MIGRATIONS_DIR)
     if url:
@@ -38,11 +49,40 @@ def alembic_config(url: str | None = None) -> Config:
 
 def head_revision() -> str:
     """Return the newest revision the code knows."""
+    from alembic.script import ScriptDirectory
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
+def declared_head() -> str | None:
+    """Return the one revision no migration file builds on, read from the files' text.
+
+    None when the files do not name exactly one such revision; then only
+    alembic (:func:`head_revision`) can tell.
+    """
+    revisions, parents = set(), set()
+    versions = os.path.join(MIGRATIONS_DIR, "versions")
+    for name in os.listdir(versions):
+        if not name.endswith(".py"):
+            continue
+        with open(os.path.join(versions, name), encoding="utf-8") as handle:
+            for key, value in _REVISION_LINE.findall(handle.read()):
+                (revisions if key == "revision" else parents).add(value)
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else None
+
+
 def _revision_of(connection: Connection) -> str | None:
+    from alembic.runtime.migration import MigrationContext
     return MigrationContext.configure(connection).get_current_revision()
+
+
+def _recorded_revision(connection: Connection) -> str | None:
+    """Return the revision the database records, read without alembic (None: none)."""
+    try:
+        return connection.scalar(text("SELECT version_num FROM alembic_version"))
+    except DBAPIError:  # no such table: an empty database
+        connection.rollback()
+        return None
 
 
 def current_revision(url: str) -> str | None:
@@ -90,6 +130,7 @@ def _check_known(revision: str | None) -> None:
     """Refuse a schema revision the code does not know (made by newer code)."""
     if revision is None:
         return
+    from alembic.script import ScriptDirectory
     script = ScriptDirectory.from_config(alembic_config())
     known = {rev.revision for rev in script.walk_revisions()}
     if revision not in known:
@@ -97,6 +138,7 @@ def _check_known(revision: str | None) -> None:
 
 
 def _upgrade(connection: Connection, url: str) -> None:
+    from alembic import command
     config = alembic_config(url)
     config.attributes["connection"] = connection
     command.upgrade(config, "head")
@@ -123,10 +165,13 @@ def ensure_schema(url: str, auto_migrate: bool = True) -> None:
     :class:`~hearth.common.exception.DatabaseNotMigrated` when the schema is
     old (or missing) and ``auto_migrate`` is off.
     """
-    head = head_revision()
     engine = _migration_engine(url)
     try:
         with engine.connect() as connection:
+            declared = declared_head()
+            if declared is not None and _recorded_revision(connection) == declared:
+                return
+            head = head_revision()
             revision = _revision_of(connection)
             if revision == head:
                 return

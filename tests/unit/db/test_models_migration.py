@@ -118,3 +118,22 @@ def test_sqlite_write_transactions_take_the_write_lock_first(sqlite_url):
     finally:
         database.dispose()
     assert begins == ["BEGIN IMMEDIATE", "BEGIN DEFERRED"]
+
+
+def test_declared_head_is_alembics_head():
+    """The head read from the migration files' text (no alembic import) is alembic's."""
+    assert migration.declared_head() == migration.head_revision()
+
+
+def test_a_current_schema_is_checked_without_importing_alembic(tmp_path):
+    """Every process checks the schema once; when it is current, alembic is not loaded."""
+    import subprocess
+    import sys
+    url = f"sqlite:///{tmp_path / 'current.sqlite'}"
+    migration.db_sync(url)
+    probe = ("import sys; from hearth.db import migration; "
+             f"migration.ensure_schema({url!r}); "
+             "print(sorted(m for m in sys.modules if m.startswith('alembic')))")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            timeout=60, check=True)
+    assert result.stdout.strip() == "[]"
