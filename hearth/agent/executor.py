@@ -9,6 +9,7 @@ connection, so it survives until the master acknowledges it.
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import os
 import threading
@@ -20,6 +21,22 @@ from hearth.common import exception
 from hearth.jobs import JobRunner, ProcTable
 
 LOG = logging.getLogger(__name__)
+
+
+class JobTerminated(Exception):  # noqa: N818 - named as what happened to the job
+    """Raised inside a job's thread by ``saltutil.term_job`` / ``kill_job``."""
+
+    def __str__(self) -> str:
+        return "the job was terminated (saltutil.term_job or kill_job)"
+
+
+def _thread_children(native_id: int) -> list[int]:
+    """Return the processes started by one thread of this process (Linux ``/proc``)."""
+    try:
+        with open(f"/proc/self/task/{native_id}/children", encoding="ascii") as handle:
+            return [int(pid) for pid in handle.read().split()]
+    except OSError:
+        return []
 
 
 class JobExecutor:
@@ -47,6 +64,26 @@ class JobExecutor:
                                       daemon=True)
             self._running[jid] = thread
         thread.start()
+
+    def signal(self, jid: str, sig: int) -> str:
+        """Stop job ``jid``: signal the processes its thread started, then end the thread.
+
+        The thread's child processes (``cmd.*``) get ``sig`` at once; the
+        job's own Python code is interrupted at its next step with
+        :class:`JobTerminated`, which becomes the job's return.
+        """
+        with self._lock:
+            thread = self._running.get(jid)
+        if thread is None or thread.native_id is None:
+            return ""
+        for child in _thread_children(thread.native_id):
+            try:
+                os.kill(child, sig)
+            except ProcessLookupError:
+                pass
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
+                                                   ctypes.py_object(JobTerminated))
+        return f"Signal {sig} sent to job {jid} at pid {os.getpid()}"
 
     def running(self) -> list[str]:
         """Return the jids of the jobs running now."""

@@ -41,6 +41,7 @@ class Agent:
         returns = ReturnStore(os.path.join(settings.root_dir, "returns"))
         self.executor = JobExecutor(self.loader, settings.id, returns,
                                     lambda ret: outbox.put(("ret", ret)))
+        self.loader.opts["job_control"] = self.executor
         self.connection = MasterConnection(
             settings, agent_keys, outbox, self.channel, self.executor.submit,
             grains=lambda: dict(self.loader.pack["__grains__"]),

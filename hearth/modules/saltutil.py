@@ -39,7 +39,10 @@ def signal_job(jid: str, sig: int) -> str:
         return ""
     pid = int(job["pid"])
     if pid == os.getpid():
-        return f"Job {jid} runs inside this process (pid {pid}) and cannot be signalled"
+        control = __opts__.get("job_control")  # noqa: F821 - an agent's job threads
+        if control is None:
+            return f"Job {jid} runs inside this process (pid {pid}) and cannot be signalled"
+        return control.signal(str(jid), int(sig))
     try:
         os.kill(pid, int(sig))
     except ProcessLookupError:

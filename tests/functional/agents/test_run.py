@@ -1,6 +1,7 @@
 """stackctl run against a real master and five agents: targets, formats, exit codes, jobs."""
 
 import json
+import time
 
 from tests.fixtures.agents import run_json
 
@@ -164,3 +165,18 @@ def test_bad_target_expression_is_reported(fleet):
     assert result.returncode == 1
     assert result.stderr.startswith("ERROR: ") and "web* and (" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_term_job_stops_a_running_job_on_an_agent(fleet):
+    master, _ = fleet
+    with master.client() as client:
+        slow = client.publish("db1", "cmd.run", ["sleep 30"])
+        deadline = time.monotonic() + 10
+        while not client.find_job(slow.jid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert client.find_job(slow.jid) == ["db1"]
+        term = client.run("db1", "saltutil.term_job", [slow.jid], timeout=5)
+        assert term.returns["db1"]["return"].startswith(f"Signal 15 sent to job {slow.jid}")
+        done = client.wait(slow.jid, timeout=10)
+    assert done.done and done.returns["db1"]["retcode"] != 0
+    assert "terminated" in done.returns["db1"]["return"] or done.returns["db1"]["return"] == ""
