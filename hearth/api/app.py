@@ -19,6 +19,7 @@ from hearth.api import (
     events,
     faults,
     graphs,
+    jobs,
     lookup,
     outputs,
     params,
@@ -157,6 +158,19 @@ OTHER_ROUTES: tuple[Route, ...] = (
         Op("GET", services.build_info, "Show build information", response="BuildInfo"),)),
     Route(f"{T}/services", (
         Op("GET", services.index, "List engines", response="Services"),)),
+    Route(f"{T}/jobs", (
+        Op("GET", jobs.index, "List the project's jobs (hearth-master's job cache)",
+           {"limit": params.LIMIT}, response="JobList", provides=_first("jobs", jid="jid")),
+        Op("POST", jobs.create, "Run an execution function on agents (async: 202 with the "
+           "job id)", body=REQUESTS["JobRun"], response="Job",
+           provides={"jid": "$response.body#/job/jid"}),
+    )),
+    Route(f"{T}/jobs/{{jid}}", (
+        Op("GET", jobs.show, "Show a job: each agent's return and the missing ones",
+           response="Job"),)),
+    Route(f"{T}/agents", (
+        Op("GET", jobs.agents, "List the accepted agents with grains and last seen",
+           response="AgentList"),)),
 )
 
 ROUTES: tuple[Route, ...] = (

@@ -121,6 +121,11 @@ API_OPTS = [
     cfg.FloatOpt("graceful_shutdown_timeout", default=30.0, min=0,
                  help="Seconds in-flight stack actions get to finish on SIGTERM before they "
                       "are marked FAILED."),
+    cfg.StrOpt("publisher_acl_file", default=None,
+               help="YAML file of Salt's publisher_acl per project: {project glob: [function "
+                    "regex, or {target expression: [function regex, ...]}]}. POST "
+                    "/v1/{project}/jobs publishes only what it allows; without it every "
+                    "job request is refused (403)."),
 ]
 
 BUS_OPTS = [

@@ -675,3 +675,9 @@ class InvalidBatchSize(BadRequest):
 
     def __init__(self, spec: Any) -> None:
         HearthException.__init__(self, spec=spec)
+
+
+class InvalidPublisherAcl(HearthException):
+    """The publisher_acl configuration is not Salt's shape (the message says where)."""
+
+    msg_fmt = "Invalid publisher_acl in %(source)s, %(where)s: %(reason)s"

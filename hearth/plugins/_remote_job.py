@@ -22,6 +22,7 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.engine.resource import now
+from hearth.master.client_calls import default_client, with_client
 from hearth.plugins._blocking import RUNNING, BlockingCall
 
 #: Seconds between two status requests while a job runs.
@@ -44,22 +45,6 @@ class JobRequest:
     timeout: float | None = None
     batch: str | None = None
     pillar: dict[str, Any] | None = None
-
-
-def default_client() -> Any:
-    """Return a client of the master named by this process's configuration."""
-    from hearth.master.client import MasterClient
-
-    return MasterClient()
-
-
-def with_client(client_factory: Callable[[], Any], operation: Callable[[Any], Any]) -> Any:
-    """Run ``operation(client)`` with a fresh client, closed afterwards (on a worker thread)."""
-    client = client_factory()
-    try:
-        return operation(client)
-    finally:
-        client.close()
 
 
 class RemoteJob:

@@ -23,6 +23,7 @@ from hearth.agent.batch import batch_size
 from hearth.agent.targeting import TARGET_TYPES, compile_target
 from hearth.common import exception
 from hearth.engine import attributes, constraints, properties, resource, support
+from hearth.master import client_calls
 from hearth.plugins import _remote_job as remote
 from hearth.plugins._blocking import RUNNING, BlockingCall
 
@@ -200,7 +201,7 @@ class ExecCall(resource.Resource):
     #: records a finished job (a seam for tests).
     store_job = staticmethod(store_in_job_cache)
     #: builds a client of hearth-master (a seam for tests).
-    client_factory = staticmethod(remote.default_client)
+    client_factory = staticmethod(client_calls.default_client)
 
     # --- validation ----------------------------------------------------------
 
@@ -344,7 +345,7 @@ class ExecCall(resource.Resource):
         if self._is_local(self.properties) or not self._recorded().get(self.TARGETED):
             return None
         return BlockingCall.start(self.stack, "listing the master's agents", None,
-                                  remote.with_client, self.client_factory,
+                                  client_calls.with_client, self.client_factory,
                                   lambda client: client.list_agents())
 
     def check_check_complete(self, listing: BlockingCall | None) -> bool | float:

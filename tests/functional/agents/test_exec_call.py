@@ -7,8 +7,11 @@ conftest.  Each test uses stacks of its own.
 
 import json
 import signal
+import time
 
 import pytest
+
+from tests.functional.agents.api_client import MasterApi
 
 pytestmark = pytest.mark.slow
 
@@ -136,3 +139,59 @@ def test_a_stopped_agent_is_named_unless_ignored(fleet, tmp_path):
     assert list(values["missing"]) == ["web3"]
     assert values["missing"]["web3"] in ("No response", "Not connected")
     assert sorted(values["returns"]) == ["db1", "db2", "web1", "web2"]
+
+
+SLOW = """
+heat_template_version: 2018-08-31
+resources:
+  nap:
+    type: Hearth::Exec::Call
+    properties:
+      function: test.sleep
+      args: [60]
+      target: web1
+      timeout: 90
+"""
+
+
+@pytest.fixture(scope="module")
+def api(fleet, tmp_path_factory):
+    """hearth-api as the engine (stack actions of one process can be cancelled)."""
+    master, _ = fleet
+    server = MasterApi(master, tmp_path_factory.mktemp("exec-call-api"))
+    yield server
+    server.stop()
+
+
+def wait_for(condition, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError("condition not met in time")
+
+
+def test_deleting_a_stack_stops_waiting_for_its_call(api):
+    created = api.request("proj", "POST", "/stacks",
+                          json={"stack_name": "slow", "template": SLOW})
+    assert created.status_code == 201, created.text
+    location = f"/stacks/slow/{created.json()['stack']['id']}"
+
+    def nap_in_progress():
+        answer = api.request("proj", "GET", f"{location}/resources/nap")
+        return answer.ok and answer.json()["resource"]["resource_status"] == (
+            "CREATE_IN_PROGRESS")
+
+    wait_for(nap_in_progress)
+    started = time.monotonic()
+    assert api.request("proj", "DELETE", location).status_code == 204
+
+    def gone():
+        answer = api.request("proj", "GET", location)
+        return answer.status_code == 404 or (
+            answer.ok and answer.json()["stack"]["stack_status"] == "DELETE_COMPLETE")
+
+    wait_for(gone, timeout=30)
+    assert time.monotonic() - started < 30  # not the call's 60 seconds

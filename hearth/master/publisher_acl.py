@@ -1,0 +1,148 @@
+"""Which projects may publish which functions to which agents: Salt's ``publisher_acl``.
+
+The configuration (``[api] publisher_acl_file``, YAML) maps a project
+(a glob on the project id of the API token) to Salt's list of rules::
+
+    proj-web:
+      - test.ping               # a function (regular expression) on any agent
+      - 'web*':                 # a target expression (compound syntax) ...
+          - cmd.run             # ... and the functions allowed on its agents
+          - 'pkg[.].*'
+      - 'G@role:db and not db9':
+          - test.*
+
+Semantics are Salt's: function patterns are regular expressions matched
+at the start of the name (``re.match``); a job is allowed when one rule
+allows its function and every agent the job targets is an agent the rule's
+target selects.  Rules of every project glob that matches are combined.  A
+project no glob matches may publish nothing.  Salt's argument restrictions
+(``{fun: {args: ...}}``) are not supported and are refused when loading.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from hearth.agent.targeting import AgentFacts, select
+from hearth.common import exception
+
+ANY_TARGET = "*"
+
+
+@dataclass(frozen=True)
+class AclRule:
+    """Functions (regular expressions) allowed on the agents ``target`` selects."""
+
+    target: str
+    functions: tuple[str, ...]
+
+    def allows_function(self, function: str) -> bool:
+        """Return whether one of the rule's patterns matches ``function`` (``re.match``)."""
+        return any(re.match(pattern, function) for pattern in self.functions)
+
+    def covers(self, targeted: Iterable[str], agents: list[AgentFacts],
+               nodegroups: Mapping[str, Any] | None) -> bool:
+        """Return whether every targeted agent is one the rule's target selects."""
+        if self.target == ANY_TARGET:
+            return True
+        allowed = set(select(self.target, "compound", agents, nodegroups))
+        return set(targeted) <= allowed
+
+
+class PublisherAcl:
+    """The rules of every project glob, checked before a job is published."""
+
+    def __init__(self, rules: Mapping[str, list[AclRule]]) -> None:
+        self.rules = dict(rules)
+
+    @classmethod
+    def from_data(cls, data: Any, source: str = "publisher_acl") -> PublisherAcl:
+        """Build the ACL from Salt-shaped data; raise :class:`InvalidPublisherAcl` naming where."""
+        if not isinstance(data, Mapping):
+            raise exception.InvalidPublisherAcl(source=source, where="top level",
+                                                reason="expected a map of project globs")
+        return cls({str(project): _parse_rules(entries, f"{source}: {project}")
+                    for project, entries in data.items()})
+
+    @classmethod
+    def from_file(cls, path: str) -> PublisherAcl:
+        """Read the ACL from a YAML file."""
+        import yaml
+
+        try:
+            with open(path, encoding="utf-8") as handle:
+                data = yaml.safe_load(handle)
+        except (OSError, yaml.YAMLError) as error:
+            raise exception.InvalidPublisherAcl(source=path, where="file",
+                                                reason=str(error)) from None
+        return cls.from_data(data or {}, path)
+
+    def rules_for(self, project: str) -> list[AclRule]:
+        """Return the rules of every project glob matching ``project``."""
+        return [rule for glob, rules in self.rules.items()
+                if fnmatch.fnmatchcase(project, glob) for rule in rules]
+
+    def check(self, project: str, function: str, targeted: list[str],
+              agents: list[AgentFacts],
+              nodegroups: Mapping[str, Any] | None = None) -> None:
+        """Return if ``project`` may run ``function`` on ``targeted``; else raise Forbidden."""
+        rules = [rule for rule in self.rules_for(project) if rule.allows_function(function)]
+        if not rules:
+            raise exception.Forbidden(
+                f"publisher_acl: project {project} may not run {function} on any agent.")
+        if any(rule.covers(targeted, agents, nodegroups) for rule in rules):
+            return
+        targets = ", ".join(repr(rule.target) for rule in rules)
+        outside = ", ".join(_outside(rules, targeted, agents, nodegroups))
+        raise exception.Forbidden(
+            f"publisher_acl: project {project} may run {function} only on agents selected by "
+            f"{targets}; this target also selects {outside}.")
+
+
+def _outside(rules: list[AclRule], targeted: list[str], agents: list[AgentFacts],
+             nodegroups: Mapping[str, Any] | None) -> list[str]:
+    """Return the targeted agents no single rule covers (sorted)."""
+    allowed: set[str] = set()
+    for rule in rules:
+        allowed |= set(select(rule.target, "compound", agents, nodegroups))
+    return sorted(set(targeted) - allowed)
+
+
+def _parse_rules(entries: Any, where: str) -> list[AclRule]:
+    if not isinstance(entries, list):
+        raise exception.InvalidPublisherAcl(source=where, where="rules",
+                                            reason="expected a list of rules")
+    rules = []
+    for position, entry in enumerate(entries):
+        place = f"rule {position + 1}"
+        if isinstance(entry, str):
+            rules.append(AclRule(ANY_TARGET, (_pattern(entry, where, place),)))
+        elif isinstance(entry, Mapping) and len(entry) == 1:
+            (target, functions), = entry.items()
+            functions = [functions] if isinstance(functions, str) else functions
+            if not isinstance(functions, list) or not all(isinstance(f, str) for f in functions):
+                raise exception.InvalidPublisherAcl(
+                    source=where, where=place,
+                    reason=f"the functions of target {target!r} must be a list of names "
+                           f"(argument restrictions are not supported)")
+            rules.append(AclRule(str(target), tuple(_pattern(f, where, place)
+                                                    for f in functions)))
+        else:
+            raise exception.InvalidPublisherAcl(
+                source=where, where=place,
+                reason="expected a function pattern or a one-key map {target: [functions]}")
+    return rules
+
+
+def _pattern(text: str, where: str, place: str) -> str:
+    try:
+        re.compile(text)
+    except re.error as error:
+        raise exception.InvalidPublisherAcl(
+            source=where, where=place,
+            reason=f"bad function pattern {text!r}: {error}") from None
+    return text

@@ -1,0 +1,140 @@
+"""hearth-api's jobs and agents endpoints over real HTTP, against a real master and agents.
+
+The API runs with the fleet master's configuration (so it is the master's
+client) plus a publisher_acl file; tokens come from hearth-manage.  Every
+answer is held against the schema the OpenAPI document names for it.
+"""
+
+import time
+
+import jsonschema
+import pytest
+import requests
+
+from hearth.api.schemas import RESPONSES
+from tests.functional.agents.api_client import MasterApi
+
+pytestmark = pytest.mark.slow
+
+ACL = """
+proj-web:
+  - test.ping
+  - 'web*':
+      - cmd.run
+      - 'test.(arg|sleep)'
+proj-ops:
+  - '.*'
+"""
+
+
+@pytest.fixture(scope="module")
+def api(fleet, tmp_path_factory):
+    """A hearth-api that is a client of the fleet's master, with a publisher_acl."""
+    master, _ = fleet
+    directory = tmp_path_factory.mktemp("jobs-api")
+    acl = directory / "acl.yaml"
+    acl.write_text(ACL)
+    server = MasterApi(master, directory, f"publisher_acl_file = {acl}")
+    yield server
+    server.stop()
+
+
+def call(api, project, method, path, response=None, **kwargs):
+    answer = api.request(project, method, path, **kwargs)
+    if response is not None and answer.ok:
+        jsonschema.validate(answer.json(), RESPONSES[response])
+    return answer
+
+
+def error_of(answer):
+    body = answer.json()
+    assert set(body) == {"code", "title", "explanation", "error"}
+    return body["error"]
+
+
+def test_agents_with_grains_and_last_seen(api):
+    answer = call(api, "proj-none", "GET", "/agents", "AgentList")
+    assert answer.status_code == 200
+    agents = {agent["id"]: agent for agent in answer.json()["agents"]}
+    assert sorted(agents) == ["db1", "db2", "web1", "web2", "web3"]
+    assert agents["db1"]["grains"]["role"] == "db" and agents["db1"]["grains"]["id"] == "db1"
+    assert all(agent["connected"] and agent["last_seen"] for agent in agents.values())
+
+
+def test_run_a_job_and_find_it_again(api):
+    answer = call(api, "proj-web", "POST", "/jobs", "Job",
+                  json={"target": "G@role:web", "target_type": "compound",
+                        "function": "cmd.run", "args": ["echo hi"]})
+    assert answer.status_code == 200, answer.text
+    job = answer.json()["job"]
+    assert job["done"] and job["missing"] == {}
+    assert job["targeted"] == ["web1", "web2", "web3"]
+    assert {agent: r["return"] for agent, r in job["returns"].items()} == {
+        "web1": "hi", "web2": "hi", "web3": "hi"}
+
+    listed = call(api, "proj-web", "GET", "/jobs", "JobList").json()["jobs"]
+    assert job["jid"] in [j["jid"] for j in listed]
+    shown = call(api, "proj-web", "GET", f"/jobs/{job['jid']}", "Job").json()["job"]
+    assert shown["returns"] == job["returns"] and shown["fun"] == "cmd.run"
+
+    # another project neither lists nor finds it
+    assert job["jid"] not in [j["jid"] for j in
+                              call(api, "proj-ops", "GET", "/jobs").json()["jobs"]]
+    hidden = call(api, "proj-ops", "GET", f"/jobs/{job['jid']}")
+    assert hidden.status_code == 404
+    assert error_of(hidden)["message"] == f"The Job ({job['jid']}) could not be found."
+
+
+def test_async_answers_at_once_with_the_job_id(api):
+    answer = call(api, "proj-web", "POST", "/jobs", "JobPublished",
+                  json={"target": "web1,web2", "target_type": "list",
+                        "function": "test.sleep", "args": [1], "async": True})
+    assert answer.status_code == 202, answer.text
+    published = answer.json()
+    assert published["targeted"] == ["web1", "web2"]
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        job = call(api, "proj-web", "GET", f"/jobs/{published['jid']}", "Job").json()["job"]
+        if job["done"]:
+            break
+        time.sleep(0.2)
+    assert set(job["returns"]) == {"web1", "web2"}
+
+
+@pytest.mark.parametrize(("project", "body", "message"), [
+    ("proj-web", {"target": "*", "function": "cmd.run", "args": ["id"]},
+     "publisher_acl: project proj-web may run cmd.run only on agents selected by 'web*'; "
+     "this target also selects db1, db2."),
+    ("proj-web", {"target": "web1", "function": "file.remove", "args": ["/tmp/x"]},
+     "publisher_acl: project proj-web may not run file.remove on any agent."),
+    ("proj-none", {"target": "*", "function": "test.ping"},
+     "publisher_acl: project proj-none may not run test.ping on any agent."),
+])
+def test_refused_publishes_are_403_with_the_reason(api, project, body, message):
+    answer = call(api, project, "POST", "/jobs", json=body)
+    assert answer.status_code == 403
+    assert error_of(answer) == {"type": "Forbidden", "message": message, "traceback": None}
+
+
+@pytest.mark.parametrize(("body", "error_type", "message"), [
+    ({"target": "web1 and", "target_type": "compound", "function": "test.ping"},
+     "InvalidTarget", "Invalid target 'web1 and' (compound): expected a target or '(' after "
+                      "'and' at the end"),
+    ({"target": "nosuch*", "function": "test.ping"}, "NoAgentsMatched",
+     "No agents matched the target 'nosuch*' (glob). No command was sent, no jid was "
+     "assigned."),
+    ({"target": "*"}, "BadRequest",
+     "Invalid request body: 'function' is a required property"),
+])
+def test_bad_requests_are_400(api, body, error_type, message):
+    answer = call(api, "proj-ops", "POST", "/jobs", json=body)
+    assert answer.status_code == 400
+    error = error_of(answer)
+    assert (error["type"], error["message"]) == (error_type, message)
+
+
+def test_the_openapi_document_describes_the_endpoints(api):
+    paths = requests.get(f"{api.root}/v1/openapi.json", timeout=10).json()["paths"]
+    assert set(paths["/v1/{tenant_id}/jobs"]) == {"get", "post"}
+    assert set(paths["/v1/{tenant_id}/jobs/{jid}"]) == {"get"}
+    assert set(paths["/v1/{tenant_id}/agents"]) == {"get"}

@@ -1,0 +1,85 @@
+"""publisher_acl: Salt's shape and rules (re.match on functions, targeted agents ⊆ rule's)."""
+
+import pytest
+
+from hearth.agent.targeting import AgentFacts
+from hearth.common import exception
+from hearth.master.publisher_acl import PublisherAcl
+
+AGENTS = [AgentFacts("web1", {"role": "web"}), AgentFacts("web2", {"role": "web"}),
+          AgentFacts("db1", {"role": "db"}), AgentFacts("db9", {"role": "db"})]
+
+ACL = PublisherAcl.from_data({
+    "proj-web": [
+        "test.ping",
+        {"web*": ["cmd.run", "pkg[.].*"]},
+        {"G@role:db and not db9": "test.*"},
+    ],
+    "proj-*": [{"L@web1": ["grains.items"]}],
+    "ops": [".*"],
+})
+
+
+@pytest.mark.parametrize(("project", "function", "targeted"), [
+    ("proj-web", "test.ping", ["web1", "db1", "db9"]),   # a bare function: any agent
+    ("proj-web", "test.pingpong", ["db9"]),              # re.match: anchored at the start only
+    ("proj-web", "cmd.run", ["web1", "web2"]),
+    ("proj-web", "pkg.install", ["web2"]),
+    ("proj-web", "test.echo", ["db1"]),
+    ("proj-web", "grains.items", ["web1"]),              # rules of every matching glob
+    ("proj-x", "grains.items", ["web1"]),
+    ("ops", "cmd.run_all", ["web1", "web2", "db1", "db9"]),
+])
+def test_allowed(project, function, targeted):
+    ACL.check(project, function, targeted, AGENTS)
+
+
+@pytest.mark.parametrize(("project", "function", "targeted", "message"), [
+    ("proj-web", "cmd.run", ["web1", "db1"],
+     "publisher_acl: project proj-web may run cmd.run only on agents selected by 'web*'; "
+     "this target also selects db1."),
+    ("proj-web", "test.echo", ["db9"],
+     "publisher_acl: project proj-web may run test.echo only on agents selected by "
+     "'G@role:db and not db9'; this target also selects db9."),
+    ("proj-web", "file.remove", ["web1"],
+     "publisher_acl: project proj-web may not run file.remove on any agent."),
+    ("nobody", "test.ping", ["web1"],
+     "publisher_acl: project nobody may not run test.ping on any agent."),
+    ("proj-x", "grains.items", ["web2"],
+     "publisher_acl: project proj-x may run grains.items only on agents selected by "
+     "'L@web1'; this target also selects web2."),
+])
+def test_refused_with_the_reason(project, function, targeted, message):
+    with pytest.raises(exception.Forbidden) as caught:
+        ACL.check(project, function, targeted, AGENTS)
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (["x"], "Invalid publisher_acl in acl.yaml, top level: expected a map of project globs"),
+    ({"p": "test.*"}, "Invalid publisher_acl in acl.yaml: p, rules: expected a list of rules"),
+    ({"p": [{"web*": [{"cmd.run": {"args": ["ls"]}}]}]},
+     "Invalid publisher_acl in acl.yaml: p, rule 1: the functions of target 'web*' must be a "
+     "list of names (argument restrictions are not supported)"),
+    ({"p": ["test.ping", {"a": ["x"], "b": ["y"]}]},
+     "Invalid publisher_acl in acl.yaml: p, rule 2: expected a function pattern or a one-key "
+     "map {target: [functions]}"),
+    ({"p": ["test.(ping"]},
+     "Invalid publisher_acl in acl.yaml: p, rule 1: bad function pattern 'test.(ping': missing "
+     "), unterminated subpattern at position 5"),
+])
+def test_bad_configuration_is_named(data, message):
+    with pytest.raises(exception.InvalidPublisherAcl) as caught:
+        PublisherAcl.from_data(data, "acl.yaml")
+    assert str(caught.value) == message
+
+
+def test_from_file(tmp_path):
+    path = tmp_path / "acl.yaml"
+    path.write_text("proj:\n  - 'web*':\n      - test.*\n")
+    acl = PublisherAcl.from_file(str(path))
+    acl.check("proj", "test.ping", ["web2"], AGENTS)
+    path.write_text("proj: [\n")
+    with pytest.raises(exception.InvalidPublisherAcl) as caught:
+        PublisherAcl.from_file(str(path))
+    assert str(caught.value).startswith(f"Invalid publisher_acl in {path}, file: ")
