@@ -28,6 +28,21 @@ def run_blocking(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     return eventlet.tpool.execute(fn, *args, **kwargs)
 
 
+def start_os_thread(fn: Callable[..., Any], *args: Any) -> None:
+    """Run ``fn(*args)`` on a new real OS thread (even when threading is monkey-patched).
+
+    For blocking work polled from green threads: unlike :func:`run_blocking`
+    (eventlet's tpool), it never runs ``fn`` in the calling thread, which
+    tpool does whenever some thread holds the import lock at that moment,
+    stalling every green thread until ``fn`` returns.  ``fn`` must not touch
+    green primitives; it reports through plain attributes the caller polls.
+    """
+    import eventlet.patcher
+
+    threading = eventlet.patcher.original("threading")
+    threading.Thread(target=fn, args=args, daemon=True, name="hearth-blocking").start()
+
+
 def spawn(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Start ``fn`` on a new green thread; return a handle with ``wait()`` and ``kill()``.
 

@@ -2,9 +2,11 @@
 
 A plug-in starts a :class:`BlockingCall` in ``handle_<action>`` and returns
 it as the cookie; ``check_<action>_complete`` calls :meth:`BlockingCall.poll`,
-which answers None while the work runs (raising once ``timeout`` seconds
-have passed on the stack's clock) and its result, or its error, once done.
-The scheduler never waits on the thread.
+which answers :data:`RUNNING` while the work runs (raising once ``timeout``
+seconds have passed on the stack's clock) and its result, or its error,
+once done.  The work runs on its own OS thread
+(:func:`hearth.common.green.start_os_thread`) and reports through plain
+attributes, so neither side ever blocks the other.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hearth.common import exception
-from hearth.engine import scheduler
+from hearth.common.green import start_os_thread
 from hearth.engine.resource import now
 
 #: What poll() answers while the work runs.
@@ -27,7 +29,7 @@ class BlockingCall:
         self.what = what
         self.started = started
         self.timeout = timeout
-        self.finished = scheduler.Event()
+        self._outcome: tuple[Any, BaseException | None] | None = None
         #: whatever the plug-in keeps with the call (its event queue...).
         self.context: Any = None
 
@@ -36,29 +38,30 @@ class BlockingCall:
               fn: Callable[..., Any], *args: Any) -> BlockingCall:
         """Start ``fn(*args)`` on a worker thread; ``what`` names it in a timeout error."""
         call = cls(what, now(stack), timeout)
-        scheduler.spawn(call._run, fn, args)
+        start_os_thread(call._run, fn, args)
         return call
 
     def _run(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
         try:
-            value = scheduler.run_blocking(fn, *args)
+            value = fn(*args)
         except Exception as error:  # noqa: BLE001 - handed to the polling green thread
-            self.finished.send((None, error))
+            self._outcome = (None, error)
         else:
-            self.finished.send((value, None))
+            self._outcome = (value, None)
 
     def done(self) -> bool:
         """Return whether the call ended."""
-        return self.finished.ready()
+        return self._outcome is not None
 
     def poll(self, stack: Any) -> Any:
         """Return :data:`RUNNING` while the call runs, else its result; raise its error."""
-        if not self.finished.ready():
+        outcome = self._outcome
+        if outcome is None:
             if self.timeout is not None and now(stack) - self.started >= self.timeout:
                 raise exception.CommandExecutionError(
                     f"{self.what} did not finish within {self.timeout:g} seconds")
             return RUNNING
-        value, error = self.finished.wait()
+        value, error = outcome
         if error is not None:
             raise error
         return value
