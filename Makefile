@@ -42,8 +42,10 @@ graphviz-deps:
 sample-config: venv
 	$(BIN)/oslo-config-generator --namespace hearth --output-file etc/hearth/hearth.conf.sample
 
-docs: venv
+## docs: the user guide as HTML in docs/_build/html (Sphinx, warnings are errors)
+docs: venv graphviz-deps
 	$(BIN)/python tools/build_docs.py
+	$(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html
 
 bench: venv
 	$(BIN)/python bench/run_all.py
