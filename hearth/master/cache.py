@@ -57,6 +57,10 @@ class JobCacheWriter:
         """Queue an agent record (id, grains or None, last_seen)."""
         self._queue.put(("agent", record))
 
+    def forget_agents(self, agent_ids: list[str]) -> None:
+        """Queue the removal of agents' records (their keys were deleted)."""
+        self._queue.put(("forget", agent_ids))
+
     def close(self, timeout: float = 10.0) -> None:
         """Write what is queued, then stop."""
         self._queue.put(None)
@@ -90,7 +94,7 @@ class JobCacheWriter:
                 except queue.Empty:
                     break
             stop = None in items
-            batch: dict[str, list[Any]] = {"job": [], "ret": [], "agent": []}
+            batch: dict[str, list[Any]] = {"job": [], "ret": [], "agent": [], "forget": []}
             for item in items:
                 if item is not None:
                     batch[item[0]].append(item[1])
@@ -114,6 +118,9 @@ class JobCacheWriter:
             self._on_stored(batch["ret"])
         if batch["agent"]:
             self._guarded("recording agents", api.agents_store, self._database, batch["agent"])
+        if batch["forget"]:
+            self._guarded("forgetting agents", api.agents_delete, self._database,
+                          [agent_id for ids in batch["forget"] for agent_id in ids])
 
     @staticmethod
     def _guarded(what: str, function: Callable[..., Any], *args: Any) -> Any:

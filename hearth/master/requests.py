@@ -171,6 +171,8 @@ class ClientRequests:
         else:
             ids = getattr(store, action)(pattern)
             self.master.cut_off(ids)
+            if action == "delete":
+                self.master.writer.forget_agents(ids)
         for agent_id in ids:
             self.master.fire("hearth/key", {"id": agent_id, "act": action})
         LOG.info("keys %s: %s", action, ", ".join(ids))
