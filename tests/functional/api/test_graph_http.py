@@ -95,3 +95,14 @@ def test_stackctl_over_http_draws_what_embedded_draws(graphed):
     assert over_http.returncode == 0, over_http.stderr
     assert over_http.stdout == embedded.stdout
     assert 'label="graphed\\nCREATE_COMPLETE";' in over_http.stdout
+
+
+@needs_dot
+def test_stackctl_over_http_draws_a_png(graphed, tmp_path):
+    from tests.unit.utils.test_graphviz import png_size
+    http_env, _, _ = graphed
+    picture = tmp_path / "graphed.png"
+    result = _stackctl(http_env, "stack-graph", "graphed", "--output", str(picture))
+    assert result.returncode == 0, result.stderr
+    width, height = png_size(picture.read_bytes())
+    assert 100 <= width <= 2000 and 100 <= height <= 2000
