@@ -93,10 +93,21 @@ def test_new_agent_waits_pending_until_accepted(master_dir, agents_of):
     no_yes = master.stackctl("key-accept", "fresh1")
     assert no_yes.returncode == 1
     assert "refusing to accept without --yes when stdin is not a terminal" in no_yes.stderr
-    accepted = master.stackctl("key-accept", "fresh1", "--yes")
-    assert accepted.returncode == 0 and accepted.stdout == "Accepted key: fresh1\n"
-    wait_answering(master, ["fresh1"], timeout=20)
+    events = []
+    with master.client() as listener:
+        stream = listener.events("hearth/", timeout=3)
+        accepted = master.stackctl("key-accept", "fresh1", "--yes")
+        assert accepted.returncode == 0 and accepted.stdout == "Accepted key: fresh1\n"
+        wait_answering(master, ["fresh1"], timeout=20)
+        events = [(tag, data) for tag, data in stream if not tag.startswith("hearth/job/")]
     assert key_list(master)["accepted"] == ["fresh1"]
+    seen = [(tag, data.get("id"), data.get("act")) for tag, data in events]
+    assert ("hearth/key", "fresh1", "accept") in seen
+    assert ("hearth/auth", "fresh1", "accept") in seen
+    assert ("hearth/agent/fresh1/start", "fresh1", None) in seen
+    assert {"new": ["fresh1"], "lost": []} in [
+        {key: data[key] for key in ("new", "lost")} for tag, data in events
+        if tag == "hearth/presence/change"]
 
 
 @pytest.mark.slow
