@@ -71,7 +71,10 @@ def parse_ext_pillar(config: Any, errors: list[str],
 
 def call_one(call: ExtPillarCall, loader: Any, agent_id: str,
              pillar: Mapping[str, Any]) -> Mapping[str, Any]:
-    """Call one ext_pillar and return its data; raise ExtPillarError on any failure."""
+    """Call one ext_pillar with ``pillar`` (a copy it may keep) and return its data.
+
+    Raises ExtPillarError on any failure.
+    """
     try:
         function = loader[f"{call.name}.ext_pillar"]
     except exception.HearthException as error:
@@ -79,7 +82,7 @@ def call_one(call: ExtPillarCall, loader: Any, agent_id: str,
             name=call.label, reason=f"ext_pillar interface named {call.name} is unavailable: "
                                     f"{error}") from error
     try:
-        data = function(agent_id, copy.deepcopy(dict(pillar)), *call.args, **call.kwargs)
+        data = function(agent_id, pillar, *call.args, **call.kwargs)
     except exception.HearthException as error:
         raise exception.ExtPillarError(name=call.label, reason=str(error)) from error
     except Exception as error:  # noqa: BLE001 - any module failure is reported, never lost
@@ -104,11 +107,12 @@ def run_ext_pillars(calls: Sequence[ExtPillarCall], loader: Any, agent_id: str,
     """
     result = dict(pillar)
     for call in calls:
+        snapshot = copy.deepcopy(result)
         if live_pillar is not None:
             live_pillar.clear()
-            live_pillar.update(copy.deepcopy(result))
+            live_pillar.update(snapshot)
         try:
-            data = call_one(call, loader, agent_id, result)
+            data = call_one(call, loader, agent_id, snapshot)
         except exception.ExtPillarError as error:
             LOG.error("%s", error)
             errors.append(str(error))

@@ -11,7 +11,10 @@ file and the cause.
 
 from __future__ import annotations
 
+import functools
 import json
+import os
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,8 +32,22 @@ def _json_filter(value: Any) -> str:
     return json.dumps(value, default=str)
 
 
-def environment(roots: Sequence[str]) -> jinja2.Environment:
-    """Return a Jinja environment loading templates from ``roots`` (undefined is an error)."""
+#: libyaml's loader when PyYAML has it (several times faster), else the pure-Python one.
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+_COMPILED: dict[tuple[str, float, int], jinja2.Template] = {}
+_COMPILED_LOCK = threading.Lock()
+_COMPILED_MAX = 2048
+
+
+def load_yaml(text: str) -> Any:
+    """Load YAML text with the safe loader."""
+    return yaml.load(text, Loader=YAML_LOADER)  # noqa: S506 - a safe loader
+
+
+@functools.lru_cache(maxsize=64)
+def environment(roots: tuple[str, ...]) -> jinja2.Environment:
+    """Return the Jinja environment of ``roots`` (undefined is an error), one per roots."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(list(roots)),
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     env.filters["yaml"] = _yaml_filter
@@ -40,8 +57,23 @@ def environment(roots: Sequence[str]) -> jinja2.Environment:
 
 def render_text(text: str, roots: Sequence[str], context: Mapping[str, Any]) -> Any:
     """Render ``text`` through Jinja with ``context`` and load the result as YAML."""
-    rendered = environment(roots).from_string(text).render(**context)
-    return yaml.safe_load(rendered)
+    return load_yaml(environment(tuple(roots)).from_string(text).render(**context))
+
+
+def _template(path: str, roots: Sequence[str]) -> jinja2.Template:
+    """Return the compiled template of ``path``, compiled again only when the file changed."""
+    status = os.stat(path)
+    key = (path, status.st_mtime, status.st_size)
+    with _COMPILED_LOCK:
+        found = _COMPILED.get(key)
+    if found is None:
+        with open(path, encoding="utf-8") as stream:
+            found = environment(tuple(roots)).from_string(stream.read())
+        with _COMPILED_LOCK:
+            if len(_COMPILED) >= _COMPILED_MAX:
+                _COMPILED.clear()
+            _COMPILED[key] = found
+    return found
 
 
 def render_file(path: str, sls: str, roots: Sequence[str], context: Mapping[str, Any]) -> Any:
@@ -50,9 +82,7 @@ def render_file(path: str, sls: str, roots: Sequence[str], context: Mapping[str,
     Raises :class:`~hearth.common.exception.PillarRenderError`.
     """
     try:
-        with open(path, encoding="utf-8") as stream:
-            text = stream.read()
-        return render_text(text, roots, context)
+        return load_yaml(_template(path, roots).render(**context))
     except jinja2.TemplateSyntaxError as error:
         raise exception.PillarRenderError(
             sls=sls, path=path, reason=f"Jinja syntax error: {error.message} (line {error.lineno})"
