@@ -1,6 +1,9 @@
 """One template through every path a user takes, each answer in one comparable shape.
 
-A *path* is how a request reaches the engine: the in-process
+Templates may be given as data or as text (the text reaches every path
+as it is, parse errors included), with the ``files`` they refer to; the
+stackctl path takes the template file's path instead and gathers the files
+itself, as a user's stackctl does.  A *path* is how a request reaches the engine: the in-process
 :class:`EngineService` (``embedded``), a ``stackctl`` subprocess on its own
 HEARTH_HOME (``stackctl``), or ``hearth-api`` over HTTP (``http``).  Each
 path answers the same three questions for a template and parameters:
@@ -62,23 +65,24 @@ class Embedded:
     def __init__(self, service: Any) -> None:
         self.service = service
 
-    def validate(self, template: dict, params: dict) -> dict[str, Any]:
+    def validate(self, template: Any, params: dict, files: dict | None = None) -> dict[str, Any]:
         try:
-            return {"ok": self.service.validate_template(CTX, template, params=params)}
+            return {"ok": self.service.validate_template(CTX, template, params=params,
+                                                         files=files)}
         except exception.HearthException as exc:
             return {"error": message(str(exc))}
 
-    def preview(self, template: dict, params: dict) -> dict[str, Any]:
+    def preview(self, template: Any, params: dict, files: dict | None = None) -> dict[str, Any]:
         try:
-            stack = self.service.preview_stack(CTX, "pv", template, params=params)
+            stack = self.service.preview_stack(CTX, "pv", template, params=params, files=files)
         except exception.HearthException as exc:
             return {"error": message(str(exc))}
         return {"ok": preview_map(stack)}
 
-    def create(self, template: dict, params: dict) -> dict[str, Any]:
+    def create(self, template: Any, params: dict, files: dict | None = None) -> dict[str, Any]:
         name = f"s-{uuid.uuid4().hex[:8]}"
         try:
-            created = self.service.create_stack(CTX, name, template, params=params)
+            created = self.service.create_stack(CTX, name, template, params=params, files=files)
         except exception.HearthException as exc:
             return {"error": message(str(exc))}
         self.service.wait(CTX, created["id"])
@@ -102,9 +106,12 @@ class Stackctl:
         self.dir = home / "templates"
         self.dir.mkdir(parents=True, exist_ok=True)
 
-    def _file(self, template: dict) -> str:
+    def _file(self, template: Any) -> str:
+        if isinstance(template, Path):
+            return str(template)
         path = self.dir / f"t-{uuid.uuid4().hex[:8]}.yaml"
-        path.write_text(yaml.safe_dump(template, sort_keys=False))
+        path.write_text(template if isinstance(template, str)
+                        else yaml.safe_dump(template, sort_keys=False))
         return str(path)
 
     @staticmethod
@@ -114,14 +121,14 @@ class Stackctl:
     def run(self, *args: str) -> Any:
         return stackctl_process.run(self.home, *args, timeout=120)
 
-    def validate(self, template: dict, params: dict) -> dict[str, Any]:
+    def validate(self, template: Any, params: dict, files: dict | None = None) -> dict[str, Any]:
         done = self.run("template-validate", "-f", self._file(template), *self._params(params),
                         "--format", "json")
         if done.returncode:
             return {"error": message(done.stderr)}
         return {"ok": json.loads(done.stdout)}
 
-    def create(self, template: dict, params: dict) -> dict[str, Any]:
+    def create(self, template: Any, params: dict, files: dict | None = None) -> dict[str, Any]:
         name = f"s-{uuid.uuid4().hex[:8]}"
         done = self.run("stack-create", "-f", self._file(template), *self._params(params), name)
         if done.returncode and self.run("stack-show", name).returncode:
@@ -148,14 +155,15 @@ class Http:
         self.session = session
         self.base = base
 
-    def validate(self, template: dict, params: dict) -> dict[str, Any]:
-        response = self.session.post(f"{self.base}/validate",
-                                     json={"template": template, "parameters": params})
+    def validate(self, template: Any, params: dict, files: dict | None = None) -> dict[str, Any]:
+        response = self.session.post(f"{self.base}/validate", json={
+            "template": template, "parameters": params, "files": files or {}})
         return self._answer(response, lambda body: body)
 
-    def preview(self, template: dict, params: dict) -> dict[str, Any]:
+    def preview(self, template: Any, params: dict, files: dict | None = None) -> dict[str, Any]:
         response = self.session.post(f"{self.base}/stacks/preview", json={
-            "stack_name": "pv", "template": template, "parameters": params})
+            "stack_name": "pv", "template": template, "parameters": params,
+            "files": files or {}})
         return self._answer(response, lambda body: preview_map(body["stack"]))
 
     @staticmethod
@@ -165,10 +173,10 @@ class Http:
             return {"error": message(response.json()["error"]["message"])}
         return {"ok": shape(response.json())}
 
-    def create(self, template: dict, params: dict) -> dict[str, Any]:
+    def create(self, template: Any, params: dict, files: dict | None = None) -> dict[str, Any]:
         response = self.session.post(f"{self.base}/stacks", json={
             "stack_name": f"s-{uuid.uuid4().hex[:8]}", "template": template,
-            "parameters": params})
+            "parameters": params, "files": files or {}})
         assert response.status_code < 500, response.text
         if response.status_code >= 400:
             return {"error": message(response.json()["error"]["message"])}
