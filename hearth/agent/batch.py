@@ -27,3 +27,8 @@ def batch_size(spec: str | int, total: int) -> int:
         return max(1, int(spec))
     except (TypeError, ValueError):
         raise exception.InvalidBatchSize(spec) from None
+
+
+def batch_rounds(spec: str | int, total: int) -> int:
+    """Return how many batches ``total`` targeted agents take with batch ``spec``."""
+    return math.ceil(max(total, 0) / batch_size(spec, total))

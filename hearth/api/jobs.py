@@ -19,6 +19,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from hearth.agent.batch import batch_rounds, batch_size
 from hearth.agent.targeting import AgentFacts, select
 from hearth.api.routing import ApiRequest, Reply
 from hearth.common import exception
@@ -73,6 +74,8 @@ def create(request: ApiRequest) -> Any:
     nodegroups = MasterSettings.from_conf(CONF).nodegroups
     target, target_type = body["target"], body.get("target_type") or "glob"
     function = body["function"]
+    if body.get("batch") is not None:
+        batch_size(body["batch"], 1)  # a bad spec is refused before anything is published
 
     def publish(client: Any) -> Any:
         agents = [AgentFacts(agent["id"], agent.get("grains") or {})
@@ -87,12 +90,21 @@ def create(request: ApiRequest) -> Any:
                                    pillar=body.get("pillar"), user=project)
         if body.get("async"):
             return published
-        return client.wait(published.jid, body.get("timeout"))
+        return client.wait(published.jid, _wait_time(client, body, len(published.targeted)))
 
     result = _on_master(publish)
     if body.get("async"):
         return Reply(status=202, body={"jid": result.jid, "targeted": result.targeted})
     return {"job": result.to_dict()}
+
+
+def _wait_time(client: Any, body: dict[str, Any], targeted: int) -> float:
+    """Return how long to wait: the timeout, once per batch (and once more), as stackctl."""
+    timeout = body.get("timeout")
+    timeout = client.settings.timeout if timeout is None else float(timeout)
+    if body.get("batch") is None:
+        return timeout
+    return timeout * (batch_rounds(body["batch"], targeted) + 1)
 
 
 def index(request: ApiRequest) -> dict[str, Any]:

@@ -325,3 +325,8 @@ class HttpBackend:
     def list_services(self) -> list[dict[str, Any]]:
         """GET /services."""
         return self._request("GET", "/services")["services"]
+
+    # --- jobs on agents (hearth-master behind the API) ---------------------------
+    def run_job(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """POST /jobs: run a job (or publish it, with ``async``); return the API's answer."""
+        return self._request("POST", "/jobs", body=dict(body))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from typing import Any
 
@@ -61,14 +60,13 @@ def _exit_code(status: Any, passthrough: bool) -> int:
     return 1 if failed or status.missing else 0
 
 
-def do_run(args: argparse.Namespace) -> int:
-    """Publish a job to the targeted agents and print their returns."""
-    from hearth.cli.commands.exec_modules import split_arguments, trailing_options
+def _run_on_master(args: argparse.Namespace, positional: list[Any],
+                   keywords: dict[str, Any]) -> Any:
+    """Run the job through the local master; return its status, or an exit code."""
+    from hearth.agent.batch import batch_rounds
     from hearth.common import exception
     from hearth.master.client import client_from_args
 
-    args = trailing_options(args, add_run_options, "stackctl run")
-    positional, keywords = split_arguments(args.arguments)
     target: Any = args.target
     with client_from_args(args.config_file) as client:
         timeout = client.settings.timeout if args.timeout is None else args.timeout
@@ -83,14 +81,37 @@ def do_run(args: argparse.Namespace) -> int:
                 published = client.publish(target, args.function, positional, keywords,
                                            target_type=args.target_type, timeout=timeout,
                                            batch=args.batch, watch=True)
-                rounds = _rounds(args.batch, len(published.targeted))
-                status = client.wait(published.jid, timeout * (rounds + 1))
-            else:
-                status = client.run(target, args.function, positional, keywords,
-                                    target_type=args.target_type, timeout=timeout)
+                rounds = batch_rounds(args.batch, len(published.targeted))
+                return client.wait(published.jid, timeout * (rounds + 1))
+            return client.run(target, args.function, positional, keywords,
+                              target_type=args.target_type, timeout=timeout)
         except exception.NoAgentsMatched as error:
             print(f"ERROR: {error}", file=sys.stderr)
             return EXIT_NO_MATCH
+
+
+def do_run(args: argparse.Namespace) -> int:
+    """Publish a job to the targeted agents and print their returns.
+
+    With ``--url`` (or ``$HEARTH_URL``) the job goes through hearth-api,
+    which applies the project's publisher_acl; otherwise straight to the
+    local master with its client key.
+    """
+    from hearth.cli.backend import backend_url
+    from hearth.cli.commands.exec_modules import split_arguments, trailing_options
+
+    args = trailing_options(args, add_run_options, "stackctl run")
+    positional, keywords = split_arguments(args.arguments)
+    url = backend_url(args)
+    if url:
+        from hearth.cli.jobs_http import run_over_http
+
+        outcome = run_over_http(args, url, positional, keywords)
+    else:
+        outcome = _run_on_master(args, positional, keywords)
+    if isinstance(outcome, int):
+        return outcome
+    status = outcome
     _print(_results(status), args.format)
     code = _exit_code(status, args.retcode_passthrough)
     if status.missing:
@@ -99,12 +120,6 @@ def do_run(args: argparse.Namespace) -> int:
     if code:
         print("ERROR: Agents returned with non-zero exit code", file=sys.stderr)
     return code
-
-
-def _rounds(spec: str, total: int) -> int:
-    from hearth.agent.batch import batch_size
-
-    return math.ceil(total / batch_size(spec, total))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -5,6 +5,8 @@ client) plus a publisher_acl file; tokens come from hearth-manage.  Every
 answer is held against the schema the OpenAPI document names for it.
 """
 
+import json
+import subprocess
 import time
 
 import jsonschema
@@ -12,6 +14,7 @@ import pytest
 import requests
 
 from hearth.api.schemas import RESPONSES
+from tests.fixtures.agents import STACKCTL
 from tests.functional.agents.api_client import MasterApi
 
 pytestmark = pytest.mark.slow
@@ -138,3 +141,30 @@ def test_the_openapi_document_describes_the_endpoints(api):
     assert set(paths["/v1/{tenant_id}/jobs"]) == {"get", "post"}
     assert set(paths["/v1/{tenant_id}/jobs/{jid}"]) == {"get"}
     assert set(paths["/v1/{tenant_id}/agents"]) == {"get"}
+
+
+def stackctl_over_http(api, project, *args):
+    return subprocess.run([STACKCTL, "--url", api.server.url(project), "--token",
+                           api.token(project), "run", *args],
+                          env=api.server.env, capture_output=True, text=True, timeout=120)
+
+
+def test_stackctl_run_over_http_gets_the_same_acl(api):
+    allowed = stackctl_over_http(api, "proj-web", "-L", "web1,db2", "test.ping",
+                                 "--format", "json")
+    assert allowed.returncode == 0, allowed.stderr
+    assert json.loads(allowed.stdout) == {"db2": True, "web1": True}
+
+    refused = stackctl_over_http(api, "proj-web", "*", "cmd.run", "id")
+    assert refused.returncode == 1
+    assert refused.stderr.strip() == (
+        "ERROR: publisher_acl: project proj-web may run cmd.run only on agents selected by "
+        "'web*'; this target also selects db1, db2.")
+
+    unmatched = stackctl_over_http(api, "proj-web", "nosuch*", "test.ping")
+    assert unmatched.returncode == 2
+    assert "No agents matched the target 'nosuch*'" in unmatched.stderr
+
+    published = stackctl_over_http(api, "proj-web", "web2", "test.arg", "1", "--async")
+    assert published.returncode == 0, published.stderr
+    assert published.stdout.startswith("Executed command with job ID: ")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from hearth.agent.batch import batch_size
+from hearth.agent.batch import batch_rounds, batch_size
 from hearth.common.exception import InvalidBatchSize
 
 #: (spec, targeted agents, size Salt 3008.3 answered)
@@ -25,3 +25,9 @@ def test_invalid_spec_is_named(spec):
     assert str(caught.value) == (
         f"Invalid batch size {spec!r}: use a number of agents (e.g. 10) or a percentage of "
         f"the targeted agents (e.g. 25%).")
+
+
+@pytest.mark.parametrize(("spec", "total", "rounds"), [
+    ("2", 5, 3), ("50%", 5, 3), ("10", 5, 1), ("1", 0, 0), ("34%", 3, 3)])
+def test_batch_rounds(spec, total, rounds):
+    assert batch_rounds(spec, total) == rounds
