@@ -97,9 +97,9 @@ def build() -> dict[Path, str]:
     """Return every page (path → text) for the built-in types."""
     from hearth.engine.registry.introspection import list_types
     from hearth.engine.registry.plugin_manager import PluginManager
-    from hearth.engine.registry.types import ResourceRegistry
+    from hearth.engine.registry.types import TypeRegistry
 
-    registry = ResourceRegistry(PluginManager.load(plugin_dirs=[], entry_point_group=None))
+    registry = TypeRegistry(PluginManager.load(plugin_dirs=[], entry_point_group=None))
     names = list_types(registry)
     pages = {OUTPUT / f"{_page_name(name)}.rst": render_page(name, registry.classes[name])
              for name in names}

@@ -39,7 +39,7 @@ from hearth.common.green import Event, green_sleep, run_blocking, spawn
 
 __all__ = ["BACKOFF_FACTOR", "Direction", "Event", "GraphWalker", "NodeState", "Task",
            "TaskRunner", "WalkResult", "green_sleep", "ordered_edges", "poll_limits",
-           "run_blocking", "spawn", "walk"]
+           "run_blocking", "spawn"]
 
 LOG = logging.getLogger(__name__)
 
@@ -321,9 +321,3 @@ class GraphWalker:
         for runner in self._running.values():
             runner.cancel_at(when, exc)
 
-
-def walk(requires: Mapping[Hashable, Iterable[Hashable]],
-         task_factory: Callable[[Hashable], Task],
-         direction: Direction = Direction.FORWARD, **options: Any) -> WalkResult:
-    """Build a :class:`GraphWalker` with ``options`` and run it."""
-    return GraphWalker(requires, task_factory, direction, **options).run()

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hearth.engine import attributes, properties, support
-from hearth.engine.registry.types import ResourceRegistry
+from hearth.engine.registry.types import TypeRegistry
 
 TEMPLATE_TYPES = ("hot", "cfn")
 
@@ -130,7 +130,7 @@ def generate_template(resource_class: type, type_name: str,
             "Outputs": outputs}
 
 
-def list_types(registry: ResourceRegistry, name_filter: str | None = None,
+def list_types(registry: TypeRegistry, name_filter: str | None = None,
                with_description: bool = False, support_status: str | None = None
                ) -> list[Any]:
     """Return the sorted type names (or ``{resource_type, description}`` records).
@@ -155,7 +155,7 @@ def list_types(registry: ResourceRegistry, name_filter: str | None = None,
     return result
 
 
-def load_failures(registry: ResourceRegistry) -> Iterable[dict[str, str]]:
+def load_failures(registry: TypeRegistry) -> Iterable[dict[str, str]]:
     """Yield a listing row for every plug-in that failed to load."""
     for failure in registry.failures:
         subject = failure.kwargs.get("type_name") or failure.kwargs.get("module", "")

@@ -25,7 +25,7 @@ LOG = logging.getLogger(__name__)
 TemplateClassFactory = Callable[[Any], type]
 
 
-class ResourceRegistry:
+class TypeRegistry:
     """The final type-name → class lookup of one engine."""
 
     def __init__(self, manager: PluginManager,
@@ -34,7 +34,7 @@ class ResourceRegistry:
         self.template_class_factory = template_class_factory
 
     @classmethod
-    def from_mapping(cls, mapping: Mapping[str, type]) -> ResourceRegistry:
+    def from_mapping(cls, mapping: Mapping[str, type]) -> TypeRegistry:
         """Build a registry from one in-memory mapping (tests)."""
         return cls(PluginManager.from_mappings([("memory", mapping)]))
 
@@ -99,6 +99,6 @@ def deprecation_warning(type_name: str, resource_class: type) -> str | None:
 
 
 @functools.lru_cache(maxsize=1)
-def default_registry() -> ResourceRegistry:
+def default_registry() -> TypeRegistry:
     """Return the registry of every discovered plug-in (loaded once per process)."""
-    return ResourceRegistry(PluginManager.load())
+    return TypeRegistry(PluginManager.load())

@@ -19,7 +19,7 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.engine import properties, support
-from hearth.engine.registry.types import ResourceRegistry, deprecation_warning
+from hearth.engine.registry.types import TypeRegistry, deprecation_warning
 from hearth.engine.template.located import line_of
 
 LOG = logging.getLogger(__name__)
@@ -35,7 +35,7 @@ class ResourceValidation:
     warnings: list[str] = field(default_factory=list)
 
 
-def validate_resource_definition(defn: Any, registry: ResourceRegistry, env: Any,
+def validate_resource_definition(defn: Any, registry: TypeRegistry, env: Any,
                                  stack_view: Any, allow_hidden: bool = False
                                  ) -> ResourceValidation:
     """Validate ``defn`` (a ResourceDefinition); raise a located StackValidationFailed.
@@ -72,7 +72,7 @@ class DefinitionChecker:
     a plug-in's ``validate()`` sees has no name, id, context or store.
     """
 
-    def __init__(self, registry: ResourceRegistry, env: Any) -> None:
+    def __init__(self, registry: TypeRegistry, env: Any) -> None:
         self.registry = registry
         self.env = env
         self.view = types.SimpleNamespace(name="", id=None, context=None, store=None, env=env,
@@ -93,7 +93,7 @@ class DefinitionChecker:
             return None
 
 
-def definition_checker(registry: ResourceRegistry, env: Any) -> DefinitionChecker:
+def definition_checker(registry: TypeRegistry, env: Any) -> DefinitionChecker:
     """Return the template's ``resource_validator`` for ``registry`` and ``env``."""
     return DefinitionChecker(registry, env)
 

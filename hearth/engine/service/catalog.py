@@ -22,7 +22,7 @@ from hearth.common import exception
 from hearth.common.context import RequestContext
 
 if TYPE_CHECKING:
-    from hearth.engine.registry.types import ResourceRegistry
+    from hearth.engine.registry.types import TypeRegistry
     from hearth.engine.resources.validation import DefinitionChecker
 
 JsonMap = dict[str, Any]
@@ -42,11 +42,11 @@ def environment_documents(environment: Any, environment_files: list[str] | None,
 class Catalog:
     """Template versions, functions, resource types and validation, from configuration."""
 
-    def __init__(self, registry: ResourceRegistry | None = None) -> None:
+    def __init__(self, registry: TypeRegistry | None = None) -> None:
         self._registry = registry
 
     @property
-    def registry(self) -> ResourceRegistry:
+    def registry(self) -> TypeRegistry:
         """Return the plug-in registry (configured plug-ins loaded on first use)."""
         if self._registry is None:
             from hearth.common import config

@@ -2,7 +2,7 @@
 
 Every action is one entry of :data:`ACTION_PLANS` (walk direction, the
 per-resource task, whether errors are aggregated) run by the one walker
-(:func:`hearth.engine.scheduler.walk`) inside :func:`run_action`, which
+(:class:`hearth.engine.scheduler.GraphWalker`) inside :func:`run_action`, which
 frames it with the stack's IN_PROGRESS and COMPLETE/FAILED states and
 Heat's status reasons.  A failed create rolls back (deletes what was made)
 unless the stack disables rollback.

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from hearth import bus
 from hearth.db import api_batch, models
 from hearth.db.session import Database
 from hearth.engine.resources import actions as resource_actions
@@ -28,19 +29,13 @@ LOG = logging.getLogger(__name__)
 
 STACK_RESOURCE_TYPE = "OS::Heat::Stack"
 
-try:  # the bus is optional: an engine without it still records every event
-    from hearth import bus as _bus
-except ImportError:  # pragma: no cover - depends on another part of Hearth
-    _bus = None
-
 
 def publish(tag: str, data: Mapping[str, Any]) -> None:
-    """Publish ``data`` on the event bus under ``tag`` when the bus exists."""
-    if _bus is not None:
-        try:
-            _bus.publish(tag, dict(data))
-        except Exception:  # noqa: BLE001 - a bus problem never fails a stack action
-            LOG.debug("bus publish of %s failed", tag, exc_info=True)
+    """Publish ``data`` on the event bus under ``tag`` (a bus problem never fails an action)."""
+    try:
+        bus.publish(tag, dict(data))
+    except Exception:  # noqa: BLE001 - a bus problem never fails a stack action
+        LOG.debug("bus publish of %s failed", tag, exc_info=True)
 
 
 def requirements(definition: Any) -> set[str]:

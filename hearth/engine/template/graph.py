@@ -1,10 +1,11 @@
 """The dependency graph of a template's resources, built by small named steps.
 
 Edges point from a resource to each resource it needs: ``web -> db`` means
-``web`` requires ``db``.  A walker for CREATE starts a node once all its
-successors are done; for DELETE the same walker runs on
-:func:`reverse_for_delete`'s graph.  The graph is generic: nodes carry the
-objects they were built from and nothing here knows about resource types.
+``web`` requires ``db``.  Building the graph validates the references
+(unknown or disabled resources, cycles); the graph is generic: nodes carry
+the objects they were built from and nothing here knows about resource
+types.  The stack walk (:class:`hearth.engine.scheduler.GraphWalker`)
+takes its requirement map from the stack.
 
 Each step takes and returns the graph, so :data:`BUILD_STEPS` reads as the
 list of what building does, and the canonical text :func:`dump` is logged
@@ -148,21 +149,6 @@ def build(definitions: Mapping[str, GraphNode], disabled: Iterable[str] = (),
         if LOG.isEnabledFor(logging.DEBUG):
             LOG.debug("graph after %s:\n%s", step.__name__, dump(graph))
     return graph
-
-
-def reverse_for_delete(graph: nx.DiGraph) -> nx.DiGraph:
-    """Return the graph a DELETE walks: a resource waits for those that need it."""
-    return graph.reverse(copy=True)
-
-
-def creation_order(graph: nx.DiGraph) -> list[str]:
-    """Return the nodes in an order that creates dependencies first (ties by name)."""
-    return list(nx.lexicographical_topological_sort(graph.reverse(copy=False), key=str))
-
-
-def required_by(graph: nx.DiGraph, name: str) -> list[str]:
-    """Return the resources that need ``name``, sorted."""
-    return sorted(graph.predecessors(name))
 
 
 def dump(graph: nx.DiGraph) -> str:

@@ -4,7 +4,7 @@ import pytest
 
 from hearth.engine.registry import introspection as resource_types
 from hearth.engine.registry.plugin_manager import PluginManager
-from hearth.engine.registry.types import ResourceRegistry
+from hearth.engine.registry.types import TypeRegistry
 from hearth.plugins.none import NoneResource
 from hearth.plugins.random_string import RandomString
 from hearth.plugins.value import Value
@@ -78,7 +78,7 @@ def test_unknown_template_type():
 
 
 def test_list_types_filters():
-    registry = ResourceRegistry.from_mapping({"OS::Heat::None": NoneResource,
+    registry = TypeRegistry.from_mapping({"OS::Heat::None": NoneResource,
                                               "OS::Heat::Value": Value,
                                               "OS::Heat::RandomString": RandomString})
     assert resource_types.list_types(registry) == [
@@ -92,7 +92,7 @@ def test_list_types_filters():
 
 def test_load_failures_rows(tmp_path):
     (tmp_path / "bad.py").write_text("import nope_nope\n")
-    registry = ResourceRegistry(PluginManager.load([str(tmp_path)], include_builtin=False,
+    registry = TypeRegistry(PluginManager.load([str(tmp_path)], include_builtin=False,
                                                    entry_point_group=None))
     assert list(resource_types.load_failures(registry)) == [{
         "resource_type": str(tmp_path / "bad.py"), "status": "FAILED",

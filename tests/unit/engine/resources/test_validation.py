@@ -6,7 +6,7 @@ import pytest
 
 from hearth.common import exception
 from hearth.engine import properties, resource, support
-from hearth.engine.registry.types import ResourceRegistry
+from hearth.engine.registry.types import TypeRegistry
 from hearth.engine.resources.validation import validate_resource_definition
 from hearth.engine.template.located import LocatedDict
 from hearth.plugins.test_resource import TestResource
@@ -29,7 +29,7 @@ class Gone(resource.Resource):
     support_status = support.SupportStatus(support.HIDDEN, message="Use New.")
 
 
-REGISTRY = ResourceRegistry.from_mapping(
+REGISTRY = TypeRegistry.from_mapping(
     {"OS::Heat::TestResource": TestResource, "My::Old": Old, "My::Gone": Gone})
 
 
@@ -101,7 +101,7 @@ def test_hidden_type_refused_for_new_stacks_only():
 
 
 def test_registry_template_factory_and_failures():
-    registry = ResourceRegistry(REGISTRY.manager, template_class_factory=lambda ref: Old)
+    registry = TypeRegistry(REGISTRY.manager, template_class_factory=lambda ref: Old)
 
     class TemplateEnv:
         class registry:  # noqa: N801
