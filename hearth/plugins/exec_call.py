@@ -225,8 +225,8 @@ class ExecCall(resource.Resource):
     def _check_target(self, props: properties.Properties) -> None:
         """Compile the target once (nodegroups are the master's: it checks those)."""
         target, target_type = props[self.TARGET], props[self.TARGET_TYPE]
-        if self._is_local(props) or target_type == "nodegroup" or "N@" in target:
-            return
+        if self._is_local(props) or not target or target_type == "nodegroup" or "N@" in target:
+            return  # unresolved yet, or the master's nodegroups: checked when published
         compile_target(target, target_type)
 
     def _check_pillar(self, props: properties.Properties) -> None:
@@ -238,10 +238,21 @@ class ExecCall(resource.Resource):
     # --- starting and finishing a call -------------------------------------
 
     def _is_local(self, props: properties.Properties) -> bool:
-        return not props[self.TARGET] or props[self.TARGET] in LOCAL_TARGETS
+        """Return whether the call runs on the engine's host (no target, or 'local').
+
+        A target the template gives through a function counts as remote even
+        while it is unresolved (validation) or empty: an empty agent id is an
+        error, never a reason to run on the engine's host.
+        """
+        if props.data.get(self.TARGET) is None:
+            return True
+        return props[self.TARGET] in LOCAL_TARGETS
 
     def _start(self, call: dict[str, Any], props: properties.Properties, action: str) -> Call:
         if not self._is_local(props):
+            if not props[self.TARGET]:
+                raise exception.InvalidTarget(props[self.TARGET], props[self.TARGET_TYPE],
+                                              "the target is empty")
             request = remote.JobRequest(
                 call[self.FUNCTION], list(call.get(self.ARGS) or ()),
                 dict(call.get(self.KWARGS) or {}), props[self.TARGET], props[self.TARGET_TYPE],

@@ -11,7 +11,7 @@ from hearth.common import exception
 from hearth.engine.scheduler import green_sleep
 from hearth.plugins import _remote_job
 from hearth.plugins.exec_call import ExecCall
-from tests.unit.engine.resource_helpers import Definition, make
+from tests.unit.engine.resource_helpers import Definition, GetAttr, make
 from tests.unit.plugins.fake_master import FakeAgent, FakeMaster
 
 
@@ -253,3 +253,24 @@ def test_nodegroups_are_left_to_the_master(call_type):
     for props in ({"target": "webs", "target_type": "nodegroup"},
                   {"target": "N@webs and G@role:web", "target_type": "compound"}):
         make(call_type, {"function": "test.ping", **props}).validate()
+
+
+def test_a_target_from_a_resource_not_created_yet_validates(call_type):
+    res = make(call_type, {"function": "test.ping", "target": GetAttr("server"),
+                           "pillar": {"role": "web"}})
+    res.validate()
+
+
+def test_an_empty_target_from_get_attr_never_runs_on_the_engine_host(call_type, master):
+    res = make(call_type, {"function": "test.ping", "target": GetAttr("server", "")})
+    with pytest.raises(exception.InvalidTarget) as caught:
+        res.handle_create()
+    assert str(caught.value) == "Invalid target '' (glob): the target is empty"
+    assert master.published == []
+
+
+def test_get_attr_target_is_published(call_type, master):
+    res = make(call_type, {"function": "test.ping", "target": GetAttr("server", "db1")})
+    drive(res, "CREATE")
+    assert master.published[0]["target"] == "db1"
+    assert res.FnGetAtt("returns") == {"db1": True}
