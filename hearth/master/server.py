@@ -247,7 +247,7 @@ class Master:
 
     def _on_agent_request(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
         rid, op = message.get("rid"), message.get("op")
-        work = {"pillar": lambda: self.compile_pillar(agent_id),
+        work = {"pillar": lambda: self.compile_pillar(agent_id, message.get("pillar_override")),
                 "modules_list": lambda: sync.list_modules(self.settings.module_dirs),
                 "module_get": lambda: sync.read_module(self.settings.module_dirs,
                                                        str(message.get("name")))}.get(op)
@@ -269,14 +269,22 @@ class Master:
 
         self.workers.submit(job)
 
-    def compile_pillar(self, agent_id: str) -> dict[str, Any]:
-        """Return the pillar of ``agent_id`` from hearth.pillar (``{}`` without it)."""
+    def compile_pillar(self, agent_id: str, pillar_override: Any = None) -> dict[str, Any]:
+        """Return the pillar of ``agent_id`` from hearth.pillar (``{}`` without it).
+
+        A ``pillar_override`` (one call's ``pillar=``) is merged in last and the
+        result is not kept as the agent's pillar.
+        """
         try:
             from hearth.pillar import compile_pillar
         except ImportError:
             return {}
         state = self.agents.get(agent_id)
-        pillar = compile_pillar(agent_id, dict(state.grains), {"id": agent_id})
+        override = pillar_override if isinstance(pillar_override, dict) else None
+        pillar = compile_pillar(agent_id, dict(state.grains), {"id": agent_id},
+                                pillar_override=override)
+        if override:
+            return dict(pillar or {})
         state.pillar = dict(pillar or {})
         return state.pillar
 

@@ -102,6 +102,10 @@ def test_each_agent_gets_only_its_own_pillar(site):
                      "db1": {"role": "db", "secret": "db-only-s3cret", "cmdb": {"host": "db1"}}}
     code, held = run_json(master, "-L", "web1,db1", "pillar.raw")
     assert held == fresh  # the pillar each agent holds in memory since it connected
+    code, overridden = run_json(master, "web1", "pillar.items", "unmask=True",
+                                'pillar={"secret": "for-this-call", "extra": 1}')
+    assert overridden == {"web1": {**fresh["web1"], "secret": "for-this-call", "extra": 1}}
+    assert run_json(master, "web1", "pillar.raw")[1] == {"web1": fresh["web1"]}  # not kept
     code, masked = run_json(master, "web1", "pillar.get", "secret")
     assert masked == {"web1": "**********"}
     shown = master.stackctl("pillar-show", "db1", "--format", "json", "--unmask")
