@@ -219,8 +219,17 @@ class Cloud:
             if failure is not None:
                 LOG.warning("cloud provider %s skipped: %s", reference, failure)
                 continue
-            answer.setdefault(alias, {})[driver] = self.call_function(reference, kind)
+            answer.setdefault(alias, {})[driver] = self._query_one(reference, kind)
         return answer
+
+    def _query_one(self, reference: str, kind: str) -> dict[str, Any]:
+        """Run query ``kind``; a driver without it answers from the plainer listing."""
+        if kind == "list_nodes" or self.supports(reference, kind):
+            return self.call_function(reference, kind)
+        if kind == "list_nodes_select":
+            return utils.list_nodes_select(self._query_one(reference, "list_nodes_full"),
+                                           self.opts.get("query.selection"))
+        return self.call_function(reference, "list_nodes")
 
     def locate(self, name: str) -> str:
         """Return the ``alias:driver`` of the provider that has node ``name``."""

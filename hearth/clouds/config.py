@@ -252,8 +252,10 @@ def is_provider_configured(opts: Mapping[str, Any], provider: str,
         if not missing:
             return conf
         if log_message:
-            LOG.warning("cloud provider %s:%s is missing the required option(s) %s",
-                        found_alias, found_driver, ", ".join(missing))
+            # debug only: every loader asks this of each driver module it imports, and the
+            # refusing driver's reason already names the missing options
+            LOG.debug("cloud provider %s:%s is missing the required option(s) %s",
+                      found_alias, found_driver, ", ".join(missing))
     return False
 
 

@@ -85,6 +85,7 @@ def test_get_cloud_config_value_vm_over_profile_over_provider_over_global():
 
 
 def test_is_provider_configured_by_alias_or_by_driver(caplog):
+    caplog.set_level("DEBUG", logger="hearth.clouds.config")
     opts = {"providers": {"a": {"ec2": {"id": "x", "key": "y"}}, "b": {"ec2": {"id": "x"}}}}
     assert config.is_provider_configured(opts, "a:ec2", ("id", "key")) == {"id": "x",
                                                                           "key": "y"}
