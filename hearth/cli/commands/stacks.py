@@ -93,7 +93,7 @@ def run_action(backend: Any, stack_identity: str | None, start: Callable[[], Any
     except exception.StackValidationFailed as exc:
         raise exc.located(template_file) from None
     if started and started.get("id"):
-        stack_identity = started["id"]
+        stack_identity = full_identity(started)
     assert stack_identity is not None
     printer = ProgressPrinter(backend, stack_identity, marker)
     printer.display = progress_display.make_display(backend, stack_identity, display,
@@ -109,6 +109,11 @@ def run_action(backend: Any, stack_identity: str | None, start: Callable[[], Any
         return 0
     command.print_error(stack.get("stack_status_reason") or stack["stack_status"])
     return 1
+
+
+def full_identity(stack: dict[str, Any]) -> str:
+    """Return ``name/id`` of a stack: every later call finds it without a lookup by name."""
+    return f"{stack['stack_name']}/{stack['id']}" if stack.get("stack_name") else stack["id"]
 
 
 def add_template_arguments(parser: argparse.ArgumentParser, required: bool) -> None:
@@ -179,7 +184,7 @@ def do_stack_delete(args: argparse.Namespace) -> int:
     backend = _backend(args)
     code = 0
     for name in args.name:
-        stack_id = backend.identify_stack(name)["id"]
+        stack_id = full_identity(backend.identify_stack(name))
         code |= run_action(backend, stack_id, lambda sid=stack_id: backend.delete_stack(sid),
                            "DELETE", display=_display(args))
     return code
@@ -189,7 +194,7 @@ def make_simple_action(action: str, final_action: str) -> command.Handler:
     """Return the handler of a stack action command (suspend, resume, check, cancel)."""
     def handler(args: argparse.Namespace) -> int:
         backend = _backend(args)
-        stack_id = backend.identify_stack(args.name)["id"]
+        stack_id = full_identity(backend.identify_stack(args.name))
         return run_action(backend, stack_id,
                           lambda: backend.stack_action(stack_id, action), final_action,
                           display=_display(args))
