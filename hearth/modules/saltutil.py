@@ -96,9 +96,17 @@ def sync_all(refresh: bool = True, **kwargs: Any) -> dict[str, list[str]]:
     return {"modules": sync_modules(refresh=refresh)}
 
 
-def refresh_pillar(**kwargs: Any) -> bool:
-    """Fetch this agent's pillar from the master again; return True."""
-    pillar = _channel().request("pillar")
+def refresh_pillar(wait: bool = True, timeout: float | None = None, **kwargs: Any) -> bool:
+    """Fetch this agent's pillar from the master again, in place; return True.
+
+    Fires ``hearth/agent/pillar_refresh_complete`` once the new pillar is held
+    (Salt's ``minion_pillar_refresh_complete``).  Hearth always waits.
+    """
+    from hearth.pillar.refresh import REFRESH_COMPLETE_TAG
+
+    channel = _channel()
+    pillar = channel.request("pillar", timeout=timeout)
     __pillar__.clear()  # noqa: F821
     __pillar__.update(pillar or {})  # noqa: F821
+    channel.fire_event(REFRESH_COMPLETE_TAG, {"complete": True})
     return True

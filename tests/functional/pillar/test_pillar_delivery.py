@@ -10,6 +10,7 @@ Hearth::Exec::Call that runs on the server's agent.
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 import yaml
@@ -100,8 +101,14 @@ def test_each_agent_gets_only_its_own_pillar(site):
     assert fresh == {"web1": {"role": "web", "secret": "web-only-s3cret",
                               "cmdb": {"host": "web1"}},
                      "db1": {"role": "db", "secret": "db-only-s3cret", "cmdb": {"host": "db1"}}}
-    code, held = run_json(master, "-L", "web1,db1", "pillar.raw")
-    assert held == fresh  # the pillar each agent holds in memory since it connected
+    # The pillar each agent holds since it connected (fetched on connect, on a thread).
+    deadline = time.monotonic() + 10
+    while True:
+        held = run_json(master, "-L", "web1,db1", "pillar.raw")[1]
+        if all(held.values()) or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert held == fresh
     code, overridden = run_json(master, "web1", "pillar.items", "unmask=True",
                                 'pillar={"secret": "for-this-call", "extra": 1}')
     assert overridden == {"web1": {**fresh["web1"], "secret": "for-this-call", "extra": 1}}
@@ -114,6 +121,23 @@ def test_each_agent_gets_only_its_own_pillar(site):
     top = master.stackctl("pillar-top", "web1", "--format", "json")
     assert json.loads(top.stdout) == {"base": [{"target": "web1", "match": "compound",
                                                 "sls": ["web"]}]}
+
+
+def test_refresh_pillar_takes_new_data_and_fires_its_event(site):
+    master, _ = site
+    assert run_json(master, "db1", "saltutil.refresh_pillar")[1] == {"db1": True}
+    sls = master.directory / "pillar" / "db.sls"
+    sls.write_text(sls.read_text() + "added: later\n")
+    assert run_json(master, "db1", "pillar.raw", "added")[1] == {"db1": None}
+    with master.client() as listener, master.client() as client:
+        events = listener.events("hearth/agent/pillar_refresh_complete", timeout=10)
+        done = client.run("db1", "saltutil.refresh_pillar", timeout=10)
+        assert done.returns["db1"]["return"] is True
+        tag, data = next(events)
+        events.close()
+    assert (tag, data["id"], data["complete"]) == (
+        "hearth/agent/pillar_refresh_complete", "db1", True)
+    assert run_json(master, "db1", "pillar.raw", "added")[1] == {"db1": "later"}
 
 
 def test_pillar_flows_into_a_call_on_a_local_server(site):
