@@ -49,19 +49,14 @@ def template_request(args: argparse.Namespace) -> dict[str, Any]:
     """Return the template, files and environment arguments of a create or update.
 
     Files the template and environments refer to are gathered client-side
-    (as heatclient does) by :mod:`hearth.cli.template_files` when present.
+    (as heatclient does) by :mod:`hearth.cli.template_files`; without a
+    template (an update of the existing one) only the environments are read.
     """
     request: dict[str, Any] = {}
     env_paths = list(getattr(args, "environment_file", None) or [])
     if getattr(args, "template_file", None):
-        try:
-            from hearth.cli import template_files
-        except ImportError:
-            template_files = None
-        if template_files is not None and hasattr(template_files, "gather"):
-            return dict(template_files.gather(args.template_file, env_paths))
-        request["template"] = _read_file(args.template_file)
-        request["files"] = {}
+        from hearth.cli import template_files
+        return dict(template_files.gather(args.template_file, env_paths))
     if env_paths:
         files = request.setdefault("files", {})
         for path in env_paths:
