@@ -1,5 +1,7 @@
 """A stack of three local servers (real hearth-agent processes) through stackctl.
 
+A Hearth::Exec::Call targets the first server's agent by ``get_attr``.
+
 Created, suspended, resumed, updated (new grains: every server replaced,
 the new one created first) and deleted; afterwards no agent process, node
 directory or accepted key is left behind.
@@ -12,29 +14,17 @@ import pytest
 from tests.fixtures.clouds import agent_processes, hearth_conf, kill_agents, write_cloud_config
 from tests.functional.stackctl_process import run
 
-TEMPLATE = """
-heat_template_version: 2018-08-31
-parameters:
-  role: {type: string, default: web}
-resources:
-  servers:
-    type: OS::Heat::ResourceGroup
-    properties:
-      count: 3
-      resource_def:
-        type: Hearth::Cloud::Server
-        properties:
-          profile: agent
-          agent: {grains: {role: {get_param: role}}}
-outputs:
-  agent_ids: {value: {get_attr: [servers, agent_id]}}
-"""
-
 PLAIN_TEMPLATE = """
 heat_template_version: 2018-08-31
 parameters:
   role: {type: string, default: web}
 resources:
+  role_of_s0:
+    type: Hearth::Exec::Call
+    properties:
+      function: grains.get
+      args: [role]
+      target: {get_attr: [s0, agent_id]}
 """ + "".join(f"""  s{i}:
     type: Hearth::Cloud::Server
     properties:
@@ -44,6 +34,7 @@ resources:
 outputs:
   agent_ids: {value: [{get_attr: [s0, agent_id]}, {get_attr: [s1, agent_id]},
                       {get_attr: [s2, agent_id]}]}
+  role_of_s0: {value: {get_attr: [role_of_s0, return]}}
 """
 
 
@@ -53,7 +44,10 @@ def local_stack(hearth_home, tmp_path, local_master):
         tmp_path / "cloud",
         {"here": {"driver": "local", "master_config": str(local_master.config)}},
         {"agent": {"provider": "here"}})
-    config = hearth_conf(tmp_path / "hearth.conf", cloud_dir)
+    config = hearth_conf(tmp_path / "hearth.conf", cloud_dir,
+                         f"[master]\ninterface = 127.0.0.1\nport = {local_master.port}\n"
+                         f"auth_port = {local_master.auth_port}\n"
+                         f"pki_dir = {local_master.pki_dir}\n")
     (tmp_path / "servers.yaml").write_text(PLAIN_TEMPLATE)
 
     def stackctl(*args):
@@ -72,9 +66,13 @@ def roles(master, agent_ids):
     return {agent: ret.get("return") for agent, ret in status.returns.items()}
 
 
-def agent_ids(stackctl):
+def outputs(stackctl):
     shown = json.loads(stackctl("stack-show", "three", "--format", "json").stdout)
-    return next(o["output_value"] for o in shown["outputs"] if o["output_key"] == "agent_ids")
+    return {o["output_key"]: o["output_value"] for o in shown["outputs"]}
+
+
+def agent_ids(stackctl):
+    return outputs(stackctl)["agent_ids"]
 
 
 @pytest.mark.slow
@@ -85,6 +83,8 @@ def test_three_local_servers_life_cycle(local_stack, local_master, hearth_home):
     assert len(set(first)) == 3 and all(a.startswith("three-s") for a in first)
     assert roles(local_master, first) == dict.fromkeys(first, "web")
     assert len(agent_processes(hearth_home)) == 3
+    # template -> server -> agent -> execution module: the call ran on the new agent
+    assert outputs(local_stack)["role_of_s0"] == {first[0]: "web"}
 
     assert "Stack three SUSPEND_COMPLETE" in local_stack("stack-suspend", "three").stdout
     assert agent_processes(hearth_home) == []
@@ -96,6 +96,7 @@ def test_three_local_servers_life_cycle(local_stack, local_master, hearth_home):
     second = agent_ids(local_stack)
     assert not set(second) & set(first)
     assert roles(local_master, second) == dict.fromkeys(second, "db")
+    assert outputs(local_stack)["role_of_s0"] == {second[0]: "db"}
     assert len(agent_processes(hearth_home)) == 3
     with local_master.client() as client:
         assert sorted(client.list_keys()["accepted"]) == sorted(second)
