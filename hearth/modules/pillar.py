@@ -18,7 +18,7 @@ from typing import Any
 from hearth.common.exception import CommandExecutionError
 from hearth.pillar.mask import shown
 from hearth.pillar.merge import merge_recurse
-from hearth.pillar.refresh import LivePillar, local_fetch, refresh_pillar
+from hearth.pillar.refresh import local_fetch, replace_held
 from hearth.utils.data import traverse
 
 ERRORS_KEY = "_errors"
@@ -36,10 +36,10 @@ def _fetch() -> Any:
 def _held() -> dict[str, Any]:
     """Return the in-memory pillar, compiled locally first when nothing ever filled it."""
     pillar = __pillar__  # noqa: F821
-    on_agent = isinstance(pillar, LivePillar) or __opts__.get("agent_channel") is not None  # noqa: F821
+    on_agent = __opts__.get("agent_channel") is not None  # noqa: F821
     if not pillar and not on_agent and "__compiled" not in __context__:  # noqa: F821
         __context__["__compiled"] = True  # noqa: F821
-        refresh_pillar(pillar, _fetch())
+        replace_held(pillar, _fetch()())
     return pillar
 
 
@@ -72,11 +72,7 @@ def get(key: str, default: Any = "", merge: bool = False, merge_nested_lists: bo
 def items(*args: Any, pillar: Mapping[str, Any] | None = None, pillarenv: str | None = None,
           saltenv: str | None = None, unmask: bool | None = None, **kwargs: Any) -> dict[str, Any]:
     """Return the pillar compiled afresh (``pillar=`` overrides values for this call)."""
-    held = __pillar__  # noqa: F821
-    if isinstance(held, LivePillar):
-        data = held.compile_fresh(pillar)
-    else:
-        data = dict(_fetch()(pillar) if pillar else _fetch()())
+    data = dict(_fetch()(pillar) if pillar else _fetch()())
     if unmask is None:
         unmask = not __opts__.get("pillar_mask_output", True)  # noqa: F821
     return shown(data, unmask)
@@ -118,7 +114,7 @@ def ext(external: Any, pillar: Mapping[str, Any] | None = None,
             f"on_demand_ext_pillar (allowed now: {allowed or 'none'})")
     from hearth.pillar import compile_pillar, master_opts
 
-    opts = master_opts()
+    opts = {**master_opts(), **__opts__}  # noqa: F821
     opts["ext_pillar"] = [*(opts.get("ext_pillar") or []), dict(external)]
     agent = str(__opts__.get("id") or __grains__.get("id") or "local")  # noqa: F821
     return shown(compile_pillar(agent, dict(__grains__), opts,  # noqa: F821
@@ -136,8 +132,3 @@ def keys(key: str, delimiter: str = ":") -> list[str]:
     if not isinstance(value, dict):
         raise CommandExecutionError(f"Pillar key {key!r} is not a dict")
     return list(value)
-
-
-def refresh(wait: bool = True) -> bool:
-    """Recompile the held pillar (saltutil.refresh_pillar does the same)."""
-    return refresh_pillar(__pillar__, _fetch(), wait=wait)  # noqa: F821

@@ -1,8 +1,7 @@
 """Pillar: per-agent data compiled from pillar files and ext_pillar modules, as Salt's.
 
 Public names: :func:`compile_pillar` (the master calls it for each agent),
-:func:`pillar_top`, :func:`master_opts`, :func:`refresh` (an agent's
-refresh hook) and :data:`ERRORS_KEY`.
+:func:`pillar_top`, :func:`master_opts` and :data:`ERRORS_KEY`.
 """
 
 from __future__ import annotations
