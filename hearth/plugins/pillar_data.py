@@ -67,7 +67,7 @@ class PillarData(resource.Resource):
 
     ``agent`` is an agent id (often ``{get_attr: [server, agent_id]}``);
     ``refresh`` recompiles on every update (otherwise only when ``agent``,
-    ``path`` or ``pillarenv`` change); check recompiles and reports
+    ``pillarenv`` or ``grains`` change); check recompiles and reports
     ``_errors``; suspend and resume do nothing.
     """
 
