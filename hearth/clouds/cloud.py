@@ -253,3 +253,43 @@ class Cloud:
     def destroy(self, nodes: Sequence[str]) -> dict[str, Any]:
         """Destroy each node; answer ``{alias: {driver: {node: result}}}``."""
         return self.run_action("destroy", nodes)
+
+    # --- what a server resource does (on its worker thread) -----------------
+
+    def create_or_adopt(self, vm_: Mapping[str, Any], adopt: bool) -> dict[str, Any]:
+        """Create node ``vm_``; one already under its name is adopted when ``adopt``.
+
+        A server's stack-unique name is only ever its own, so a node found
+        under it was left by an engine that died mid-create: adopt it.  A
+        name the template chose may be another's: refuse it.
+        """
+        try:
+            found = self.call_action(vm_["driver"], "show_instance", vm_["name"])
+        except exception.CloudNodeNotFound:
+            return self.create(vm_)
+        if not adopt:
+            raise exception.CloudNodeExists(vm_["name"], vm_["driver"])
+        return {**found, "adopted": True}
+
+    def destroy_and_wait(self, reference: str, name: str, timeout: float) -> None:
+        """Destroy node ``name`` and wait until it is gone (already gone is success)."""
+        try:
+            self.call_action(reference, "destroy", name)
+        except exception.CloudNodeNotFound:
+            return
+
+        def gone() -> Any:
+            try:
+                self.call_action(reference, "show_instance", name)
+            except exception.CloudNodeNotFound:
+                return True
+            return None
+
+        utils.wait_for_ip(gone, timeout=timeout, interval=0.2)
+
+    def act_and_show(self, reference: str, name: str, action: str,
+                     kwargs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Run ``action`` on node ``name`` (none: only show it); return its details after."""
+        if action:
+            self.call_action(reference, action, name, kwargs)
+        return self.call_action(reference, "show_instance", name)

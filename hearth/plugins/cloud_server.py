@@ -43,48 +43,6 @@ def new_cloud() -> Any:
     return Cloud.from_conf()
 
 
-# --- the work done on worker threads -------------------------------------------------
-
-def create_or_adopt(cloud: Any, vm_: Mapping[str, Any], adopt: bool) -> dict[str, Any]:
-    """Create node ``vm_``; a node already under its name is adopted when ``adopt``."""
-    try:
-        found = cloud.call_action(vm_["driver"], "show_instance", vm_["name"])
-    except exception.CloudNodeNotFound:
-        return cloud.create(vm_)
-    if not adopt:
-        raise exception.CloudNodeExists(vm_["name"], vm_["driver"])
-    return {**found, "adopted": True}
-
-
-def destroy_and_wait(cloud: Any, reference: str, name: str, timeout: float) -> None:
-    """Destroy node ``name`` and wait until it is gone (already gone is success)."""
-    import time
-
-    from hearth.clouds import utils
-
-    try:
-        cloud.call_action(reference, "destroy", name)
-    except exception.CloudNodeNotFound:
-        return
-
-    def gone() -> Any:
-        try:
-            cloud.call_action(reference, "show_instance", name)
-        except exception.CloudNodeNotFound:
-            return True
-        return None
-
-    utils.wait_for_ip(gone, timeout=timeout, interval=0.2, sleep=time.sleep)
-
-
-def act_and_show(cloud: Any, reference: str, name: str, action: str,
-                 kwargs: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Run ``action`` on node ``name`` (none for a bare show); return its details after."""
-    if action:
-        cloud.call_action(reference, action, name, kwargs)
-    return cloud.call_action(reference, "show_instance", name)
-
-
 class CloudServer(resource.Resource):
     """A server (node) on a cloud provider, made by one of Hearth's cloud drivers.
 
@@ -269,7 +227,7 @@ class CloudServer(resource.Resource):
         vm_ = self._vm(cloud, self.properties)
         self._store(vm_["driver"], None)
         adopt = not self.properties[self.NAME]
-        return self._start("create", create_or_adopt, cloud, vm_, adopt), vm_["driver"]
+        return self._start("create", cloud.create_or_adopt, vm_, adopt), vm_["driver"]
 
     def check_create_complete(self, cookie: tuple[BlockingCall, str]) -> Any:
         """Return True once the node runs (and, for local, its agent answers)."""
@@ -299,7 +257,7 @@ class CloudServer(resource.Resource):
         if self._stored().get("owns_node") is False:
             return None
         cloud = self.cloud_factory()
-        return self._start("delete", destroy_and_wait, cloud, self._reference(cloud),
+        return self._start("delete", cloud.destroy_and_wait, self._reference(cloud),
                            self.node_name(), node_timeout())
 
     def check_delete_complete(self, call: BlockingCall | None) -> Any:
@@ -313,7 +271,7 @@ class CloudServer(resource.Resource):
             raise exception.NotSupported(
                 feature=f"The {action} action of the {reference.split(':')[1]} cloud driver "
                         f"(server {self.name})")
-        return self._start(action or "show", act_and_show, cloud, reference, self.node_name(),
+        return self._start(action or "show", cloud.act_and_show, reference, self.node_name(),
                            action, kwargs), reference
 
     def handle_suspend(self) -> Any:
