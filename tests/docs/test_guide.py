@@ -54,6 +54,6 @@ def test_console_output_matching():
 
 def test_the_places_kept_for_later_work_are_in_the_guide():
     index = (guide_samples.DOCS / "index.rst").read_text()
-    for page in ("tutorial", "ext-pillars", "master-and-agents"):
+    for page in ("tutorial", "master-and-agents"):
         assert f"   {page}\n" in index
         assert ".. note:: To be written" in (guide_samples.DOCS / f"{page}.rst").read_text()

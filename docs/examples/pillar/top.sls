@@ -1,0 +1,5 @@
+base:
+  '*':
+    - common
+  'G@role:web':
+    - web

@@ -1,0 +1,2 @@
+app:
+  tls_key: not-a-real-key
