@@ -44,7 +44,6 @@ class JobRequest:
     target_type: str = "glob"
     timeout: float | None = None
     batch: str | None = None
-    pillar: dict[str, Any] | None = None
 
 
 class RemoteJob:
@@ -65,7 +64,7 @@ class RemoteJob:
         request = self.request
         return client.publish(request.target, request.function, request.args, request.kwargs,
                               target_type=request.target_type, timeout=request.timeout,
-                              batch=request.batch, pillar=request.pillar)
+                              batch=request.batch)
 
     def _ask_status(self) -> None:
         jid = self.jid

@@ -107,9 +107,12 @@ class ExecCall(resource.Resource):
     ``args`` and ``kwargs``.  Without ``target`` (or with ``local``) it runs
     on the engine's host; otherwise ``target`` and ``target_type`` select
     agents as ``stackctl run`` does (Salt's target types) and the call is a
-    job published through hearth-master, optionally in batches, with a
-    per-call ``pillar`` override.  ``timeout`` is, as in Salt, how long to
-    wait for agents to return (locally: how long the call may take).
+    job published through hearth-master, optionally in batches.  ``pillar``
+    is Salt's per-call override: it reaches the function as its ``pillar=``
+    keyword, as ``stackctl run ... pillar=...`` sends it, so functions that
+    compile pillar (``pillar.items``...) merge it over the host's pillar for
+    this call only.  ``timeout`` is, as in Salt, how long to wait for agents
+    to return (locally: how long the call may take).
 
     By default the resource fails when any agent's call fails
     (``on_agent_failure``) or an agent does not return in time
@@ -161,8 +164,8 @@ class ExecCall(resource.Resource):
             properties.Schema.STRING, "Run on this many agents at a time: N, or P% of the "
             "targeted agents.", update_allowed=True),
         PILLAR: properties.Schema(
-            properties.Schema.MAP, "Pillar data merged over each agent's pillar for this "
-            "call only (remote targets).", update_allowed=True),
+            properties.Schema.MAP, "Pillar data merged over the host's pillar for this call "
+            "only (Salt's pillar= keyword, given to the function).", update_allowed=True),
         FAIL_ON_RETCODE: properties.Schema(
             properties.Schema.BOOLEAN, "Fail the resource when the call's retcode is not 0 "
             "(false: a retcode alone fails nothing, locally or on agents).",
@@ -208,8 +211,7 @@ class ExecCall(resource.Resource):
     def validate(self) -> None:
         """Check the properties, the target expression's syntax and the batch size."""
         super().validate()
-        checks = ((self.BATCH, self._check_batch), (self.TARGET, self._check_target),
-                  (self.PILLAR, self._check_pillar))
+        checks = ((self.BATCH, self._check_batch), (self.TARGET, self._check_target))
         for key, check in checks:
             try:
                 check(self.properties)
@@ -229,12 +231,6 @@ class ExecCall(resource.Resource):
             return  # unresolved yet, or the master's nodegroups: checked when published
         compile_target(target, target_type)
 
-    def _check_pillar(self, props: properties.Properties) -> None:
-        if props[self.PILLAR] and self._is_local(props):
-            raise exception.BadRequest(
-                message="a pillar override needs a target agent (the master compiles "
-                        "pillar); the engine's own host has none")
-
     # --- starting and finishing a call -------------------------------------
 
     def _is_local(self, props: properties.Properties) -> bool:
@@ -249,23 +245,23 @@ class ExecCall(resource.Resource):
         return props[self.TARGET] in LOCAL_TARGETS
 
     def _start(self, call: dict[str, Any], props: properties.Properties, action: str) -> Call:
+        function, args = call[self.FUNCTION], list(call.get(self.ARGS) or ())
+        kwargs = dict(call.get(self.KWARGS) or {})
+        if props[self.PILLAR]:
+            kwargs["pillar"] = dict(props[self.PILLAR])
         if not self._is_local(props):
             if not props[self.TARGET]:
                 raise exception.InvalidTarget(props[self.TARGET], props[self.TARGET_TYPE],
                                               "the target is empty")
-            request = remote.JobRequest(
-                call[self.FUNCTION], list(call.get(self.ARGS) or ()),
-                dict(call.get(self.KWARGS) or {}), props[self.TARGET], props[self.TARGET_TYPE],
-                props[self.TIMEOUT], props[self.BATCH], props[self.PILLAR] or None)
+            request = remote.JobRequest(function, args, kwargs, props[self.TARGET],
+                                        props[self.TARGET_TYPE], props[self.TIMEOUT],
+                                        props[self.BATCH])
             return Call(remote.RemoteJob(self.stack, request, self.client_factory), props,
                         action)
         runner = self.runner_factory()
-        function = call[self.FUNCTION]
         runner.loader.function(function)  # a missing or refused function fails here, at once
         work = BlockingCall.start(self.stack, function, props[self.TIMEOUT], runner.run,
-                                  function, list(call.get(self.ARGS) or ()),
-                                  dict(call.get(self.KWARGS) or {}), None,
-                                  props[self.TARGET])
+                                  function, args, kwargs, None, props[self.TARGET])
         return Call(work, props, action)
 
     def _finish(self, call: Call | None) -> bool | float:

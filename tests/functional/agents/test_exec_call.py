@@ -41,7 +41,15 @@ resources:
       target: db1,web3
       target_type: list
       batch: "1"
+  overridden:
+    type: Hearth::Exec::Call
+    properties:
+      function: pillar.items
+      kwargs: {unmask: true}
+      target: db1
+      pillar: {extra: {from: stack}}
 outputs:
+  overridden: {value: {get_attr: [overridden, returns]}}
   webs: {value: {get_attr: [webs, returns]}}
   webs_jid: {value: {get_attr: [webs, jid]}}
   said: {value: {get_attr: [echo, stdout]}}
@@ -102,6 +110,7 @@ def test_a_stack_runs_calls_on_several_agents(fleet, tmp_path):
     assert values["said"] == "hello"
     assert values["pair"] == {"db1": {"role": "db"}, "web3": {"role": "web"}}
     assert values["pair_targeted"] == ["db1", "web3"]
+    assert values["overridden"] == {"db1": {"dbname": "main", "extra": {"from": "stack"}}}
     with master.client() as client:
         job = client.show_job(values["webs_jid"])
     assert job.fun == "test.ping" and job.targeted == ["web1", "web2", "web3"]

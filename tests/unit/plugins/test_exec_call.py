@@ -23,7 +23,9 @@ def call_type(tmp_path):
         "    time.sleep(seconds)\n"
         "    return True\n\n"
         "def refuse():\n"
-        "    return {'result': False, 'comment': 'not today'}\n")
+        "    return {'result': False, 'comment': 'not today'}\n\n"
+        "def seen(pillar=None):\n"
+        "    return pillar\n")
     loader = Loader(EXECUTION, {"module_dirs": [str(modules)]},
                     pack={"__grains__": {}, "__pillar__": {}})
     jobs, events = [], []
@@ -166,3 +168,10 @@ def test_run_on_validation():
     with pytest.raises(exception.StackValidationFailed) as caught:
         res.validate()
     assert str(caught.value).startswith("Property error: web.properties.run_on: ")
+
+
+def test_pillar_reaches_the_function_as_its_pillar_keyword(call_type):
+    res = make(call_type, {"function": "probe.seen", "pillar": {"app": {"port": 80}}})
+    res.validate()
+    drive(res, "CREATE")
+    assert res.FnGetAtt("return") == {"app": {"port": 80}}

@@ -54,8 +54,8 @@ def test_create_publishes_and_exposes_each_agents_return(call_type, master):
     [published] = master.published
     assert published == {"jid": published["jid"], "target": "G@role:web",
                          "target_type": "compound", "fun": "test.echo", "args": ["hi"],
-                         "kwargs": {"k": 1}, "timeout": 7, "batch": "50%",
-                         "pillar": {"app": {"port": 80}}}
+                         "kwargs": {"k": 1, "pillar": {"app": {"port": 80}}}, "timeout": 7,
+                         "batch": "50%", "pillar": None}
     assert res.resource_id == published["jid"] == res.FnGetAtt("jid")
     assert res.FnGetAtt("targeted") == ["web1", "web2"]
     assert res.FnGetAtt("returns") == {"web1": True, "web2": True}
@@ -231,9 +231,6 @@ def test_check_of_a_local_call_passes(call_type):
     ({"target": "web*", "batch": "ten"},
      "Property error: web.properties.batch: Invalid batch size 'ten': use a number of agents "
      "(e.g. 10) or a percentage of the targeted agents (e.g. 25%)."),
-    ({"pillar": {"a": 1}},
-     "Property error: web.properties.pillar: a pillar override needs a target agent (the "
-     "master compiles pillar); the engine's own host has none"),
 ])
 def test_validation_names_the_property(call_type, props, message):
     res = make(call_type, {"function": "test.ping", **props})
