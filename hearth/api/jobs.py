@@ -76,6 +76,9 @@ def create(request: ApiRequest) -> Any:
     function = body["function"]
     if body.get("batch") is not None:
         batch_size(body["batch"], 1)  # a bad spec is refused before anything is published
+    kwargs = dict(body.get("kwargs") or {})
+    if body.get("pillar"):
+        kwargs["pillar"] = body["pillar"]  # Salt's per-call override, as stackctl run sends it
 
     def publish(client: Any) -> Any:
         agents = [AgentFacts(agent["id"], agent.get("grains") or {})
@@ -84,10 +87,9 @@ def create(request: ApiRequest) -> Any:
         if not targeted:
             raise exception.NoAgentsMatched(target=target, target_type=target_type)
         acl.check(project, function, targeted, agents, nodegroups)
-        published = client.publish(target, function, body.get("args") or [],
-                                   body.get("kwargs") or {}, target_type=target_type,
-                                   timeout=body.get("timeout"), batch=body.get("batch"),
-                                   pillar=body.get("pillar"), user=project)
+        published = client.publish(target, function, body.get("args") or [], kwargs,
+                                   target_type=target_type, timeout=body.get("timeout"),
+                                   batch=body.get("batch"), user=project)
         if body.get("async"):
             return published
         return client.wait(published.jid, _wait_time(client, body, len(published.targeted)))

@@ -70,7 +70,8 @@ REQUESTS: dict[str, Schema] = {
                                "description": "Seconds to wait for returns (not a kill)."},
                    "batch": {"type": ["string", "integer"],
                              "description": "Run on N, or P%, of the agents at a time."},
-                   "pillar": {"type": "object", "description": "Per-call pillar override."},
+                   "pillar": {"type": "object", "description": "Per-call pillar override "
+                              "(the function's pillar= keyword)."},
                    "async": {"type": "boolean",
                              "description": "Answer 202 with the job id at once."}}},
 }

@@ -88,6 +88,14 @@ def test_run_a_job_and_find_it_again(api):
     assert error_of(hidden)["message"] == f"The Job ({job['jid']}) could not be found."
 
 
+def test_a_per_call_pillar_override(api):
+    answer = call(api, "proj-ops", "POST", "/jobs", "Job",
+                  json={"target": "db2", "function": "pillar.items",
+                        "kwargs": {"unmask": True}, "pillar": {"extra": 1}})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["job"]["returns"]["db2"]["return"] == {"dbname": "main", "extra": 1}
+
+
 def test_async_answers_at_once_with_the_job_id(api):
     answer = call(api, "proj-web", "POST", "/jobs", "JobPublished",
                   json={"target": "web1,web2", "target_type": "list",
