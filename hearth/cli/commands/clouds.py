@@ -2,10 +2,11 @@
 
 ``cloud-providers``, ``cloud-profiles``, ``cloud-nodes`` (``-Q``/``-F``/``-S``),
 ``cloud-create -p PROFILE NAME...`` (``-p``), ``cloud-destroy NAME... --yes``
-(``-d``), ``cloud-action ACTION NAME...`` (``-a``), ``cloud-function FUNCTION
-PROVIDER`` (``-f``) and ``cloud-images|sizes|locations PROVIDER``
-(``--list-*``).  The configuration is read from ``[cloud] config_dir``.
-Only the standard library is imported here; the handlers import the rest.
+(``-d``), ``cloud-map -m MAP`` (``-m``), ``cloud-action ACTION NAME...``
+(``-a``), ``cloud-function FUNCTION PROVIDER`` (``-f``) and
+``cloud-images|sizes|locations PROVIDER`` (``--list-*``).  The configuration
+is read from ``[cloud] config_dir``.  Only the standard library is imported
+here; the handlers import the rest.
 """
 
 from __future__ import annotations
@@ -160,6 +161,24 @@ def do_function(args: argparse.Namespace) -> int:
     return 0
 
 
+def do_map(args: argparse.Namespace) -> int:
+    """Create the nodes of a map file that do not exist yet (or destroy them all)."""
+    from hearth.cli.command import CommandError
+    from hearth.clouds import maps
+
+    entries = maps.read_map(args.map)
+    cloud = _cloud(args)
+    if args.destroy:
+        if not args.yes:
+            names = ", ".join(entry.name for entry in entries)
+            raise CommandError(f"cloud-map --destroy destroys {names} for good: add --yes to "
+                               "confirm.", exit_code=2)
+        _print(_with_events(lambda: maps.destroy_map(cloud, entries)), args.format)
+        return 0
+    _print(_with_events(lambda: maps.run_map(cloud, entries, args.parallel)), args.format)
+    return 0
+
+
 def _avail(kind: str) -> Callable[[argparse.Namespace], int]:
     def handler(args: argparse.Namespace) -> int:
         cloud = _cloud(args)
@@ -207,6 +226,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("function", metavar="FUNCTION")
     parser.add_argument("provider", metavar="PROVIDER")
     parser.add_argument("items", nargs="*", metavar="KEY=VALUE")
+    parser = command.add_command(subparsers, "cloud-map", do_map,
+                                 "Create the nodes of a map file (salt-cloud -m).",
+                                 formats=STRUCTURED)
+    parser.add_argument("-m", "--map", required=True, metavar="FILE",
+                        help="The map: profile: [name, {name: {overrides, requires}}].")
+    parser.add_argument("--parallel", action="store_true",
+                        help="Create the nodes of each wave at once (salt-cloud -P).")
+    parser.add_argument("--destroy", action="store_true",
+                        help="Destroy every node of the map instead.")
+    parser.add_argument("--yes", action="store_true", help="Confirm --destroy.")
     for kind in ("images", "sizes", "locations"):
         parser = command.add_command(subparsers, f"cloud-{kind}", _avail(kind),
                                      f"List the {kind} of a cloud provider.",

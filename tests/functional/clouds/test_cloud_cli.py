@@ -112,3 +112,41 @@ def test_refused_drivers_are_listed_with_their_reason(hearth_home, tmp_path):
     }
     nodes = run(hearth_home, "cloud-nodes", "--format", "json", config=config)
     assert json.loads(nodes.stdout) == {"good": {"libcloud": {}}}
+
+
+MAP = """
+web:
+  - web-a: {requires: [db-a]}
+  - web-b: {size: Big, requires: [db-a]}
+base:
+  - db-a
+"""
+
+
+def test_map_creates_in_requires_order_then_only_what_is_missing(hearth_home, tmp_path,
+                                                                 dummy_cloud):
+    config = hearth_conf(tmp_path / "hearth.conf", dummy_cloud)
+    (tmp_path / "cloud.map").write_text(MAP)
+    made = run(hearth_home, "cloud-map", "-m", str(tmp_path / "cloud.map"), "--parallel",
+               "--format", "json", config=config)
+    assert made.returncode == 0, made.stderr
+    nodes = json.loads(made.stdout)
+    assert sorted(nodes) == ["db-a", "web-a", "web-b"]
+    assert (nodes["web-b"]["size"], nodes["web-a"]["size"]) == ("Big", "Medium")
+    created = [line.split("/")[2] for line in made.stderr.splitlines()
+               if line.endswith("/created: created instance")]
+    assert created[0] == "db-a" and sorted(created[1:]) == ["web-a", "web-b"]
+    again = run(hearth_home, "cloud-map", "-m", str(tmp_path / "cloud.map"), "--format",
+                "json", config=config)
+    assert json.loads(again.stdout) == dict.fromkeys(["db-a", "web-a", "web-b"],
+                                                     {"exists": True})
+    refused = run(hearth_home, "cloud-map", "-m", str(tmp_path / "cloud.map"), "--destroy",
+                  config=config)
+    assert refused.returncode == 2 and "add --yes to confirm" in refused.stderr
+    gone = run(hearth_home, "cloud-map", "-m", str(tmp_path / "cloud.map"), "--destroy",
+               "--yes", "--format", "json", config=config)
+    assert json.loads(gone.stdout) == {"my-dummy": {"libcloud": dict.fromkeys(
+        ["web-a", "web-b", "db-a"], True)}}
+    destroyed = [line.split("/")[2] for line in gone.stderr.splitlines()
+                 if line.endswith("/destroyed: destroyed instance")]
+    assert destroyed[-1] == "db-a"
