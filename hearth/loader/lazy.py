@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import itertools
 import logging
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -75,6 +76,9 @@ class Loader(Mapping[str, Callable[..., Any]]):
         self.context: dict[str, Any] = context if context is not None else {}
         self._given_sources = list(sources) if sources is not None else None
         self._namespace = f"hearth.loaded.{family.name}{next(_LOADER_NUMBERS)}"
+        # Jobs run on several threads: loading is serialized, so a thread never sees a
+        # module half-loaded by another (taken from the pending list, not yet registered).
+        self._lock = threading.RLock()
         self._reset()
 
     # --- state ---------------------------------------------------------------
@@ -100,9 +104,10 @@ class Loader(Mapping[str, Callable[..., Any]]):
 
         ``__context__`` is cleared, as Salt's module refresh does.
         """
-        importing.forget(self._namespace)
-        self.context.clear()
-        self._reset()
+        with self._lock:
+            importing.forget(self._namespace)
+            self.context.clear()
+            self._reset()
 
     # --- loading -------------------------------------------------------------
 
@@ -120,8 +125,9 @@ class Loader(Mapping[str, Callable[..., Any]]):
 
     def load_all(self) -> None:
         """Load every source not loaded yet (listings need them all)."""
-        self._externals_loaded = True
-        self._load_pending(lambda source: True)
+        with self._lock:
+            self._externals_loaded = True
+            self._load_pending(lambda source: True)
 
     def _dunder_values(self, module: ModuleType) -> dict[str, Any]:
         values: dict[str, Any] = {"__context__": self.context, **self.pack,
@@ -176,9 +182,9 @@ class Loader(Mapping[str, Callable[..., Any]]):
         """
         found = self._functions.get(key)
         if found is None:
-            module_name = key.partition(".")[0]
-            self._load_named(module_name)
-            found = self._functions.get(key)
+            with self._lock:
+                self._load_named(key.partition(".")[0])
+                found = self._functions.get(key)
             if found is None:
                 raise self.missing_reason(key)
         return found

@@ -30,4 +30,4 @@ def test_module_options_from_the_configuration_file_win(tmp_path):
 def test_explicit_grains_and_pillar(tmp_path):
     loader = execution_loader({}, grains={"os": "X"}, pillar={"a": {"b": 1}})
     assert loader["grains.get"]("os") == "X"
-    assert loader["pillar.get"]("a:b") == 1
+    assert loader["pillar.get"]("a:b", unmask=True) == 1
