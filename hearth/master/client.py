@@ -297,7 +297,8 @@ class MasterClient:
                 if push.get("push") == "event":
                     yield push["tag"], push["data"]
         finally:
-            self._send("events_stop")
+            if not self._socket.closed:
+                self._send("events_stop")
 
 
 def client_from_args(config_files: Sequence[str] | None = None,

@@ -1,6 +1,7 @@
 """Fixtures of the agent tests: a real master and real agents on 127.0.0.1."""
 
 import json
+import shutil
 
 import pytest
 
@@ -9,8 +10,15 @@ from tests.fixtures.agents import MasterProcess, start_agents, stop_all, wait_an
 FLEET_IDS = ("web1", "web2", "web3", "db1", "db2")
 
 
+def _migrated_sqlite(template: str, directory) -> str:
+    """Return the URL of a copy of the migrated template database in ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(template, directory / "hearth.db")
+    return f"sqlite:///{directory / 'hearth.db'}"
+
+
 @pytest.fixture(scope="package")
-def fleet(tmp_path_factory):
+def fleet(tmp_path_factory, sqlite_template):
     """A master (auto_accept) and five agents, shared by the tests that leave them intact.
 
     Each agent has a static grain ``role`` (web or db); the db agents have the
@@ -25,6 +33,7 @@ def fleet(tmp_path_factory):
     modules = base / "master" / "modules"
     modules.mkdir()
     master = MasterProcess(base / "master", auto_accept=True,
+                           database=_migrated_sqlite(sqlite_template, base / "master"),
                            extra="nodegroups = webs=L@web1,web2,web3\n"
                                  "nodegroups = dbs=G@role:db\n"
                                  f"module_dirs = {modules}\n")
@@ -43,13 +52,43 @@ def fleet(tmp_path_factory):
         stop_all([*agents, master])
 
 
+@pytest.fixture(scope="module")
+def manual_master(tmp_path_factory, sqlite_template):
+    """A master without auto_accept, shared by a module's key tests (distinct agent ids)."""
+    directory = tmp_path_factory.mktemp("manual-master")
+    master = MasterProcess(directory, auto_accept=False,
+                           database=_migrated_sqlite(sqlite_template, directory))
+    master.start()
+    try:
+        master.wait_ready()
+        yield master
+    finally:
+        stop_all([master])
+
+
+@pytest.fixture(scope="module")
+def auto_master(tmp_path_factory, sqlite_template):
+    """A master with auto_accept, shared by a module's key tests (distinct agent ids)."""
+    directory = tmp_path_factory.mktemp("auto-master")
+    master = MasterProcess(directory, auto_accept=True,
+                           database=_migrated_sqlite(sqlite_template, directory))
+    master.start()
+    try:
+        master.wait_ready()
+        yield master
+    finally:
+        stop_all([master])
+
+
 @pytest.fixture
-def master_dir(tmp_path):
+def master_dir(tmp_path, sqlite_template):
     """Start masters in a per-test directory (stopped after the test)."""
     started = []
 
     def start(**options):
-        master = MasterProcess(tmp_path / f"master{len(started)}", **options)
+        directory = tmp_path / f"master{len(started)}"
+        options.setdefault("database", _migrated_sqlite(sqlite_template, directory))
+        master = MasterProcess(directory, **options)
         master.start()
         started.append(master)
         master.wait_ready()

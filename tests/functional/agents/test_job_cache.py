@@ -10,9 +10,7 @@ from tests.fixtures.agents import MasterProcess, start_agents, stop_all, wait_an
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def cache_master(request, tmp_path):
     """A master whose job cache is on SQLite (its own file) or on PostgreSQL, with two agents."""
-    database = None
-    if request.param == "postgres":
-        database = request.getfixturevalue("postgres_url")
+    database = request.getfixturevalue(f"{request.param}_url")
     master = MasterProcess(tmp_path / "master", database=database)
     master.start()
     agents = []

@@ -82,12 +82,13 @@ def raw_peer():
 
 
 @pytest.mark.slow
-def test_new_agent_waits_pending_until_accepted(master_dir, agents_of):
-    master = master_dir(auto_accept=False)
+def test_new_agent_waits_pending_until_accepted(manual_master, agents_of):
+    master = manual_master
     agents_of(master, "fresh1")
-    wait_for(lambda: key_list(master)["pending"] == ["fresh1"], what="a pending key")
-    assert key_list(master) == {"accepted": [], "pending": ["fresh1"], "rejected": [],
-                                "denied": []}
+    wait_for(lambda: "fresh1" in key_list(master)["pending"], what="a pending key")
+    listed = key_list(master)
+    assert sorted(listed) == ["accepted", "denied", "pending", "rejected"]
+    assert "fresh1" not in listed["accepted"]
     refused = master.stackctl("run", "fresh1", "test.ping")
     assert refused.returncode == 2 and "No agents matched" in refused.stderr
     no_yes = master.stackctl("key-accept", "fresh1")
@@ -100,7 +101,7 @@ def test_new_agent_waits_pending_until_accepted(master_dir, agents_of):
         assert accepted.returncode == 0 and accepted.stdout == "Accepted key: fresh1\n"
         wait_answering(master, ["fresh1"], timeout=20)
         events = [(tag, data) for tag, data in stream if not tag.startswith("hearth/job/")]
-    assert key_list(master)["accepted"] == ["fresh1"]
+    assert "fresh1" in key_list(master)["accepted"]
     seen = [(tag, data.get("id"), data.get("act")) for tag, data in events]
     assert ("hearth/key", "fresh1", "accept") in seen
     assert ("hearth/auth", "fresh1", "accept") in seen
@@ -111,12 +112,13 @@ def test_new_agent_waits_pending_until_accepted(master_dir, agents_of):
 
 
 @pytest.mark.slow
-def test_reject_and_delete(master_dir, agents_of):
-    master = master_dir(auto_accept=False)
+def test_reject_and_delete(manual_master, agents_of):
+    master = manual_master
     agents_of(master, "bad1", "gone1")
-    wait_for(lambda: key_list(master)["pending"] == ["bad1", "gone1"], what="pending keys")
+    wait_for(lambda: {"bad1", "gone1"} <= set(key_list(master)["pending"]),
+             what="pending keys")
     assert master.stackctl("key-reject", "bad1", "--yes").stdout == "Rejected key: bad1\n"
-    assert master.stackctl("key-accept", "--all", "--yes").stdout == "Accepted key: gone1\n"
+    assert master.stackctl("key-accept", "gone*", "--yes").stdout == "Accepted key: gone1\n"
     wait_answering(master, ["gone1"], timeout=20)
     assert key_list(master)["rejected"] == ["bad1"]
     assert master.stackctl("run", "bad1", "test.ping").returncode == 2
@@ -124,15 +126,15 @@ def test_reject_and_delete(master_dir, agents_of):
     assert master.stackctl("key-delete", "gone1", "--yes").stdout == "Deleted key: gone1\n"
     assert master.stackctl("run", "gone1", "test.ping").returncode == 2
     # it presents itself again and is pending, as a new agent would be
-    wait_for(lambda: key_list(master)["pending"] == ["gone1"], what="the deleted agent pending")
+    wait_for(lambda: "gone1" in key_list(master)["pending"], what="the deleted agent pending")
     missing = master.stackctl("key-accept", "nobody", "--yes")
     assert missing.returncode == 1
     assert missing.stderr == "ERROR: The Agent key (nobody in pending) could not be found.\n"
 
 
 @pytest.mark.slow
-def test_second_agent_with_an_accepted_id_is_denied(master_dir, agents_of, tmp_path):
-    master = master_dir(auto_accept=True)
+def test_second_agent_with_an_accepted_id_is_denied(auto_master, agents_of, tmp_path):
+    master = auto_master
     agents_of(master, "twin")
     wait_answering(master, ["twin"], timeout=20)
     events = []
@@ -155,7 +157,7 @@ def test_second_agent_with_an_accepted_id_is_denied(master_dir, agents_of, tmp_p
         impostor = AgentProcess(tmp_path / "impostor", "twin", master)
         impostor.start()
         try:
-            wait_for(lambda: key_list(master)["denied"] == ["twin"], what="a denied key")
+            wait_for(lambda: "twin" in key_list(master)["denied"], what="a denied key")
             thread.join(10)
             status = client.run("twin", "test.ping", timeout=5)
         finally:
@@ -166,10 +168,10 @@ def test_second_agent_with_an_accepted_id_is_denied(master_dir, agents_of, tmp_p
 
 
 @pytest.mark.slow
-def test_unknown_key_gets_nothing_and_is_not_heard(master_dir, agents_of, raw_peer):
-    master = master_dir(auto_accept=False)
+def test_unknown_key_gets_nothing_and_is_not_heard(manual_master, agents_of, raw_peer):
+    master = manual_master
     agents_of(master, "real1")
-    wait_for(lambda: key_list(master)["pending"] == ["real1"], what="pending")
+    wait_for(lambda: "real1" in key_list(master)["pending"], what="pending")
     master.stackctl("key-accept", "real1", "--yes")
     wait_answering(master, ["real1"], timeout=20)
     peer = raw_peer(master)
@@ -179,21 +181,21 @@ def test_unknown_key_gets_nothing_and_is_not_heard(master_dir, agents_of, raw_pe
     socket.send_json({"cmd": "event", "tag": "forged/event", "data": {}})
     with master.client() as client:
         status = client.run("*", "test.ping", timeout=3)
-        assert sorted(status.targeted) == ["real1"]
+        assert "real1" in status.returns
         assert not socket.poll(1000), "an unknown key received something"
         # presented but pending: still refused on the job port, never targeted
         assert peer.authenticate("raw1")["status"] == "pending"
         pending_socket = peer.job_socket()
         pending_socket.send_json({"cmd": "hello", "grains": {}})
         status = client.run("*", "test.ping", timeout=3)
-        assert sorted(status.targeted) == ["real1"]
+        assert "real1" in status.returns and "raw1" not in status.targeted
         assert not pending_socket.poll(1000), "a pending key received something"
-        assert [a["id"] for a in client.list_agents()] == ["real1"]
-    assert key_list(master)["pending"] == ["raw1"]
+        assert "raw1" not in [a["id"] for a in client.list_agents()]
+    assert "raw1" in key_list(master)["pending"]
 
 
-def test_deleted_key_is_cut_off_and_its_returns_ignored(master_dir, raw_peer):
-    master = master_dir(auto_accept=True)
+def test_deleted_key_is_cut_off_and_its_returns_ignored(auto_master, raw_peer):
+    master = auto_master
     peer = raw_peer(master)
     assert peer.authenticate("raw2")["status"] == "accepted"
     socket = peer.job_socket()
@@ -209,14 +211,14 @@ def test_deleted_key_is_cut_off_and_its_returns_ignored(master_dir, raw_peer):
                           "retcode": 0, "success": True})
         time.sleep(0.5)
         status = client.job_status(published.jid)
-        assert status.returns == {} and status.missing == {"raw2": "Not connected"}
+        assert status.returns == {} and status.missing == {"raw2": "No response"}
         # and nothing is sent to it any more
         assert master.stackctl("run", "raw2", "test.ping").returncode == 2
         assert not socket.poll(1000)
 
 
-def test_returns_are_attributed_by_key_not_by_claimed_id(master_dir, raw_peer):
-    master = master_dir(auto_accept=True)
+def test_returns_are_attributed_by_key_not_by_claimed_id(auto_master, raw_peer):
+    master = auto_master
     peer = raw_peer(master)
     assert peer.authenticate("raw3")["status"] == "accepted"
     socket = peer.job_socket()
@@ -232,8 +234,8 @@ def test_returns_are_attributed_by_key_not_by_claimed_id(master_dir, raw_peer):
                                        "out": None}}
 
 
-def test_agent_refuses_a_master_with_another_fingerprint(master_dir, agents_of):
-    master = master_dir(auto_accept=True)
+def test_agent_refuses_a_master_with_another_fingerprint(auto_master, agents_of):
+    master = auto_master
     wrong = "00:" * 31 + "00"
     (agent,) = agents_of(master, "picky", extra=f"master_finger = {wrong}")
     assert agent.process.wait(20) == 1

@@ -11,7 +11,8 @@ from tests.fixtures.agents import wait_answering
 
 @pytest.mark.slow
 def test_stopped_agent_is_reported_within_the_timeout(master_dir, agents_of):
-    master = master_dir()
+    # a long agent_timeout: the master still counts the stopped agent as connected
+    master = master_dir(agent_timeout=60)
     sleeper, awake = agents_of(master, "sleeper", "awake")
     wait_answering(master, ["sleeper", "awake"], timeout=30)
     sleeper.signal(signal.SIGSTOP)
