@@ -13,6 +13,7 @@ import ctypes
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -84,6 +85,20 @@ class JobExecutor:
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
                                                    ctypes.py_object(JobTerminated))
         return f"Signal {sig} sent to job {jid} at pid {os.getpid()}"
+
+    def drain(self, timeout: float) -> list[str]:
+        """Wait up to ``timeout`` seconds for running jobs; return the jids still running.
+
+        Their returns are kept on disk as they finish, so the next start sends them.
+        """
+        deadline = time.monotonic() + timeout
+        while (remaining := deadline - time.monotonic()) > 0:
+            with self._lock:
+                threads = list(self._running.values())
+            if not threads:
+                return []
+            threads[0].join(remaining)
+        return self.running()
 
     def running(self) -> list[str]:
         """Return the jids of the jobs running now."""

@@ -16,6 +16,9 @@ from hearth.common import daemon, exception
 
 LOG = logging.getLogger("hearth.agent")
 
+#: Seconds a stopping agent waits for its running jobs (their returns are kept on disk).
+DRAIN_SECONDS = 5.0
+
 
 class Agent:
     """One agent: its keys, loader, job executor and connection to the master."""
@@ -64,8 +67,12 @@ class Agent:
         threading.Thread(target=fetch, name="pillar", daemon=True).start()
 
     def run(self) -> None:
-        """Serve the master until stopped."""
+        """Serve the master until stopped; then give running jobs a moment to finish."""
         self.connection.run()
+        left = self.executor.drain(DRAIN_SECONDS)
+        if left:
+            LOG.warning("agent %s stopped with jobs still running: %s", self.settings.id,
+                        ", ".join(left))
 
     def stop(self) -> None:
         """Stop (safe from a signal handler)."""

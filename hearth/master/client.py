@@ -164,10 +164,17 @@ class MasterClient:
                 timeout: float | None = None, batch: str | int | None = None,
                 pillar: Mapping[str, Any] | None = None, user: str | None = None,
                 watch: bool = False) -> PublishResult:
-        """Publish a job; raise :class:`~hearth.common.exception.NoAgentsMatched` if none."""
+        """Publish a job; raise :class:`~hearth.common.exception.NoAgentsMatched` if none.
+
+        ``pillar`` is passed to the function as its ``pillar`` keyword argument, as
+        Salt's ``pillar=`` on the command line is; ``watch`` makes the master push
+        this job's returns to this client (see :meth:`wait`).
+        """
+        kwargs = dict(kwargs or {})
+        if pillar:
+            kwargs["pillar"] = dict(pillar)
         data = self._request("publish", target=target, target_type=target_type, fun=fun,
-                             args=list(args), kwargs=dict(kwargs or {}),
-                             timeout=timeout, batch=batch, pillar=dict(pillar or {}) or None,
+                             args=list(args), kwargs=kwargs, timeout=timeout, batch=batch,
                              user=user, watch=watch)
         return PublishResult(data["jid"], list(data["targeted"]))
 

@@ -95,3 +95,33 @@ def test_returns_made_while_the_master_is_down_arrive_later(master_dir, agents_o
     while kept.exists() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not kept.exists()
+
+
+@pytest.mark.slow
+def test_no_master_running_is_a_clear_error(master_dir):
+    master = master_dir(extra="client_timeout = 1")
+    master.stop()
+    result = master.stackctl("run", "*", "test.ping")
+    assert result.returncode == 1
+    assert result.stderr == (
+        f"ERROR: The master at 127.0.0.1:{master.port} did not answer within 1.0 s: is "
+        "hearth-master running, with the same [master] port and pki_dir?\n")
+
+
+@pytest.mark.slow
+def test_a_stopping_agent_finishes_its_jobs_and_returns_them_after_restart(master_dir,
+                                                                            agents_of):
+    master = master_dir()
+    (agent,) = agents_of(master, "drainer")
+    wait_answering(master, ["drainer"], timeout=30)
+    with master.client() as client:
+        jid = client.publish("drainer", "test.sleep", [1]).jid
+        deadline = time.monotonic() + 10
+        while not client.find_job(jid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert agent.stop() == 0  # SIGTERM while the job runs
+        assert (agent.root / "returns" / f"{jid}.json").exists()
+        agent.start()
+        status = client.wait(jid, timeout=20)
+    assert status.returns == {"drainer": {"return": True, "retcode": 0, "success": True,
+                                          "out": None}}
