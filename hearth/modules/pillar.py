@@ -2,8 +2,7 @@
 
 ``get``, ``item`` and ``raw`` read the pillar held in memory; ``items``
 compiles afresh (through the agent's master, or in-process without one).
-On a host without an agent the held pillar is compiled on first use, as
-``salt-call --local`` does at start.  Answers are masked as Salt 3008.3
+A held pillar nothing has filled yet is fetched on first use.  Answers are masked as Salt 3008.3
 masks them (:mod:`hearth.pillar.mask`) unless ``unmask=True``.  A pillar
 with ``_errors`` makes these functions fail with those errors while
 ``[pillar] fail_on_errors`` is on (``items`` still shows them).
@@ -34,10 +33,14 @@ def _fetch() -> Any:
 
 
 def _held() -> dict[str, Any]:
-    """Return the in-memory pillar, compiled locally first when nothing ever filled it."""
+    """Return the in-memory pillar, fetched first when nothing has filled it yet.
+
+    Without an agent that is the first compile (as ``salt-call --local`` at
+    start); on an agent, a job that runs before the pillar fetched at
+    connection arrived asks the master itself.
+    """
     pillar = __pillar__  # noqa: F821
-    on_agent = __opts__.get("agent_channel") is not None  # noqa: F821
-    if not pillar and not on_agent and "__compiled" not in __context__:  # noqa: F821
+    if not pillar and "__compiled" not in __context__:  # noqa: F821
         __context__["__compiled"] = True  # noqa: F821
         replace_held(pillar, _fetch()())
     return pillar

@@ -51,6 +51,19 @@ resources:
             template: "echo port=PORT"
             params: {PORT: {get_attr: [settings, data, port]}}
       target: {get_attr: [server, agent_id]}
+  overridden:
+    type: Hearth::Exec::Call
+    properties:
+      function: pillar.item
+      args: [app]
+      kwargs: {unmask: true}
+      target: {get_attr: [server, agent_id]}
+  fresh_with_override:
+    type: Hearth::Exec::Call
+    properties:
+      function: pillar.items
+      kwargs: {pillar: {app: {port: 9090}}, unmask: true}
+      target: {get_attr: [server, agent_id]}
   token_user:
     type: OS::Heat::Value
     properties:
@@ -58,6 +71,8 @@ resources:
 outputs:
   said: {value: {get_attr: [write, stdout]}}
   app: {value: {get_attr: [settings, data]}}
+  held: {value: {get_attr: [overridden, return]}}
+  with_override: {value: {get_attr: [fresh_with_override, return]}}
 """
 
 
@@ -148,7 +163,12 @@ def test_pillar_flows_into_a_call_on_a_local_server(site):
     assert "Stack pd CREATE_COMPLETE" in created.stdout, created.stdout + created.stderr
     shown = json.loads(master.stackctl("stack-show", "pd", "--format", "json").stdout)
     outputs = {o["output_key"]: o.get("output_value") for o in shown["outputs"]}
+    # A remote call's return is {agent: return}; the token stays hidden there too.
+    (held,) = outputs.pop("held").values()
+    (with_override,) = outputs.pop("with_override").values()
     assert outputs == {"said": "port=8080", "app": {"port": 8080, "token": "******"}}
+    assert held == {"app": {"port": 8080, "token": "******"}}
+    assert with_override["app"] == {"port": 9090, "token": "******"}
     events = master.stackctl("event-list", "pd", "--format", "json").stdout
     assert "tok-4711" not in events and "tok-4711" not in created.stdout
     deleted = master.stackctl("stack-delete", "-y", "pd", timeout=240)
