@@ -5,7 +5,8 @@ compiles afresh (through the agent's master, or in-process without one).
 A held pillar nothing has filled yet is fetched on first use.  Answers are masked as Salt 3008.3
 masks them (:mod:`hearth.pillar.mask`) unless ``unmask=True``.  A pillar
 with ``_errors`` makes these functions fail with those errors while
-``[pillar] fail_on_errors`` is on (``items`` still shows them).
+``[pillar] fail_on_errors`` is on (``items`` still shows them); ``[pillar]
+mask_output = False`` changes the default of ``items`` only.
 """
 
 from __future__ import annotations
@@ -46,9 +47,19 @@ def _held() -> dict[str, Any]:
     return pillar
 
 
+def _option(name: str, section_option: str) -> bool:
+    """Return ``__opts__[name]`` when set, else the ``[pillar]`` option of this process."""
+    if name in __opts__:  # noqa: F821
+        return bool(__opts__[name])  # noqa: F821
+    from hearth.common import config
+
+    config.register_opts(config.CONF)
+    return bool(config.CONF.pillar[section_option])
+
+
 def _checked(pillar: Mapping[str, Any]) -> Mapping[str, Any]:
     errors = pillar.get(ERRORS_KEY)
-    if errors and __opts__.get("pillar_fail_on_errors", True):  # noqa: F821
+    if errors and _option("pillar_fail_on_errors", "fail_on_errors"):
         raise CommandExecutionError(
             f"Pillar has errors: {'; '.join(str(e) for e in errors)}", info={ERRORS_KEY: errors})
     return pillar
@@ -77,7 +88,7 @@ def items(*args: Any, pillar: Mapping[str, Any] | None = None, pillarenv: str | 
     """Return the pillar compiled afresh (``pillar=`` overrides values for this call)."""
     data = dict(_fetch()(pillar) if pillar else _fetch()())
     if unmask is None:
-        unmask = not __opts__.get("pillar_mask_output", True)  # noqa: F821
+        unmask = not _option("pillar_mask_output", "mask_output")
     return shown(data, unmask)
 
 
