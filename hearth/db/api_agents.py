@@ -27,6 +27,11 @@ def _naive(moment: datetime.datetime) -> datetime.datetime:
     return moment.astimezone(datetime.UTC).replace(tzinfo=None)
 
 
+def _target_text(target: Any) -> str:
+    """Return a target as text (a list target as Salt writes it: ``a,b,c``)."""
+    return ",".join(map(str, target)) if isinstance(target, list | tuple) else str(target)
+
+
 def jobs_publish_store(db: Database, jobs: Sequence[Mapping[str, Any]]) -> None:
     """Store published jobs (merged over an earlier record of the same jid).
 
@@ -37,7 +42,7 @@ def jobs_publish_store(db: Database, jobs: Sequence[Mapping[str, Any]]) -> None:
         for job in jobs:
             session.merge(models.Job(
                 jid=job["jid"], function=job["fun"], args=list(job["args"]),
-                kwargs=dict(job["kwargs"]), target=str(job["target"]),
+                kwargs=dict(job["kwargs"]), target=_target_text(job["target"]),
                 target_type=job["target_type"], targeted=list(job["targeted"]),
                 not_connected=list(job["not_connected"]), user=job.get("user"),
                 started_at=_naive(job["started_at"]),
@@ -49,18 +54,22 @@ def job_returns_store(db: Database, returns: Sequence[Mapping[str, Any]]) -> lis
 
     A return already stored is kept as it is (agents resend until
     acknowledged); a return for a jid the cache does not hold (expired, or
-    never published by this master) is skipped.  Return the stored ones.
+    never published by this master), or from an agent the job did not
+    target, is skipped.  Return the stored ones.
     """
     jids = {ret["jid"] for ret in returns}
     with db.session_scope(write=True) as session:
-        known = set(session.scalars(select(models.Job.jid).where(models.Job.jid.in_(jids))))
+        targeted = {jid: agents for jid, agents in session.execute(
+            select(models.Job.jid, models.Job.targeted).where(models.Job.jid.in_(jids)))}
+        known = set(targeted)
         present = set(session.execute(
             select(models.JobReturn.jid, models.JobReturn.agent_id)
             .where(models.JobReturn.jid.in_(jids))).tuples())
         stored = []
         for ret in returns:
             key = (ret["jid"], ret["id"])
-            if ret["jid"] not in known or key in present:
+            if ret["jid"] not in known or key in present or ret["id"] not in (
+                    targeted[ret["jid"]] or ()):
                 continue
             present.add(key)
             session.add(models.JobReturn(

@@ -339,6 +339,11 @@ class Master:
         ret = {"return": message.get("return"), "retcode": int(message.get("retcode") or 0),
                "success": bool(message.get("success", True)), "out": message.get("out")}
         job = self.jobs.get(jid)
+        if job is not None and agent_id not in job.targeted:
+            LOG.warning("agent %s returned for job %s, which did not target it: ignored",
+                        agent_id, jid)
+            self.send(route, {"cmd": "ack", "jid": jid})
+            return
         if job is None or self.jobs.returned(job, agent_id, ret):
             self.fire(f"hearth/job/{jid}/ret/{agent_id}",
                       {"cmd": "_return", "id": agent_id, "jid": jid, "fun": message.get("fun"),

@@ -241,3 +241,27 @@ def test_agent_refuses_a_master_with_another_fingerprint(auto_master, agents_of)
     assert agent.process.wait(20) == 1
     assert f"but {wrong} was expected ([agent] master_finger)" in agent.log_text()
     assert "Refusing to connect to the master" in agent.log_text()
+
+
+def test_a_return_for_a_job_that_did_not_target_the_agent_is_ignored(auto_master, raw_peer):
+    master = auto_master
+    target, intruder = raw_peer(master), raw_peer(master)
+    sockets = []
+    for peer, agent_id in ((target, "raw5"), (intruder, "raw6")):
+        assert peer.authenticate(agent_id)["status"] == "accepted"
+        socket = peer.job_socket()
+        socket.send_json({"cmd": "hello", "grains": {}})
+        assert socket.recv_json()["cmd"] == "welcome"
+        sockets.append(socket)
+    with master.client() as client:
+        published = client.publish("raw5", "test.ping")
+        sockets[1].send_json({"cmd": "ret", "jid": published.jid, "return": "forged",
+                              "retcode": 0, "success": True})
+        assert sockets[1].recv_json() == {"cmd": "ack", "jid": published.jid}
+        job = sockets[0].recv_json()
+        sockets[0].send_json({"cmd": "ret", "jid": job["jid"], "return": True, "retcode": 0,
+                              "success": True})
+        status = client.wait(published.jid, timeout=5)
+    assert list(status.returns) == ["raw5"]
+    shown = json.loads(master.stackctl("job-show", published.jid, "--format", "json").stdout)
+    assert list(shown["returns"]) == ["raw5"]

@@ -24,6 +24,7 @@ def test_returns_are_stored_once_and_shown_with_the_job(db):
     publish(db, "20260101120000000001")
     stored = api_agents.job_returns_store(db, [ret("20260101120000000001", "web1"),
                                                ret("20260101120000000001", "web1", "again"),
+                                               ret("20260101120000000001", "db9"),
                                                ret("20990101000000000000", "web1")])
     assert [r["id"] for r in stored] == ["web1"]
     assert api_agents.job_returns_store(db, [ret("20260101120000000001", "web1")]) == []
