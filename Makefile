@@ -5,7 +5,7 @@ BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed-stamp
 DEMO   ?= demo
 
-.PHONY: run test lint unit venv postgres-deps graphviz-deps sample-config docs bench clean
+.PHONY: run stop test lint unit venv postgres-deps graphviz-deps sample-config docs bench clean
 
 $(STAMP): setup.cfg setup.py pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,11 +15,15 @@ $(STAMP): setup.cfg setup.py pyproject.toml
 
 venv: $(STAMP)
 
-## run: create the demo stack from templates/ on the embedded SQLite default and print its outputs
+## run: start the demo's hearth-master in the background (once; reused), create or update the
+## stack $(DEMO) from templates/demo.yaml (three local servers, their pillar, execution modules
+## on them) and print what each server did (tools/demo.py; state under $$HEARTH_HOME/demo)
 run: venv graphviz-deps
-	@$(BIN)/stackctl stack-delete -y $(DEMO) >/dev/null 2>&1 || true
-	$(BIN)/stackctl stack-create -f templates/demo.yaml $(DEMO)
-	$(BIN)/stackctl output-show $(DEMO) --all
+	@$(BIN)/python tools/demo.py run $(DEMO)
+
+## stop: delete the demo stack (its agents) and stop the demo's hearth-master
+stop:
+	@if [ -x $(BIN)/python ]; then $(BIN)/python tools/demo.py stop $(DEMO); fi
 
 ## test: lint, then the whole suite (PostgreSQL tests included)
 test: venv postgres-deps graphviz-deps lint

@@ -17,7 +17,7 @@ def run(capsys, *argv):
 
 
 def test_json_output(capsys):
-    code, out, err = run(capsys, "-f", str(TEMPLATES / "demo.yaml"), "--format", "json",
+    code, out, err = run(capsys, "-f", str(TEMPLATES / "basics.yaml"), "--format", "json",
                          "-P", "length=20")
     assert code == 0 and err == ""
     result = json.loads(out)
@@ -33,7 +33,7 @@ def test_table_is_default(capsys):
 
 
 def test_environment_files_merge(capsys):
-    code, out, _ = run(capsys, "-f", str(TEMPLATES / "demo.yaml"), "-e",
+    code, out, _ = run(capsys, "-f", str(TEMPLATES / "basics.yaml"), "-e",
                        str(TEMPLATES / "env" / "demo_prod.yaml"), "--format", "json")
     result = json.loads(out)
     assert code == 0
@@ -53,14 +53,14 @@ def test_invalid_template_exits_1_with_located_message(capsys):
 
 def test_parameter_value_shown_not_checked(capsys):
     # As Heat 27.0.1's validate API: the value is echoed, constraints wait for stack-create.
-    code, out, _ = run(capsys, "-f", str(TEMPLATES / "demo.yaml"), "-P", "length=4",
+    code, out, _ = run(capsys, "-f", str(TEMPLATES / "basics.yaml"), "-P", "length=4",
                        "--format", "json")
     assert code == 0
     assert json.loads(out)["Parameters"]["length"]["Value"] == "4"
 
 
 def test_unknown_parameter(capsys):
-    code, _, err = run(capsys, "-f", str(TEMPLATES / "demo.yaml"), "-P", "lenght=4")
+    code, _, err = run(capsys, "-f", str(TEMPLATES / "basics.yaml"), "-P", "lenght=4")
     assert code == 1
     assert err == ('ERROR: The Parameter (lenght) was not defined in template. '
                    'Did you mean "length"?\n')
@@ -102,7 +102,7 @@ def test_gather_reads_files_and_provider_templates(tmp_path):
 def test_real_subprocess():
     stackctl = pathlib.Path(sys.executable).with_name("stackctl")
     done = subprocess.run([str(stackctl), "template-validate", "-f",
-                           str(TEMPLATES / "demo.yaml"), "--format", "yaml"],
+                           str(TEMPLATES / "basics.yaml"), "--format", "yaml"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "Password length" in done.stdout

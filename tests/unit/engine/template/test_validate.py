@@ -17,7 +17,7 @@ def validate_file(name, **kwargs):
     return validate_template(path.read_text(), name, **kwargs)
 
 
-@pytest.mark.parametrize("name", ["demo.yaml", "parameters.yaml", "conditions.yaml",
+@pytest.mark.parametrize("name", ["basics.yaml", "parameters.yaml", "conditions.yaml",
                                   "provider.yaml", "lib/named.yaml"])
 def test_examples_validate(name):
     assert "Parameters" in validate_file(name)
@@ -53,7 +53,7 @@ def test_bad_version():
 
 
 def test_demo_output_shape():
-    result = validate_file("demo.yaml", params={"length": "12"})
+    result = validate_file("basics.yaml", params={"length": "12"})
     assert list(result) == ["Description", "Parameters", "ParameterGroups", "Environment"]
     assert result["Parameters"]["length"] == {
         "Type": "Number", "Description": "Length of the random password", "NoEcho": "false",
@@ -96,7 +96,7 @@ def test_environment_file_looked_up_in_files():
 
 def test_resource_validator_hook_gets_each_definition():
     seen = []
-    validate_file("demo.yaml", resource_validator=lambda definition: seen.append(
+    validate_file("basics.yaml", resource_validator=lambda definition: seen.append(
         (definition.name, definition.type)))
     assert seen == [("password", "OS::Heat::RandomString"), ("name", "OS::Heat::Value"),
                     ("summary", "OS::Heat::Value")]
@@ -107,8 +107,8 @@ def test_resource_validator_errors_are_located():
         raise exception.StackValidationFailed("no", path=["resources", definition.name],
                                               line=definition.line)
     with pytest.raises(exception.StackValidationFailed) as info:
-        validate_file("demo.yaml", resource_validator=refuse)
-    assert str(info.value) == "demo.yaml:39: resources.password: no"
+        validate_file("basics.yaml", resource_validator=refuse)
+    assert str(info.value) == "basics.yaml:39: resources.password: no"
 
 
 _scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=8)
