@@ -119,6 +119,7 @@ class TestServerStack:
         assert self.nodes(stackctl) == {}
 
 
+@pytest.mark.slow
 def test_unknown_profile_fails_validation_and_creates_nothing(hearth_home, tmp_path):
     cloud_dir = write_cloud_config(tmp_path / "cloud", DUMMY_PROVIDERS, DUMMY_PROFILES)
     config = hearth_conf(tmp_path / "hearth.conf", cloud_dir)
