@@ -66,8 +66,7 @@ def _checked(pillar: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def get(key: str, default: Any = "", merge: bool = False, merge_nested_lists: bool = False,
-        delimiter: str = ":", pillarenv: str | None = None, saltenv: str | None = None,
-        unmask: bool = False) -> Any:
+        delimiter: str = ":", unmask: bool = False) -> Any:
     """Return the pillar value ``key`` (``a:b:c`` paths); ``default`` when missing.
 
     With ``merge`` and a dict (or list) ``default``, the value is merged over
@@ -83,8 +82,8 @@ def get(key: str, default: Any = "", merge: bool = False, merge_nested_lists: bo
     return shown(copy.deepcopy(value), unmask)
 
 
-def items(*args: Any, pillar: Mapping[str, Any] | None = None, pillarenv: str | None = None,
-          saltenv: str | None = None, unmask: bool | None = None, **kwargs: Any) -> dict[str, Any]:
+def items(*args: Any, pillar: Mapping[str, Any] | None = None,
+          unmask: bool | None = None) -> dict[str, Any]:
     """Return the pillar compiled afresh (``pillar=`` overrides values for this call)."""
     data = dict(_fetch()(pillar) if pillar else _fetch()())
     if unmask is None:
