@@ -1,4 +1,4 @@
-"""stackctl run: run an execution function on agents through hearth-master (Salt's ``salt``).
+"""stackctl run and agent-list: jobs on agents through hearth-master (Salt's ``salt``).
 
 Only the standard library is imported at the top; the master client
 (ZeroMQ, the configuration) is imported by the handler.
@@ -122,9 +122,31 @@ def do_run(args: argparse.Namespace) -> int:
     return code
 
 
+def do_agent_list(args: argparse.Namespace) -> int:
+    """List the accepted agents: connected or not, last seen, a few grains."""
+    from hearth.cli import output
+    from hearth.master.client import client_from_args
+
+    with client_from_args(args.config_file) as client:
+        agents = client.list_agents()
+    if args.format in ("json", "yaml"):
+        output.dump_structured(agents, args.format)
+        return 0
+    rows = [{"id": agent["id"], "connected": agent["connected"],
+             "last_seen": agent["last_seen"] or "",
+             "os": agent["grains"].get("os", ""), "host": agent["grains"].get("host", "")}
+            for agent in agents]
+    output.listing(rows, ("id", "connected", "last_seen", "os", "host"), args.format)
+    return 0
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``stackctl run``."""
+    """Add ``stackctl run`` and ``stackctl agent-list``."""
     from hearth.cli import command
+
+    command.add_command(subparsers, "agent-list", do_agent_list,
+                        "List the accepted agents, connected or not (like manage.status).",
+                        formats=("table", "json", "yaml", "value"))
 
     parser = command.add_command(
         subparsers, "run", do_run, "Run an execution function on agents (like salt).",

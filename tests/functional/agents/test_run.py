@@ -180,3 +180,12 @@ def test_term_job_stops_a_running_job_on_an_agent(fleet):
         done = client.wait(slow.jid, timeout=10)
     assert done.done and done.returns["db1"]["retcode"] != 0
     assert "terminated" in done.returns["db1"]["return"] or done.returns["db1"]["return"] == ""
+
+
+def test_agent_list(fleet):
+    master, _ = fleet
+    listed = json.loads(master.stackctl("agent-list", "--format", "json").stdout)
+    assert sorted(agent["id"] for agent in listed) == sorted(FLEET_IDS)
+    assert all(agent["connected"] for agent in listed)
+    table = master.stackctl("agent-list").stdout
+    assert "| id " in table and "| web1 " in table and "True" in table
