@@ -1,5 +1,6 @@
 """stackctl run against a real master and five agents: targets, formats, exit codes, jobs."""
 
+import hashlib
 import json
 import time
 
@@ -189,3 +190,17 @@ def test_agent_list(fleet):
     assert all(agent["connected"] for agent in listed)
     table = master.stackctl("agent-list").stdout
     assert "| id " in table and "| web1 " in table and "True" in table
+
+
+def test_file_and_sys_modules_on_agents(fleet, tmp_path):
+    master, _ = fleet
+    target = tmp_path / "written-by-web1.txt"
+    code, data = run_json(master, "web1", "file.write", str(target), "line one", "line two")
+    assert code == 0 and target.read_text() == "line one\nline two\n"
+    assert run_json(master, "web1", "file.file_exists", str(target)) == (0, {"web1": True})
+    code, data = run_json(master, "web1", "file.get_hash", str(target))
+    assert data == {"web1": hashlib.sha256(target.read_bytes()).hexdigest()}
+    code, data = run_json(master, "db1", "sys.list_functions", "test.p*")
+    assert code == 0 and data == {"db1": ["test.ping"]}
+    code, data = run_json(master, "db1", "sys.doc", "test.ping")
+    assert code == 0 and "test.ping" in data["db1"]
