@@ -61,25 +61,50 @@ def _override(args: argparse.Namespace) -> dict[str, Any] | None:
     return value
 
 
-def _remote_grains(args: argparse.Namespace) -> dict[str, Any]:
+def _master(args: argparse.Namespace) -> Any:
+    """Return a client of the configured master, or say how to do without one."""
     from hearth.cli.command import CommandError
+    from hearth.common import exception
     from hearth.master.client import client_from_args
 
-    with client_from_args(args.config_file) as client:
+    try:
+        return client_from_args(args.config_file)
+    except exception.KeyFileError as error:
+        raise CommandError(f"{error}. No hearth-master is set up for this host's "
+                           "configuration; use --local to compile here.") from error
+
+
+def _remote_grains(args: argparse.Namespace) -> dict[str, Any]:
+    from hearth.cli.command import CommandError
+
+    with _master(args) as client:
         agents = {agent["id"]: agent for agent in client.list_agents()}
     if args.agent not in agents:
         raise CommandError(f"The master knows no accepted agent {args.agent!r}")
     return dict(agents[args.agent].get("grains") or {})
 
 
+def _check_local_options(args: argparse.Namespace) -> None:
+    """Refuse the options of local compiles without ``--local`` (never ignore them)."""
+    from hearth.cli.command import CommandError
+
+    given = [flag for flag, value in (("--grains", args.grains),
+                                      ("--grains-file", args.grains_file),
+                                      ("--pillarenv", args.pillarenv),
+                                      ("--pillar", getattr(args, "pillar", None)))
+             if value is not None]
+    if given and not args.local:
+        raise CommandError(f"{', '.join(given)} only apply with --local (the master compiles "
+                           "with the agent's own grains and configuration)")
+
+
 def compiled_pillar(args: argparse.Namespace) -> dict[str, Any]:
     """Return the agent's pillar: from the master, or compiled here with ``--local``."""
     from hearth.common import config
 
+    _check_local_options(args)
     if not args.local:
-        from hearth.master.client import client_from_args
-
-        with client_from_args(args.config_file) as client:
+        with _master(args) as client:
             return dict(client.agent_pillar(args.agent) or {})
     from hearth.pillar import compile_pillar, master_opts
 
@@ -120,6 +145,7 @@ def do_pillar_top(args: argparse.Namespace) -> int:
     from hearth.common import config
     from hearth.pillar import master_opts, pillar_top
 
+    _check_local_options(args)
     grains = _grains(args) if args.local else _remote_grains(args)
     config.load(config_files=args.config_file)
     top = pillar_top(args.agent, grains, master_opts(), pillarenv=args.pillarenv)

@@ -60,6 +60,21 @@ def test_errors_are_shown_and_fail_the_command(pillar_site, tmp_path):
     assert "Pillar has errors: Rendering SLS 'common'" in call.stderr
 
 
+def test_local_options_need_local(pillar_site):
+    done = stackctl(pillar_site, "pillar-show", "db1", "--grains", "{}", "--pillar", "{}")
+    assert done.returncode == 1
+    assert done.stderr.strip().endswith(
+        "--grains, --pillar only apply with --local (the master compiles with the agent's own "
+        "grains and configuration)")
+
+
+def test_without_a_master_the_error_points_at_local(pillar_site):
+    done = stackctl(pillar_site, "pillar-show", "db1")
+    assert done.returncode == 1
+    assert done.stderr.strip().endswith("No hearth-master is set up for this host's "
+                                        "configuration; use --local to compile here.")
+
+
 def test_bad_grains_are_named(pillar_site):
     done = stackctl(pillar_site, "pillar-show", "db1", "--local", "--grains", "[1, 2]")
     assert done.returncode == 1
