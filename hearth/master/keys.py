@@ -102,6 +102,10 @@ class KeyStore:
 
     def _accept(self, agent_id: str, key: bytes) -> None:
         self._write(ACCEPTED, agent_id, key)
+        self._index(agent_id, key)
+
+    def _index(self, agent_id: str, key: bytes) -> None:
+        """Admit ``key`` as ``agent_id`` (and no other key for that id)."""
         index = {k: v for k, v in self._accepted_by_key.items() if v != agent_id}
         index[key] = agent_id
         self._accepted_by_key = index
@@ -114,8 +118,10 @@ class KeyStore:
             accepted = self._read(ACCEPTED, agent_id)
             if accepted is not None:
                 if accepted == key:
+                    # also how a key accepted on disk by someone else (pre-seeded) gets in
                     changed = self._accepted_by_key.get(key) != agent_id
-                    self._accept(agent_id, key)
+                    if changed:
+                        self._index(agent_id, key)
                     return KeyDecision(ACCEPTED, changed)
                 return self._deny(agent_id, key)
             if self._read(REJECTED, agent_id) is not None:

@@ -3,7 +3,7 @@
 import pytest
 
 from hearth.common import exception
-from hearth.master.keys import KeyStore
+from hearth.master.keys import KeyDecision, KeyStore
 
 
 @pytest.fixture
@@ -59,3 +59,15 @@ def test_bad_ids_are_rejected_and_unknown_patterns_named(store):
     with pytest.raises(exception.AgentKeyNotFound,
                        match=r"The Agent key \(nope\* in pending\) could not be found"):
         store.accept("nope*")
+
+
+def test_a_key_accepted_on_disk_by_someone_else_gets_in(tmp_path):
+    store = KeyStore(str(tmp_path))
+    (tmp_path / "accepted" / "seeded").write_bytes(b"K9\n")  # a pre-seeded agent
+    assert store.agent_of(b"K9") is None
+    assert store.authenticate("seeded", b"K9") == KeyDecision("accepted", True)
+    assert store.agent_of(b"K9") == "seeded"
+    assert store.authenticate("seeded", b"K9") == KeyDecision("accepted", False)
+    (tmp_path / "accepted" / "seeded").write_bytes(b"K10\n")  # re-seeded with a new key
+    assert store.authenticate("seeded", b"K10").status == "accepted"
+    assert store.agent_of(b"K9") is None and store.agent_of(b"K10") == "seeded"
