@@ -31,15 +31,19 @@ ERRORS_KEY = "_errors"
 
 
 @functools.lru_cache(maxsize=8)
-def _functions(minion_id: str, module_dirs: tuple[str, ...]) -> Any:
+def _functions(module_dirs: tuple[str, ...]) -> Any:
     from hearth.loader import execution_loader
 
-    return execution_loader({"id": minion_id, "module_dirs": list(module_dirs)})
+    return execution_loader({"module_dirs": list(module_dirs)})
 
 
 def master_functions(opts: Mapping[str, Any]) -> Any:
-    """Return the execution functions the compiling side offers as ``__salt__``/``salt``."""
-    return _functions(str(opts.get("id") or "master"), tuple(opts.get("module_dirs") or ()))
+    """Return the execution functions the compiling side offers as ``__salt__``/``salt``.
+
+    One loader per process (and module_dirs), shared by every compile: they run
+    on the compiling host, with its grains, whichever agent the pillar is for.
+    """
+    return _functions(tuple(opts.get("module_dirs") or ()))
 
 
 class PillarCompiler:
