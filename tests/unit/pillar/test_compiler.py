@@ -200,3 +200,24 @@ def test_cache_serves_until_ttl(roots, tmp_path, monkeypatch):
     now[0] += 1
     assert compile_pillar("a", {}, opts)["layer"] == "changed"
     assert compile_pillar("a", {}, {**opts, "pillar_cache": False})["layer"] == "changed"
+
+
+def test_top_files_include_others_and_environments_are_chosen(roots, tmp_path):
+    base = tmp_path / "base"
+    (base / "top.sls").write_text("include:\n  - more_top\nbase:\n  '*':\n    - common\n")
+    (base / "more_top.sls").write_text("base:\n  'a':\n    - early\n")
+    dev = tmp_path / "dev"
+    dev.mkdir()
+    (dev / "top.sls").write_text("dev:\n  '*':\n    - devdata\n")
+    (dev / "devdata.sls").write_text("dev: true\n")
+    opts = opts_with({**roots, "dev": [str(dev)]}, tmp_path)
+    assert compile_pillar("a", {}, opts) == {"common": "none", "layer": "early", "dev": True}
+    assert compile_pillar("a", {}, opts, pillarenv="dev") == {"dev": True}
+    assert compile_pillar("a", {}, {**opts, "pillar_source_merging_strategy": "none"}) == {
+        "common": "none", "layer": "early"}
+
+
+def test_includes_override_sls(roots, tmp_path):
+    (tmp_path / "base" / "top.sls").write_text("base:\n  '*':\n    - inc\n")
+    opts = opts_with(roots, tmp_path, pillar_includes_override_sls=True)
+    assert compile_pillar("a", {}, opts)["shared"] == "from-child"
