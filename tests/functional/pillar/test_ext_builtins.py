@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import socket
 import threading
 import uuid
 
@@ -122,7 +123,7 @@ def test_http_json(http_base):
 
 
 def test_http_json_failures(http_base):
-    with __import__("socket").socket() as sock:
+    with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         closed = sock.getsockname()[1]
     data, errors = ext("web1", {"http_json": f"{http_base}/nowhere"},
