@@ -104,12 +104,17 @@ def test_async_prints_the_jid_and_job_show_has_every_return(fleet):
 
 def test_batch_runs_a_few_agents_at_a_time(fleet):
     master, _ = fleet
-    result = master.stackctl("run", "*", "saltutil.running", "--batch", "2", "--format", "json")
+    result = master.stackctl("run", "*", "cmd.run", "date +%s.%N; sleep 0.4; date +%s.%N",
+                             "python_shell=true",
+                             "--batch", "2", "--format", "json")
     assert result.returncode == 0, result.stderr
-    data = json.loads(result.stdout)
-    assert sorted(data) == sorted(FLEET_IDS)
-    # with a batch of 2 every agent runs only its own job at a time
-    assert all(len(running) == 1 for running in data.values())
+    spans = {agent: [float(line) for line in output.split()]
+             for agent, output in json.loads(result.stdout).items()}
+    assert sorted(spans) == sorted(FLEET_IDS)
+    # never more than two agents ran the command at the same moment
+    most = max(sum(1 for begin, end in spans.values() if begin <= moment < end)
+               for moment, _ in spans.values())
+    assert most == 2
 
 
 def test_batch_percentage(fleet):
