@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hearth.common import exception
-from hearth.pillar import external, sls, top
+from hearth.pillar import external, files, sls, top
 from hearth.pillar.settings import PillarSettings
 
 LOG = logging.getLogger(__name__)
@@ -162,8 +162,9 @@ def pillar_top(agent_id: str, grains: Mapping[str, Any], opts: Mapping[str, Any]
                pillarenv: str | None = None) -> dict[str, Any]:
     """Return which top targets select ``agent_id`` and their SLS files, per environment.
 
-    ``{env: [{"target", "match", "sls": [...]}], "_errors": [...]}`` (no
-    ``_errors`` key when the top files rendered cleanly).
+    ``{env: [{"target", "match", "sls": [...], "files": {sls: path}}], "_errors": [...]}``:
+    ``files`` maps each SLS (globs expanded) to its file, None when no root has
+    it; no ``_errors`` key when the top files rendered cleanly.
     """
     try:
         opts = _complete(opts)
@@ -171,9 +172,13 @@ def pillar_top(agent_id: str, grains: Mapping[str, Any], opts: Mapping[str, Any]
     except exception.PillarConfigError as error:
         return {ERRORS_KEY: [str(error)]}
     compiler = PillarCompiler(agent_id, grains, opts, settings, pillarenv)
-    result: dict[str, Any] = {
-        env: [{"target": e.target, "match": e.match, "sls": list(e.sls)} for e in entries]
-        for env, entries in compiler.matches({}).items()}
+    result: dict[str, Any] = {}
+    for env, entries in compiler.matches({}).items():
+        run = sls.SlsRun(settings, env, {}, [])
+        result[env] = [{"target": entry.target, "match": entry.match, "sls": list(entry.sls),
+                        "files": {name: files.sls_path(run.roots, name)
+                                  for pattern in entry.sls for name in run.expand(pattern)}}
+                       for entry in entries]
     if compiler.errors:
         result[ERRORS_KEY] = compiler.errors
     return result

@@ -34,9 +34,12 @@ def test_pillar_top_local(pillar_site):
     done = stackctl(pillar_site, "pillar-top", "db1", "--local", "--grains", '{"role": "db"}',
                     "--format", "json")
     assert done.returncode == 0, done.stderr
+    roots = pillar_site.roots
     assert json.loads(done.stdout) == {"base": [
-        {"target": "*", "match": "compound", "sls": ["common"]},
-        {"target": "G@role:db", "match": "compound", "sls": ["database"]}]}
+        {"target": "*", "match": "compound", "sls": ["common"],
+         "files": {"common": f"{roots}/common.sls"}},
+        {"target": "G@role:db", "match": "compound", "sls": ["database"],
+         "files": {"database": f"{roots}/database.sls"}}]}
 
 
 def test_errors_are_shown_and_fail_the_command(pillar_site, tmp_path):

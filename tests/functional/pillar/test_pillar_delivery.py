@@ -134,8 +134,9 @@ def test_each_agent_gets_only_its_own_pillar(site):
     assert shown.returncode == 0, shown.stderr
     assert json.loads(shown.stdout) == {"db1": fresh["db1"]}
     top = master.stackctl("pillar-top", "web1", "--format", "json")
-    assert json.loads(top.stdout) == {"base": [{"target": "web1", "match": "compound",
-                                                "sls": ["web"]}]}
+    assert json.loads(top.stdout) == {"base": [{
+        "target": "web1", "match": "compound", "sls": ["web"],
+        "files": {"web": str(master.directory / "pillar" / "web.sls")}}]}
 
 
 def test_refresh_pillar_takes_new_data_and_fires_its_event(site):

@@ -121,6 +121,11 @@ def test_top_order_and_ignore_missing(roots, tmp_path):
     assert "_errors" not in compile_pillar("x1", {}, opts)
     top = pillar_top("late1", {}, opts)
     assert [entry["target"] for entry in top["base"]] == ["*", "late*"]
+    assert top["base"][1]["files"] == {"late": str(tmp_path / "base" / "late.sls")}
+    (tmp_path / "base" / "top.sls").write_text("base:\n  '*':\n    - 'glob_*'\n    - gone\n")
+    assert pillar_top("a", {}, opts)["base"][0]["files"] == {
+        "glob_a": str(tmp_path / "base" / "glob_a.sls"),
+        "glob_b": str(tmp_path / "base" / "glob_b.sls"), "gone": None}
 
 
 def test_include_forms(roots, tmp_path):
