@@ -226,3 +226,11 @@ def test_includes_override_sls(roots, tmp_path):
     (tmp_path / "base" / "top.sls").write_text("base:\n  '*':\n    - inc\n")
     opts = opts_with(roots, tmp_path, pillar_includes_override_sls=True)
     assert compile_pillar("a", {}, opts)["shared"] == "from-child"
+
+
+def test_include_cycles_end(roots, tmp_path):
+    base = tmp_path / "base"
+    (base / "top.sls").write_text("base:\n  '*':\n    - ping\n")
+    (base / "ping.sls").write_text("include: [pong]\nping: 1\n")
+    (base / "pong.sls").write_text("include: [ping]\npong: 1\n")
+    assert compile_pillar("a", {}, opts_with(roots, tmp_path)) == {"ping": 1, "pong": 1}
