@@ -158,6 +158,23 @@ class PageSandbox:
             self.env["HEARTH_CONFIG"] = str(target)
         return target
 
+    def stop_processes(self) -> None:
+        """Kill the daemons the page's commands left running (its master, its agents)."""
+        import psutil
+
+        mine = str(self.directory)
+        for process in psutil.process_iter(["cmdline"]):
+            try:
+                cmdline = process.info.get("cmdline") or []
+                if not any(name in part for part in cmdline[:2]
+                           for name in ("hearth-master", "hearth-agent")):
+                    continue
+                if any(mine in part for part in cmdline) or \
+                        process.environ().get("HEARTH_HOME", "").startswith(mine):
+                    process.kill()
+            except psutil.Error:
+                continue
+
     def run(self, sample: Sample) -> None:
         """Run one sample; raise AssertionError naming the page and line on failure."""
         runner = RUNNERS.get(sample.language)

@@ -41,8 +41,11 @@ def test_no_sample_escapes_the_tests(page):
 @pytest.mark.parametrize("page", PAGES, ids=[page.name for page in PAGES])
 def test_every_sample_runs(page, tmp_path):
     sandbox = guide_samples.PageSandbox(tmp_path)
-    for sample in guide_samples.extract(page):
-        sandbox.run(sample)
+    try:
+        for sample in guide_samples.extract(page):
+            sandbox.run(sample)
+    finally:
+        sandbox.stop_processes()
 
 
 def test_console_output_matching():
@@ -54,6 +57,6 @@ def test_console_output_matching():
 
 def test_the_places_kept_for_later_work_are_in_the_guide():
     index = (guide_samples.DOCS / "index.rst").read_text()
-    for page in ("tutorial", "master-and-agents"):
+    for page in ("master-and-agents",):
         assert f"   {page}\n" in index
         assert ".. note:: To be written" in (guide_samples.DOCS / f"{page}.rst").read_text()

@@ -1,6 +1,6 @@
-# Every agent: defaults, and its own id (grains are the agent's).
+# Every agent: defaults, and its own id (Jinja renders each file per agent).
 app:
   greeting: Hello from Hearth
-  agent: {{ grains['id'] }}
+  agent: "{{ opts['id'] }}"
   log_level: info
   workers: 1
