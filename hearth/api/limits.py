@@ -15,6 +15,7 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.common.config import CONF
+from hearth.engine import limits as engine_limits
 
 ALLOWED_URL_SCHEMES = ("http", "https")
 URL_FETCH_TIMEOUT = 10.0
@@ -47,18 +48,8 @@ def _too_large(actual: int, limit: int) -> exception.RequestLimitExceeded:
                 f"({limit} bytes).")
 
 
-def template_size(template: Any) -> int:
-    """Return the size in bytes a template takes (its text, or its JSON form)."""
-    if isinstance(template, str):
-        return len(template.encode())
-    return len(json.dumps(template, separators=(",", ":")).encode())
-
-
-def check_template_size(template: Any) -> None:
-    """Raise TemplateSizeExceeded when the template is over ``CONF.max_template_size``."""
-    size = template_size(template)
-    if size > CONF.max_template_size:
-        raise exception.TemplateSizeExceeded(actual=size, limit=CONF.max_template_size)
+template_size = engine_limits.template_size
+check_template_size = engine_limits.check_template_size
 
 
 def fetch_template_url(url: str) -> str:

@@ -13,7 +13,6 @@ from typing import Any
 from hearth.api import auth, limits, links, params
 from hearth.api.routing import ApiRequest, Reply
 from hearth.common import exception
-from hearth.common.config import CONF
 
 ACCEPTED = {"code": "202 Accepted", "title": "Accepted",
             "message": "The request is accepted for processing."}
@@ -70,11 +69,8 @@ def _refuse_adopt(body: Mapping[str, Any]) -> None:
 
 def check_stack_quota(request: ApiRequest) -> None:
     """Raise RequestLimitExceeded when the project owns ``max_stacks_per_tenant`` stacks."""
-    limit = CONF.max_stacks_per_tenant
-    if limit >= 0 and request.service.count_stacks(request.ctx) >= limit:
-        raise exception.RequestLimitExceeded(
-            message=f"You have reached the maximum stacks per tenant, {limit}. "
-                    "Please delete some stacks.")
+    from hearth.engine.limits import check_stack_quota as check
+    check(request.service.count_stacks(request.ctx))
 
 
 def create(request: ApiRequest) -> Reply:

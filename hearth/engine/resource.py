@@ -25,17 +25,16 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, NamedTuple, Protocol, runtime_checkable
 
 from hearth.common import exception
-from hearth.engine import attributes, properties, support
+from hearth.engine import attributes, properties, states, support
 from hearth.engine.resources.store import ResourceStore
 from hearth.engine.template import function
 from hearth.engine.template.context import ResolutionContext
 
 UpdateReplace = exception.UpdateReplace
 
-ACTIONS = (INIT, CREATE, DELETE, UPDATE, ROLLBACK, SUSPEND, RESUME, ADOPT, SNAPSHOT, CHECK) = (
-    "INIT", "CREATE", "DELETE", "UPDATE", "ROLLBACK", "SUSPEND", "RESUME", "ADOPT",
-    "SNAPSHOT", "CHECK")
-STATUSES = (IN_PROGRESS, FAILED, COMPLETE) = ("IN_PROGRESS", "FAILED", "COMPLETE")
+ACTIONS = (INIT, CREATE, DELETE, UPDATE, ROLLBACK, SUSPEND, RESUME, ADOPT, SNAPSHOT,
+           CHECK) = states.ACTIONS
+STATUSES = (IN_PROGRESS, FAILED, COMPLETE) = states.STATUSES
 
 #: action → (handler, completion check) method names the engine looks up.
 HANDLER_NAMES: dict[str, tuple[str, str]] = {

@@ -23,14 +23,14 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from hearth.common import exception
+from hearth.engine import states
 from hearth.engine.scheduler import Task
 
-ACTIONS = (INIT, CREATE, DELETE, UPDATE, ROLLBACK, SUSPEND, RESUME, ADOPT, SNAPSHOT, CHECK) = (
-    "INIT", "CREATE", "DELETE", "UPDATE", "ROLLBACK", "SUSPEND", "RESUME", "ADOPT",
-    "SNAPSHOT", "CHECK")
-STATUSES = (IN_PROGRESS, FAILED, COMPLETE) = ("IN_PROGRESS", "FAILED", "COMPLETE")
-
-State = tuple[str, str]
+#: The state words (:mod:`hearth.engine.states`), under the names tasks use.
+ACTIONS = (INIT, CREATE, DELETE, UPDATE, ROLLBACK, SUSPEND, RESUME, ADOPT, SNAPSHOT,
+           CHECK) = states.ACTIONS
+STATUSES = (IN_PROGRESS, FAILED, COMPLETE) = states.STATUSES
+State = states.State
 
 _SETTLED = frozenset((a, s) for a in ACTIONS for s in (COMPLETE, FAILED))
 _LIVE = frozenset(state for state in _SETTLED

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from hearth.common import config, exception
+from hearth.common import exception
 from hearth.engine.template.located import LocatedDict, LocatedList
 
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
@@ -91,11 +91,8 @@ def _decode(text: str | bytes, filename: str | None) -> str:
 
 
 def _check_size(text: str | bytes) -> None:
-    config.register_opts()
-    limit = config.CONF.max_template_size
-    size = len(text.encode("utf-8") if isinstance(text, str) else text)
-    if size > limit:
-        raise exception.TemplateSizeExceeded(actual=size, limit=limit)
+    from hearth.engine.limits import check_template_size
+    check_template_size(text)
 
 
 def _looks_like_json(text: str) -> bool:

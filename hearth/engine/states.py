@@ -1,0 +1,21 @@
+"""The state words of stacks and resources: actions and statuses, defined once.
+
+A state is an ``(action, status)`` pair, written ``<ACTION>_<STATUS>``
+(``CREATE_COMPLETE``) as Heat does.  Everything in the engine that names a
+state imports its words from here.
+"""
+
+from __future__ import annotations
+
+ACTIONS = (INIT, CREATE, DELETE, UPDATE, ROLLBACK, SUSPEND, RESUME, ADOPT, SNAPSHOT, CHECK) = (
+    "INIT", "CREATE", "DELETE", "UPDATE", "ROLLBACK", "SUSPEND", "RESUME", "ADOPT",
+    "SNAPSHOT", "CHECK")
+STATUSES = (IN_PROGRESS, FAILED, COMPLETE) = ("IN_PROGRESS", "FAILED", "COMPLETE")
+
+#: An ``(action, status)`` pair.
+State = tuple[str, str]
+
+
+def state_name(action: str, status: str) -> str:
+    """Return the state as Heat writes it: ``<ACTION>_<STATUS>``."""
+    return f"{action}_{status}"
