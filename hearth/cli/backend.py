@@ -44,6 +44,17 @@ class EmbeddedBackend:
         from hearth.engine.scheduler import green_sleep
         green_sleep(seconds)
 
+    def settle(self, stack_identity: str) -> None:
+        """Wait until this process's engine has finished the stack's action.
+
+        The stack's final state is stored (and followed) before the action's
+        thread releases the stack's lock; a process that exited in between
+        would leave the lock to a registered engine that no longer runs.
+        """
+        runtime = getattr(self.service, "runtime", None)
+        if runtime is not None:
+            runtime.wait(stack_identity.rpartition("/")[2])
+
     def close(self) -> None:
         """Stop the in-process engine: cancel what runs, release locks."""
         stop = getattr(self.service, "stop", None)

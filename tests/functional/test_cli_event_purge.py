@@ -41,6 +41,18 @@ def assert_followed_once(stdout: str, stack: str, action: str, names: list[str])
     assert stdout.splitlines()[-1] == f"Stack {stack} {action}_COMPLETE"
 
 
+def lock_holder(home, stack_name: str) -> str | None:
+    """Return the engine that holds the stack's lock (None: nobody)."""
+    from hearth.db import api
+    from hearth.db.session import forget_database
+    url = f"sqlite:///{home / 'hearth.db'}"
+    db = api.get_database(url)
+    try:
+        return api.lock_get_engine_id(db, api.stack_get_by_name(db, stack_name).id)
+    finally:
+        forget_database(url)
+
+
 @pytest.fixture
 def home(tmp_path):
     """Return a HEARTH_HOME; its config keeps 20 events per stack, purged 5 at a time."""
@@ -60,6 +72,7 @@ def test_create_and_delete_follow_their_events_past_the_purge_limit(home):
     assert created.returncode == 0, created.stderr
     assert created.stderr == ""
     assert_followed_once(created.stdout, "fan", "CREATE", names)
+    assert lock_holder(home, "fan") is None  # stackctl ended only once its engine was done
 
     deleted = run(home, "stack-delete", "-y", "fan", config=config)
     assert deleted.returncode == 0, deleted.stderr

@@ -99,6 +99,7 @@ def run_action(backend: Any, stack_identity: str | None, start: Callable[[], Any
     except BaseException:
         backend.close()
         raise
+    getattr(backend, "settle", lambda _identity: None)(stack_identity)
     printer.write(f"Stack {stack['stack_name']} {stack['stack_status']}")
     if stack["stack_status"] == f"{action}_COMPLETE":
         return 0
