@@ -10,6 +10,7 @@ module defines ``register(subparsers)``, which adds its commands with
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import logging
 import os
@@ -62,7 +63,19 @@ def configure_logging(debug: bool) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run stackctl; return the process exit code."""
+    """Run stackctl (``argv`` None: this process is stackctl); return the exit code."""
+    try:
+        return run(argv)
+    finally:
+        if argv is None:
+            # The process ends now.  Its objects (a stack's thousands of them) need no
+            # more collecting: frozen, the interpreter's final collection skips them
+            # (about a sixth of a 1000-resource stack-create's CPU time).
+            gc.freeze()
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Parse the command line and run its command; return the exit code."""
     # stackctl never monkey-patches sockets, so eventlet's green DNS resolver
     # (dnspython, a third of eventlet's import time) would only be loaded, never used
     os.environ.setdefault("EVENTLET_NO_GREENDNS", "yes")
