@@ -1,0 +1,173 @@
+"""Benchmark whole ``stackctl`` processes, as a user runs them (embedded SQLite default).
+
+Each figure is one ``stackctl`` process from its start to its exit: Python's
+start-up, imports, configuration, the database, the action and its
+progress display (printed to a pipe that is read and thrown away).
+Measured, as medians of ``--repeats`` runs:
+
+* ``stack-create`` and ``stack-delete`` of 1000 ``OS::Heat::None`` as a
+  chain (each depends on the previous) and as a fan-out (all under one
+  root), against Heat's in-process figures (../shared/reference/heat-figures.md);
+* ``template-validate`` of the 1000-resource chain;
+* ``stackctl --version`` and ``stack-list`` on an empty (migrated) database;
+* the CPU time (user + system) and the peak RSS of each process, read from
+  the operating system's accounting of the finished child (``wait4``).
+
+Every run uses a private HEARTH_HOME under a temporary directory, and a
+private bytecode cache (``PYTHONPYCACHEPREFIX``) filled by one warm-up run
+of each command, so that the figures are those of an installed Hearth, not
+of a tree whose modules are compiled on every start.
+
+    .venv/bin/python bench/cli_bench.py [--repeats 5] [--size 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+STACKCTL = str(Path(sys.executable).with_name("stackctl"))
+#: Heat 27 in-process figures for 1000 resources (seconds): shape -> (create, delete).
+HEAT_1000 = {"chain": (17.19, 8.99), "fanout": (11.33, 5.95)}
+#: Targets of issue 10: create and delete at least this many times faster than Heat.
+RATIO_TARGET = 20
+VALIDATE_TARGET = 0.3
+QUICK_TARGET = 0.15
+
+
+@dataclass
+class Run:
+    """One finished process: wall and CPU seconds, peak resident memory (MiB)."""
+
+    wall: float
+    cpu: float
+    peak_mib: float
+
+
+def none_template(shape: str, count: int) -> str:
+    """Return ``count`` OS::Heat::None as a ``chain`` or a ``fanout`` under a root."""
+    lines = ["heat_template_version: 2018-08-31", "resources:"]
+    for index in range(count):
+        if shape == "chain":
+            needs = f", depends_on: r{index - 1}" if index else ""
+        else:
+            needs = ", depends_on: r0" if index else ""
+        lines.append(f"  r{index}: {{type: OS::Heat::None{needs}}}")
+    return "\n".join(lines) + "\n"
+
+
+def environment(home: Path, cache: Path) -> dict[str, str]:
+    """Return a stackctl environment on ``home`` with a private bytecode cache."""
+    env = dict(os.environ, HEARTH_HOME=str(home), PYTHONPYCACHEPREFIX=str(cache),
+               PYTHONWARNINGS="ignore")
+    for name in ("HEARTH_URL", "HEARTH_CONFIG", "PYTHONDONTWRITEBYTECODE"):
+        env.pop(name, None)
+    return env
+
+
+def run_stackctl(args: Sequence[str], env: dict[str, str]) -> Run:
+    """Run ``stackctl args`` to its end; return its figures (its exit must be 0)."""
+    with tempfile.TemporaryFile() as errors:
+        started = time.perf_counter()
+        process = subprocess.Popen([STACKCTL, *args], env=env, stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=errors)
+        output = process.stdout.read()
+        _pid, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode != 0:
+            errors.seek(0)
+            raise RuntimeError(f"stackctl {' '.join(args)} failed ({process.returncode}): "
+                               f"{errors.read().decode()[-500:]}{output.decode()[-300:]}")
+    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+
+
+def median(runs: list[Run]) -> Run:
+    """Return the median of each figure."""
+    return Run(statistics.median(r.wall for r in runs), statistics.median(r.cpu for r in runs),
+               statistics.median(r.peak_mib for r in runs))
+
+
+def measure_actions(shape: str, size: int, repeats: int, base: Path, cache: Path
+                    ) -> tuple[Run, Run]:
+    """Create then delete a stack ``repeats`` times (after one warm-up); return the medians."""
+    home = base / f"home-{shape}"
+    env = environment(home, cache)
+    template = base / f"{shape}.yaml"
+    template.write_text(none_template(shape, size))
+    run_stackctl(["stack-list"], env)  # creates and migrates the database
+    creates, deletes = [], []
+    for index in range(repeats + 1):
+        name = f"{shape}{index}"
+        created = run_stackctl(["stack-create", "-f", str(template), name], env)
+        deleted = run_stackctl(["stack-delete", "-y", name], env)
+        if index:  # the first pair is the warm-up
+            creates.append(created)
+            deletes.append(deleted)
+    return median(creates), median(deletes)
+
+
+def measure(args: Sequence[str], repeats: int, env: dict[str, str]) -> Run:
+    """Run one command ``repeats`` times after a warm-up; return the medians."""
+    run_stackctl(args, env)
+    return median([run_stackctl(args, env) for _ in range(repeats)])
+
+
+def row(label: str, run: Run, heat: float | None = None, target: str = "") -> str:
+    """Return one table row: wall, CPU, peak RSS, Heat's figure and the ratio."""
+    ratio = f"{heat / run.wall:.1f}×" if heat else ""
+    heat_text = f"{heat:.2f} s" if heat else ""
+    return (f"| {label} | {run.wall:.3f} s | {run.cpu:.3f} s | {run.peak_mib:.0f} MiB | "
+            f"{heat_text} | {ratio} | {target} |")
+
+
+def ratio_target(heat: float | None) -> str:
+    """Return the target cell of a create or delete row."""
+    return f"≥ {RATIO_TARGET}× (≤ {heat / RATIO_TARGET:.2f} s)" if heat else ""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark and print a Markdown table of medians."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--size", type=int, default=1000)
+    parser.add_argument("--shapes", nargs="+", default=["chain", "fanout"])
+    options = parser.parse_args(argv)
+    lines = [f"| stackctl process (N = {options.size}) | wall | CPU | peak RSS | "
+             "Heat in-process | × Heat | target |", "|---|---:|---:|---:|---:|---:|---|"]
+    with tempfile.TemporaryDirectory(prefix="hearth-cli-bench-") as directory:
+        base = Path(directory)
+        cache = base / "pycache"
+        for shape in options.shapes:
+            create, delete = measure_actions(shape, options.size, options.repeats, base, cache)
+            # Heat's figures are for 1000 resources: no ratio for another size
+            heat_create, heat_delete = (HEAT_1000[shape] if options.size == 1000
+                                        else (None, None))
+            lines.append(row(f"{shape} stack-create", create, heat_create,
+                             ratio_target(heat_create)))
+            lines.append(row(f"{shape} stack-delete", delete, heat_delete,
+                             ratio_target(heat_delete)))
+        chain = base / "validate.yaml"
+        chain.write_text(none_template("chain", options.size))
+        empty = environment(base / "home-empty", cache)
+        lines.append(row("template-validate (chain)", measure(
+            ["template-validate", "-f", str(chain)], options.repeats, empty),
+            target=f"≤ {VALIDATE_TARGET} s"))
+        lines.append(row("--version", measure(["--version"], options.repeats, empty),
+                         target=f"≤ {QUICK_TARGET} s"))
+        lines.append(row("stack-list (empty database)", measure(
+            ["stack-list"], options.repeats, empty), target=f"≤ {QUICK_TARGET} s"))
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
