@@ -18,7 +18,12 @@ ERRORS_KEY = "_errors"
 
 
 def _grains(args: argparse.Namespace) -> dict[str, Any]:
-    """Return the grains of a local compile: --grains, --grains-file, else this host's."""
+    """Return the grains of a local compile: --grains, --grains-file, else this host's.
+
+    Given grains get the grain ``id`` of AGENT unless they name one (an
+    agent's grains always carry its id, as Salt's), so pillar files reading
+    ``grains['id']`` render as they would for that agent.
+    """
     from hearth.cli.command import CommandError
 
     text = args.grains
@@ -42,6 +47,7 @@ def _grains(args: argparse.Namespace) -> dict[str, Any]:
         raise CommandError(f"--grains is not JSON or YAML: {error}") from error
     if not isinstance(grains, dict):
         raise CommandError("--grains must be a JSON or YAML mapping of grain names to values")
+    grains.setdefault("id", args.agent)
     return grains
 
 
@@ -163,9 +169,11 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="Compile here, without a master, with this host's grains "
                              "(or --grains).")
     parser.add_argument("--grains", default=None, metavar="JSON",
-                        help="With --local: the agent's grains as a JSON or YAML mapping.")
+                        help="With --local: the agent's grains as a JSON or YAML mapping "
+                             "(the grain id defaults to AGENT).")
     parser.add_argument("--grains-file", default=None, metavar="FILE",
-                        help="With --local: read the agent's grains from a JSON/YAML file.")
+                        help="With --local: read the agent's grains from a JSON/YAML file "
+                             "(the grain id defaults to AGENT).")
     parser.add_argument("--pillarenv", default=None, metavar="ENV",
                         help="Only this pillar environment (local compiles).")
     parser.add_argument("--format", choices=("nested", "json", "yaml", "txt"),

@@ -119,3 +119,17 @@ def test_hearth_stack_outputs_feed_pillar(pillar_site, tmp_path):
         "Failed to load ext_pillar hearth_stack (ext_pillar entry 2): hearth_stack: The Stack "
         "(missing) could not be found. (project admin)"]
     assert done.returncode == 1
+
+
+def test_given_grains_carry_the_agent_id(pillar_site, tmp_path):
+    pillar_site.write("common.sls", "who: {{ grains['id'] }}\nrole: {{ grains['role'] }}\n")
+    done = stackctl(pillar_site, "pillar-show", "web7", "--local", "--grains", '{"role": "web"}',
+                    "--unmask", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"web7": {"who": "web7", "role": "web"}}
+    (tmp_path / "grains.yaml").write_text("role: db\nid: named-in-file\n")
+    done = stackctl(pillar_site, "pillar-show", "db7", "--local", "--grains-file",
+                    str(tmp_path / "grains.yaml"), "--unmask", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"db7": {"who": "named-in-file", "role": "db", "db": {
+        "replicas": 2}}}
