@@ -91,6 +91,7 @@ resources:
 """
 
 
+@pytest.mark.slow
 def test_a_closed_output_does_not_change_the_outcome_of_the_action(home):
     """``stackctl stack-create ... | head -1``: the stack is still created, in full."""
     (home.parent / "slow.yaml").write_text(SLOW)
