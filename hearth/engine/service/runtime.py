@@ -20,9 +20,10 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.common.config import CONF
-from hearth.db import api_engines, api_events, api_locks, api_resources, api_stacks
+from hearth.db import api_engines, api_locks
 from hearth.db.session import Database
 from hearth.engine import scheduler
+from hearth.engine.service import recovery
 
 LOG = logging.getLogger(__name__)
 
@@ -77,26 +78,7 @@ class EngineRuntime:
 
     def recover(self) -> list[str]:
         """Fail stacks left IN_PROGRESS by dead engines; return their ids."""
-        recovered = []
-        for row in api_locks.stacks_in_progress_of_dead_engines(
-                self.db, CONF.engine_life_check_timeout):
-            reason = f"Engine went down during stack {row.action}"
-            api_stacks.stack_update(self.db, row.id, status="FAILED", status_reason=reason)
-            # its resources left running fail too, so the next action may replace them
-            for left in api_resources.resource_get_all_by_stack(
-                    self.db, row.id, {"status": "IN_PROGRESS"}):
-                api_resources.resource_update(self.db, left.id, status="FAILED",
-                                              status_reason=reason)
-            api_events.event_create(self.db, {
-                "stack_id": row.id, "resource_name": row.name, "physical_resource_id": row.id,
-                "resource_type": "OS::Heat::Stack", "resource_action": row.action,
-                "resource_status": "FAILED", "resource_status_reason": reason})
-            holder = api_locks.lock_get_engine_id(self.db, row.id)
-            if holder:
-                api_locks.lock_release(self.db, row.id, holder)
-            LOG.warning("stack %s (%s): %s", row.name, row.id, reason)
-            recovered.append(row.id)
-        return recovered
+        return recovery.recover(self.db)
 
     def lock(self, stack_id: str, stack_name: str, action: str) -> None:
         """Take the stack's lock or raise ActionInProgress."""

@@ -10,16 +10,25 @@ unless the stack disables rollback.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.db import api_resources, api_stacks
 from hearth.engine.resources import actions as resource_actions
 from hearth.engine.scheduler import Direction, GraphWalker, Task, WalkResult
+from hearth.engine.states import COMPLETE, CREATE, DELETE, FAILED, IN_PROGRESS, ROLLBACK
 
-IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
+if TYPE_CHECKING:
+    from hearth.engine.resource import Resource
+    from hearth.engine.stacks.stack import Stack
+
+#: How a failed action decides on rollback: interruption type -> rule(stack, error).
+ROLLBACK_WANTED: dict[type, Callable[[Stack, BaseException], bool]] = {
+    # cancel_update rolls back, cancel_without_rollback does not
+    exception.ForcedCancel: lambda stack, error: error.with_rollback,
+}
 
 
 @dataclass(frozen=True)
@@ -27,7 +36,7 @@ class ActionPlan:
     """How one stack action walks its resources."""
 
     direction: Direction
-    task: Callable[[Any], Task]
+    task: Callable[[Resource], Task]
     aggregate_errors: bool = False
 
 
@@ -44,14 +53,14 @@ ACTION_PLANS: dict[str, ActionPlan] = {
 }
 
 
-def action_timeout(stack: Any) -> float:
+def action_timeout(stack: Stack) -> float:
     """Return the action timeout in seconds: ``timeout_mins`` else ``stack_action_timeout``."""
     from hearth.common.config import CONF
     minutes = stack.row.timeout_mins
     return minutes * 60.0 if minutes else float(CONF.stack_action_timeout)
 
 
-def walker_options(stack: Any) -> dict[str, Any]:
+def walker_options(stack: Stack) -> dict[str, Any]:
     """Return the walker options from the configuration and the stack's seams."""
     from hearth.common.config import CONF
     limits = {key: int(value) for key, value in (CONF.max_concurrent_per_type or {}).items()}
@@ -61,8 +70,9 @@ def walker_options(stack: Any) -> dict[str, Any]:
             "group_of": lambda name: stack.resources[name].type_name}
 
 
-def walk_resources(stack: Any, requires: Mapping[Any, set[Any]], direction: Direction,
-                   task: Callable[[Any], Task], **options: Any) -> WalkResult:
+def walk_resources(stack: Stack, requires: Mapping[Hashable, Iterable[Hashable]],
+                   direction: Direction,
+                   task: Callable[[Resource], Task], **options: Any) -> WalkResult:
     """Walk ``requires`` with ``task`` per node; the walker is kept on the stack for cancel.
 
     ``options`` (``aggregate_errors``, ``group_of``...) override the walker's
@@ -90,35 +100,68 @@ def failure_reason(action: str, result: WalkResult) -> str:
     return f"Resource {action} failed: {error}"
 
 
-def run_action(stack: Any, action: str) -> bool:
+def start_state(stack: Stack, action: str) -> None:
+    """Set the stack ``<ACTION>_IN_PROGRESS`` ("Stack <ACTION> started") unless it is."""
+    if (stack.action, stack.status) != (action, IN_PROGRESS):
+        stack.state_set(action, IN_PROGRESS, f"Stack {action} started")
+
+
+def frame(stack: Stack, action: str, walk: Callable[[], WalkResult],
+          completed: Callable[[], Any] | None = None,
+          failed: Callable[[WalkResult], Any] | None = None) -> bool:
+    """Run one framed stack action; return whether it completed.
+
+    The one frame of create, update and every other action: the stack goes
+    ``<ACTION>_IN_PROGRESS``, ``walk()`` runs (its set-up included), then
+    the stack goes COMPLETE or FAILED with Heat's reason, and ``completed()``
+    or ``failed(result)`` does what follows (soft-delete, rollback, cleanup).
+    """
+    start_state(stack, action)
+    result = walk()
+    if result.ok:
+        stack.state_set(action, COMPLETE,
+                        _noted(stack, action, f"Stack {action} completed successfully"))
+        if completed is not None:
+            completed()
+        return True
+    stack.state_set(action, FAILED, _noted(stack, action, failure_reason(action, result)))
+    if failed is not None:
+        failed(result)
+    return False
+
+
+#: What follows a completed action, per action.
+AFTER_COMPLETE: dict[str, Callable[[Stack], Any]] = {
+    DELETE: lambda stack: api_stacks.stack_delete(stack.db, stack.id),
+    # a rolled-back create keeps no resources (as Heat)
+    ROLLBACK: lambda stack: api_resources.resource_delete_all_by_stack(stack.db, stack.id),
+}
+
+
+def run_action(stack: Stack, action: str) -> bool:
     """Run a stack action to its end; return whether it completed.
 
     A failed CREATE is rolled back unless ``disable_rollback``; a completed
     DELETE soft-deletes the stack record.
     """
     plan = ACTION_PLANS[action]
-    if (stack.action, stack.status) != (action, IN_PROGRESS):
-        stack.state_set(action, IN_PROGRESS, f"Stack {action} started")
-    if action == "CREATE":
-        stack.store_new_resources()
-    result = walk_resources(stack, stack.requires(), plan.direction,
-                            lambda name: plan.task(stack.resources[name]),
-                            aggregate_errors=plan.aggregate_errors)
-    if result.ok:
-        stack.state_set(action, COMPLETE,
-                        _noted(stack, action, f"Stack {action} completed successfully"))
-        if action == "DELETE":
-            api_stacks.stack_delete(stack.db, stack.id)
-        elif action == "ROLLBACK":  # a rolled-back create keeps no resources (as Heat)
-            api_resources.resource_delete_all_by_stack(stack.db, stack.id)
-        return True
-    stack.state_set(action, FAILED, _noted(stack, action, failure_reason(action, result)))
-    if action == "CREATE" and wants_rollback(stack, result):
-        run_action(stack, "ROLLBACK")
-    return False
+
+    def walk() -> WalkResult:
+        if action == CREATE:
+            stack.store_new_resources()
+        return walk_resources(stack, stack.requires(), plan.direction,
+                              lambda name: plan.task(stack.resources[name]),
+                              aggregate_errors=plan.aggregate_errors)
+
+    def failed(result: WalkResult) -> None:
+        if action == CREATE and wants_rollback(stack, result):
+            run_action(stack, ROLLBACK)
+
+    after = AFTER_COMPLETE.get(action)
+    return frame(stack, action, walk, None if after is None else lambda: after(stack), failed)
 
 
-def _noted(stack: Any, action: str, reason: str) -> str:
+def _noted(stack: Stack, action: str, reason: str) -> str:
     """Add Heat's note to a CHECK reason when some resource cannot be checked."""
     if action == "CHECK" and not all(resource_actions.supports_check(resource)
                                      for resource in stack.resources.values()):
@@ -126,9 +169,12 @@ def _noted(stack: Any, action: str, reason: str) -> str:
     return reason
 
 
-def wants_rollback(stack: Any, result: WalkResult) -> bool:
-    """Return whether a failed action rolls back (rollback on, not cancelled without it)."""
+def wants_rollback(stack: Stack, result: WalkResult) -> bool:
+    """Return whether a failed action rolls back (cancel decides, else ``disable_rollback``)."""
     interrupted = result.interrupted
-    if isinstance(interrupted, exception.ForcedCancel):
-        return interrupted.with_rollback and not stack.row.disable_rollback
+    rule = ROLLBACK_WANTED.get(type(interrupted))
+    if rule is not None:
+        return rule(stack, interrupted)
+    if isinstance(interrupted, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+        return False
     return not stack.row.disable_rollback

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from hearth import bus
 from hearth.db import api_batch, models
@@ -24,6 +24,17 @@ from hearth.engine.resources import actions as resource_actions
 from hearth.engine.resources.store_db import DbResourceStore
 from hearth.engine.scheduler import green_sleep
 from hearth.engine.template import function
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from hearth.engine.registry.types import TypeRegistry
+    from hearth.engine.resource import Resource
+    from hearth.engine.stacks.prepare import PreparedStack
+    from hearth.engine.template.environment import Environment
+    from hearth.engine.template.parameters import Parameters
+    from hearth.engine.template.resource_definition import ResourceDefinition
+    from hearth.engine.template.template import Template
 
 LOG = logging.getLogger(__name__)
 
@@ -48,39 +59,51 @@ def requirements(definition: Any) -> set[str]:
     return names
 
 
+def required_by(definitions: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Return ``{name: the names that require it}`` among ``definitions``, in their order."""
+    names = set(definitions)
+    result: dict[str, list[str]] = {name: [] for name in definitions}
+    for name, definition in definitions.items():
+        for need in sorted(requirements(definition) & names):
+            result[need].append(name)
+    return result
+
+
 class Stack:
     """One stack: record, template pieces and live resources, plus the recorder.
 
-    ``template`` is the parsed template object, ``parameters`` its
-    Parameters (pseudo parameters included), ``definitions`` the
-    ``{name: ResourceDefinition}`` of the template, ``registry`` the
-    resource registry (``get_class(type, env, name)``).
+    Built from a :class:`~hearth.engine.stacks.prepare.PreparedStack`:
+    ``template`` is the parsed template object, ``params`` its Parameters
+    (pseudo parameters included; ``parameters`` their values),
+    ``definitions`` the ``{name: ResourceDefinition}`` of the enabled
+    resources, ``context`` the resolution context their functions ask (live
+    from now on: it knows :attr:`resources`), ``registry`` the plug-in
+    registry (``get_class(type, env, name)``).
     """
 
-    def __init__(self, db: Database, row: models.Stack, template: Any, env: Any,
-                 parameters: Mapping[str, Any], definitions: Mapping[str, Any],
-                 registry: Any, files: Mapping[str, str] | None = None,
-                 clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] | None = None,
-                 hidden_parameters: tuple[str, ...] = ()) -> None:
+    def __init__(self, db: Database, row: models.Stack, prepared: PreparedStack,
+                 registry: TypeRegistry, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] | None = None) -> None:
         self.db = db
         self.row = row
-        self.template = template
-        self.env = env
-        self.parameters = dict(parameters)
-        self.hidden_parameters = hidden_parameters
-        self.definitions = dict(definitions)
+        self.template: Template = prepared.template
+        self.env: Environment = prepared.env
+        self.params: Parameters = prepared.parameters
+        self.parameters = dict(prepared.parameters)
+        self.hidden_parameters = prepared.hidden_parameters()
+        self.definitions = dict(prepared.definitions)
         self.registry = registry
-        self.files = dict(files or {})
+        self.files = self.template.files
         self.clock = clock
         self.sleep = sleep or green_sleep
         self.walker: Any = None  # the walk in progress, for cancel
         self.store = DbResourceStore(db)
-        self.resources: dict[str, Any] = {}
+        self.resources: dict[str, Resource] = {}
         #: the resources whose type keeps secrets (read by :meth:`secrets`).
-        self.secret_keepers: list[Any] = []
-        self.context = template.context(parameters, stack_name=row.name, stack_id=row.id,
-                                        project_id=row.project_id, resources=self.resources)
+        self.secret_keepers: list[Resource] = []
+        self.context = prepared.context
+        self.context.attach(self.resources)
+        self._graph = prepared.graph
         for name, definition in self.definitions.items():
             self.resources[name] = self.make_resource(name, definition)
 
@@ -105,7 +128,7 @@ class Stack:
         """Return the stack's current status."""
         return self.row.status
 
-    def make_resource(self, name: str, definition: Any) -> Any:
+    def make_resource(self, name: str, definition: ResourceDefinition) -> Resource:
         """Build the Resource object of ``definition`` (not stored until it acts)."""
         cls = self.registry.get_class(definition.type, self.env, name)
         resource = cls(name, definition, self)
@@ -125,11 +148,20 @@ class Stack:
             resource.status_reason = row.status_reason
             resource.resource_id = row.physical_resource_id
 
-    def requires(self) -> dict[str, set[str]]:
+    @property
+    def graph(self) -> nx.DiGraph:
+        """Return the dependency graph of the definitions (the validated one, else built once).
+
+        Edges go from a resource to each resource it requires: the map the
+        stack's walks take (:func:`hearth.engine.stacks.actions.walk_resources`).
+        """
+        if self._graph is None:
+            self._graph = self.template.dependency_graph(self.context, self.definitions)
+        return self._graph
+
+    def requires(self) -> Mapping[str, Iterable[str]]:
         """Return ``{resource: names it requires}`` among this stack's resources."""
-        names = set(self.resources)
-        return {name: requirements(resource.t) & names
-                for name, resource in self.resources.items()}
+        return self.graph.adj
 
     def store_new_resources(self) -> None:
         """Store every resource without a row as INIT_COMPLETE (in one write), as Heat does.

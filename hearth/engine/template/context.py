@@ -58,6 +58,10 @@ class ResolutionContext:
         self._conditions: Conditions | None = None
         self._names: list[str] | None = None
 
+    def attach(self, resources: Mapping[str, Any]) -> None:
+        """Resolve against the live ``resources`` from now on (a stack built from it)."""
+        self.resources = resources
+
     @property
     def live(self) -> bool:
         """Return whether this context resolves against real resources."""

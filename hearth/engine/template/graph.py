@@ -4,8 +4,10 @@ Edges point from a resource to each resource it needs: ``web -> db`` means
 ``web`` requires ``db``.  Building the graph validates the references
 (unknown or disabled resources, cycles); the graph is generic: nodes carry
 the objects they were built from and nothing here knows about resource
-types.  The stack walk (:class:`hearth.engine.scheduler.GraphWalker`)
-takes its requirement map from the stack.
+types.  The one graph a stack is validated with also orders its walks:
+:attr:`hearth.engine.stacks.stack.Stack.graph` gives its adjacency to the
+walker (:class:`hearth.engine.scheduler.GraphWalker`), which counts each
+node's predecessors from it once.
 
 Each step takes and returns the graph, so :data:`BUILD_STEPS` reads as the
 list of what building does, and the canonical text :func:`dump` is logged

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.engine.template import function, graph, parser, structure, versions
@@ -28,8 +28,19 @@ from hearth.engine.template.parameters import Parameters, validate_parameter_gro
 from hearth.engine.template.resource_definition import ResourceDefinition
 from hearth.engine.template.snippet import parse_snippet
 
+if TYPE_CHECKING:
+    import networkx as nx
+
 DEFAULT_DESCRIPTION = "No description"
 ResourceValidator = Callable[[ResourceDefinition], Any]
+
+
+@dataclasses.dataclass(slots=True)
+class CheckedTemplate:
+    """What validating a template built: its enabled definitions and dependency graph."""
+
+    definitions: dict[str, ResourceDefinition]
+    graph: nx.DiGraph
 
 
 @dataclasses.dataclass(slots=True)
@@ -190,29 +201,42 @@ class Template:
         return result
 
     def dependency_graph(self, context: Any,
-                         definitions: Mapping[str, ResourceDefinition] | None = None) -> Any:
+                         definitions: Mapping[str, ResourceDefinition] | None = None
+                         ) -> nx.DiGraph:
         """Return the networkx dependency graph of the enabled resources."""
         if definitions is None:
             definitions = self.resource_definitions(context)
         return graph.build(definitions, self.disabled_resource_names(context), self.filename)
 
     # --- validation -------------------------------------------------------------
-    def validate(self, context: Any = None, resource_validator: ResourceValidator | None = None,
+    def validate(self, context: ResolutionContext | None = None,
+                 resource_validator: ResourceValidator | None = None,
                  user_params: Mapping[str, Any] | None = None,
                  validate_value: bool = True) -> Parameters:
         """Validate the template without plug-ins; return its Parameters.
 
+        Without a ``context`` one is made from ``user_params``; the checks
+        are :meth:`check`'s.
+        """
+        if context is None:
+            params = self.parameters(user_params, validate_value=validate_value)
+            context = self.context(params, resource_class=self.class_lookup(resource_validator))
+        self.check(context, resource_validator)
+        return context.params
+
+    def check(self, context: ResolutionContext,
+              resource_validator: ResourceValidator | None = None) -> CheckedTemplate:
+        """Validate everything ``context`` resolves; return what was built doing it.
+
         The structure was checked when the template was built.  Order:
-        parameters and parameter groups, conditions,
-        functions of every resource and output, the dependency graph, then
+        parameters and parameter groups, conditions, functions of every
+        resource and output, the dependency graph, then
         ``resource_validator(definition)`` for each resource.
         """
-        params = self.parameters(user_params, validate_value=validate_value)
+        params = context.params
         params.validate()
         validate_parameter_groups(self.parameter_groups, params.non_pseudo_names(),
                                   self.filename)
-        if context is None:
-            context = self.context(params, resource_class=self._class_lookup(resource_validator))
         try:
             context.conditions.evaluate_all()
         except exception.StackValidationFailed as exc:
@@ -220,16 +244,16 @@ class Template:
         definitions = self.resource_definitions(context)
         outputs = self.outputs(context)
         self._validate_functions(definitions, outputs)
-        self.dependency_graph(context, definitions)
-        for definition in definitions.values():
-            if resource_validator is not None:
+        dependencies = self.dependency_graph(context, definitions)
+        if resource_validator is not None:
+            for definition in definitions.values():
                 try:
                     resource_validator(definition)
                 except exception.StackValidationFailed as exc:
                     raise self._located(exc) from None
-        return params
+        return CheckedTemplate(definitions, dependencies)
 
-    def _class_lookup(self, resource_validator: Any) -> Callable[[str], Any] | None:
+    def class_lookup(self, resource_validator: Any) -> Callable[[str], Any] | None:
         """Return resource name -> plug-in class, when the validator can tell it.
 
         A validator with ``resource_class(type_name, resource_name)`` (the

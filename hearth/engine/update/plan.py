@@ -98,8 +98,19 @@ def classify(current: Mapping[str, Any], definitions: Mapping[str, Any]
     return result
 
 
+def _users(requires: Mapping[str, Iterable[str]]) -> dict[str, set[str]]:
+    """Return ``{name: the names that require it}`` of a requirement map."""
+    users: dict[str, set[str]] = {}
+    for user, needs in requires.items():
+        for need in needs:
+            users.setdefault(need, set()).add(user)
+    return users
+
+
 def update_graph(current: Mapping[str, Any], definitions: Mapping[str, Any],
-                 leftovers: Iterable[str] = ()) -> dict[Node, set[Node]]:
+                 leftovers: Iterable[str] = (),
+                 new_requires: Mapping[str, Iterable[str]] | None = None
+                 ) -> dict[Node, set[Node]]:
     """Return the forward dependency map of an update.
 
     ``(update, n)`` needs the update of what ``n`` requires in the new
@@ -107,16 +118,20 @@ def update_graph(current: Mapping[str, Any], definitions: Mapping[str, Any],
     ``n``'s own update, for the update of every new resource that requires
     ``n`` (so dependants point elsewhere first) and for the cleanup of every
     old resource that required ``n`` (dependants are deleted first).
+    ``new_requires`` is the new template's requirement map when the caller
+    has it (its dependency graph), else it is read from ``definitions``.
     """
-    new_requires = {name: requirements(d) & set(definitions)
-                    for name, d in definitions.items()}
+    if new_requires is None:
+        new_requires = {name: requirements(d) & set(definitions)
+                        for name, d in definitions.items()}
     old_requires = {name: requirements(r.t) & set(current) for name, r in current.items()}
     graph: dict[Node, set[Node]] = {
         (UPDATE, name): {(UPDATE, need) for need in needs}
         for name, needs in new_requires.items()}
+    new_users, old_users = _users(new_requires), _users(old_requires)
     for name in {*current, *leftovers}:
         needs = {(UPDATE, name)} if name in definitions else set()
-        needs |= {(UPDATE, user) for user, wanted in new_requires.items() if name in wanted}
-        needs |= {(CLEANUP, user) for user, wanted in old_requires.items() if name in wanted}
+        needs |= {(UPDATE, user) for user in new_users.get(name, ())}
+        needs |= {(CLEANUP, user) for user in old_users.get(name, ())}
         graph[(CLEANUP, name)] = needs
     return graph

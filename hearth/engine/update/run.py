@@ -15,44 +15,31 @@ replacement.  A rollback that finds an original still alive swaps it back
 instead of building it again.
 
 :func:`run_update` frames the walk with the stack's UPDATE (or ROLLBACK)
-states, switches the stored template (``prev_raw_template_id`` keeps the
-one to roll back to) and, when the update fails and rollback is wanted
-(:data:`ROLLBACK_WANTED`), runs the update back to the previous template as
-the ROLLBACK action.  Nothing replaced is left behind: originals a stopped
-walk did not reach are deleted at the end.
+states (:func:`hearth.engine.stacks.actions.frame`), switches the stored
+template (``prev_raw_template_id`` keeps the one to roll back to) and, when
+the update fails and rollback is wanted
+(:func:`hearth.engine.stacks.actions.wants_rollback`), runs the update back
+to the previous template as the ROLLBACK action.  Nothing replaced is left
+behind: originals a stopped walk did not reach are deleted at the end.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.db import api_resources, api_stacks
 from hearth.engine.scheduler import Direction, Task, WalkResult
 from hearth.engine.stacks import actions as stack_actions
+from hearth.engine.stacks.stack import required_by
+from hearth.engine.states import COMPLETE, FAILED, IN_PROGRESS, ROLLBACK
 from hearth.engine.update import plan as update_plan
 from hearth.engine.update.plan import CLEANUP, UPDATE, Node
 
-IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
-ROLLBACK = "ROLLBACK"
-
-#: How a failed update decides on rollback: interruption type -> rule(stack, error).
-ROLLBACK_WANTED: dict[type, Callable[[Any, BaseException], bool]] = {
-    # cancel_update rolls back, cancel_without_rollback does not
-    exception.ForcedCancel: lambda stack, error: error.with_rollback,
-}
-
-
-def wants_rollback(stack: Any, result: WalkResult) -> bool:
-    """Return whether a failed update rolls back (cancel decides, else ``disable_rollback``)."""
-    interrupted = result.interrupted
-    rule = ROLLBACK_WANTED.get(type(interrupted))
-    if rule is not None:
-        return rule(stack, interrupted)
-    if isinstance(interrupted, (KeyboardInterrupt, SystemExit, GeneratorExit)):
-        return False
-    return not stack.row.disable_rollback
+if TYPE_CHECKING:
+    from hearth.engine.resource import Resource
+    from hearth.engine.stacks.stack import Stack
 
 
 class StackUpdate:
@@ -64,7 +51,7 @@ class StackUpdate:
     ``originals`` those of them that a rollback may swap back.
     """
 
-    def __init__(self, target: Any, current: Mapping[str, Any],
+    def __init__(self, target: Stack, current: Mapping[str, Resource],
                  doomed: Mapping[str, list[Any]] | None = None,
                  originals: Mapping[str, Any] | None = None) -> None:
         self.target = target
@@ -101,7 +88,8 @@ class StackUpdate:
     def graph(self) -> dict[Node, set[Node]]:
         """Return the walk's dependency map."""
         live = {name: r for name, r in self.current.items() if update_plan.exists(r)}
-        return update_plan.update_graph(live, self.target.definitions, self.doomed)
+        return update_plan.update_graph(live, self.target.definitions, self.doomed,
+                                        self.target.requires())
 
     # --- the node tasks -------------------------------------------------------
     def task(self, node: Node) -> Task:
@@ -173,7 +161,7 @@ class StackUpdate:
         return {name: list(items) for name, items in self.doomed.items() if items}
 
 
-def walk_update(stack: Any, updater: StackUpdate, graph: Mapping[Node, set[Node]] | None = None
+def walk_update(stack: Stack, updater: StackUpdate, graph: Mapping[Node, set[Node]] | None = None
                 ) -> WalkResult:
     """Walk ``updater``'s graph with the one walker; the walker is kept on ``stack`` for cancel."""
     graph = updater.graph() if graph is None else graph
@@ -187,7 +175,7 @@ def _type_of(updater: StackUpdate, node: Node) -> str:
     return resource.type_name if resource is not None else ""
 
 
-def cleanup_leftovers(stack: Any, updater: StackUpdate) -> None:
+def cleanup_leftovers(stack: Stack, updater: StackUpdate) -> None:
     """Delete what a stopped walk left doomed (dependants first); no rollback follows."""
     names = updater.unfinished()
     if not names:
@@ -198,47 +186,54 @@ def cleanup_leftovers(stack: Any, updater: StackUpdate) -> None:
     walk_update(stack, updater, graph)
 
 
-def load_target(stack: Any, raw_template_id: int) -> Any:
+def load_target(stack: Stack, raw_template_id: int) -> Stack:
     """Return a Stack of ``stack``'s record with template ``raw_template_id``."""
     from hearth.engine.stacks.loader import load_stack
     return load_stack(stack.db, stack.row, stack.registry, raw_template_id=raw_template_id,
                       clock=stack.clock, sleep=stack.sleep)
 
 
-def run_update(stack: Any, raw_template_id: int, action: str = "UPDATE",
+def run_update(stack: Stack, raw_template_id: int, action: str = "UPDATE",
                current: Mapping[str, Any] | None = None,
                doomed: Mapping[str, list[Any]] | None = None,
                originals: Mapping[str, Any] | None = None,
-               values: Mapping[str, Any] | None = None) -> bool:
+               values: Mapping[str, Any] | None = None, target: Stack | None = None
+               ) -> bool:
     """Update ``stack`` to template ``raw_template_id``; return whether it completed.
 
     ``stack`` is the runtime's stack (its record, recorder and cancel handle);
-    ``values`` are stack columns the update request changes (tags, timeout...).
-    UPDATE stores the new template (the old one as ``prev_raw_template_id``);
-    a failed UPDATE rolls back when :func:`wants_rollback` says so.
+    ``target`` the Stack of the new template when the caller built it already
+    (else it is loaded); ``values`` are stack columns the update request
+    changes (tags, timeout...).  UPDATE stores the new template (the old one
+    as ``prev_raw_template_id``); a failed UPDATE rolls back when
+    :func:`~hearth.engine.stacks.actions.wants_rollback` says so.
     """
-    if (stack.action, stack.status) != (action, IN_PROGRESS):
-        stack.state_set(action, IN_PROGRESS, f"Stack {action} started")
     previous = stack.row.raw_template_id
-    values = {**(values or {}), "raw_template_id": raw_template_id}
-    if action != ROLLBACK:
-        values["prev_raw_template_id"] = previous
-    stack.row = api_stacks.stack_update(stack.db, stack.id, **values)
-    target = load_target(stack, raw_template_id)
-    updater = StackUpdate(target, stack.resources if current is None else current,
-                          doomed, originals)
-    result = walk_update(stack, updater)
-    stack.resources = updater.target.resources
-    if result.ok:
-        stack.state_set(action, COMPLETE, f"Stack {action} completed successfully")
-        return True
-    stack.state_set(action, FAILED, stack_actions.failure_reason(action, result))
-    if action != ROLLBACK and wants_rollback(stack, result):
-        run_update(stack, previous, ROLLBACK, updater.live(), updater.leftovers(),
-                   updater.originals)
-        return False
-    cleanup_leftovers(stack, updater)
-    return False
+    updaters: list[StackUpdate] = []
+
+    def walk() -> WalkResult:
+        changes = {**(values or {}), "raw_template_id": raw_template_id}
+        if action != ROLLBACK:
+            changes["prev_raw_template_id"] = previous
+        stack.row = api_stacks.stack_update(stack.db, stack.id, **changes)
+        new = load_target(stack, raw_template_id) if target is None else target
+        new.row = stack.row
+        updater = StackUpdate(new, stack.resources if current is None else current,
+                              doomed, originals)
+        updaters.append(updater)
+        result = walk_update(stack, updater)
+        stack.resources = updater.target.resources
+        return result
+
+    def failed(result: WalkResult) -> None:
+        updater = updaters[0]
+        if action != ROLLBACK and stack_actions.wants_rollback(stack, result):
+            run_update(stack, previous, ROLLBACK, updater.live(), updater.leftovers(),
+                       updater.originals)
+        else:
+            cleanup_leftovers(stack, updater)
+
+    return stack_actions.frame(stack, action, walk, failed=failed)
 
 
 # --- checks and previews (the service's synchronous part) ----------------------
@@ -261,12 +256,9 @@ def check_updatable(row: Any) -> None:
             raise refusal(row)
 
 
-def check_parameters(current: Any, target: Any) -> None:
+def check_parameters(current: Stack, target: Stack) -> None:
     """Raise ImmutableParameterModified when an immutable parameter's value changes."""
-    def parameters(stack: Any) -> Any:
-        return stack.template.parameters(stack_name=stack.name, stack_id=stack.id,
-                                         project_id=stack.row.project_id)
-    changed = parameters(current).immutable_modified(parameters(target))
+    changed = current.params.immutable_modified(target.params)
     if changed:
         raise exception.ImmutableParameterModified(*changed)
 
@@ -291,22 +283,12 @@ def resource_summary(resource: Any, stack_row: Any, required_by: list[str],
     return result
 
 
-def required_by(stack: Any, definitions: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Return ``{name: names that require it}`` among ``definitions``."""
-    from hearth.engine.stacks.stack import requirements
-    result: dict[str, list[str]] = {name: [] for name in definitions}
-    for name, definition in definitions.items():
-        for need in sorted(requirements(definition) & set(definitions)):
-            result[need].append(name)
-    return result
-
-
-def preview_update(current: Any, target: Any) -> dict[str, Any]:
+def preview_update(current: Stack, target: Stack) -> dict[str, Any]:
     """Return Heat's update preview: ``{"resource_changes": {change: [resource objects]}}``."""
     updater = StackUpdate(target, current.resources)
     changes = update_plan.classify(updater.current, target.definitions)
-    new_users = required_by(target, target.definitions)
-    old_users = required_by(current, {n: r.t for n, r in updater.current.items()})
+    new_users = required_by(target.definitions)
+    old_users = required_by({n: r.t for n, r in updater.current.items()})
     result = {}
     for change, names in changes.items():
         deleted = change == update_plan.DELETED

@@ -5,6 +5,7 @@ from types import SimpleNamespace
 import pytest
 
 from hearth.common import exception
+from hearth.engine.stacks import actions as stack_actions
 from hearth.engine.update import plan as update_plan
 from hearth.engine.update import run as update
 from hearth.engine.update.plan import CLEANUP, UPDATE
@@ -95,4 +96,4 @@ def test_updatable_states(state):
 def test_wants_rollback(interrupted, disable_rollback, expected):
     from hearth.engine.scheduler import WalkResult
     stack = SimpleNamespace(row=SimpleNamespace(disable_rollback=disable_rollback))
-    assert update.wants_rollback(stack, WalkResult(interrupted=interrupted)) is expected
+    assert stack_actions.wants_rollback(stack, WalkResult(interrupted=interrupted)) is expected

@@ -1,0 +1,304 @@
+"""Reading stacks: listings, details, templates, outputs, resources, events, engines.
+
+:class:`StackReads` needs only the database (and the catalog's plug-in
+registry, for what a live resource shows): no engine runtime is started
+for a read.  Resource listings come from the stored rows and the stored
+definitions' requirements; a whole stack is loaded only where live
+resources answer (outputs, attributes, the dependency picture).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+from hearth.common import exception
+from hearth.common.context import RequestContext
+from hearth.engine.service.catalog import Catalog
+from hearth.engine.stacks.stack import required_by
+
+if TYPE_CHECKING:
+    from hearth.db import models
+    from hearth.db.session import Database
+    from hearth.engine.resource import Resource
+    from hearth.engine.stacks.stack import Stack
+    from hearth.engine.template.context import ResolutionContext
+
+JsonMap = dict[str, Any]
+
+#: most template descriptions kept in memory for stack listings
+DESCRIPTION_CACHE_SIZE = 10000
+
+
+def listing_project(ctx: RequestContext, global_tenant: bool) -> str | None:
+    """Return the project a stack listing covers (None: every project, for an admin)."""
+    return None if (global_tenant and ctx.is_admin) else ctx.project_id
+
+
+class StackReads(Catalog):
+    """The read operations of the engine's API, from the database alone.
+
+    ``db_url`` picks the database (None: the configured one).
+    """
+
+    def __init__(self, db_url: str | None = None) -> None:
+        from hearth.common import config
+        from hearth.db.session import get_database
+        config.register_opts()
+        self.db: Database = get_database(db_url)
+        super().__init__()
+        #: raw template id -> description (stored templates never change; updates add new ones)
+        self._descriptions: dict[int, str] = {}
+        self._recovered = False
+
+    def _recover_once(self) -> None:
+        """Fail, once per service, the stacks dead engines left IN_PROGRESS (before a read)."""
+        if not self._recovered:
+            self._recovered = True
+            from hearth.engine.service import recovery
+            recovery.recover(self.db)
+
+    def list_stacks(self, ctx: RequestContext, filters: Mapping[str, Any] | None = None,
+                    limit: int | None = None, marker: str | None = None,
+                    sort_keys: list[str] | None = None, sort_dir: str | None = None,
+                    show_deleted: bool = False, show_nested: bool = False,
+                    show_hidden: bool = False, tags: list[str] | None = None,
+                    tags_any: list[str] | None = None, not_tags: list[str] | None = None,
+                    not_tags_any: list[str] | None = None,
+                    global_tenant: bool = False) -> list[JsonMap]:
+        """Return stack summaries (Heat's stack-list items)."""
+        from hearth.db import api_stacks
+        from hearth.engine.service import api_format
+        self._recover_once()
+        project = listing_project(ctx, global_tenant)
+        rows = api_stacks.stack_list(self.db, project, filters, limit, marker, sort_keys,
+                                     sort_dir, show_deleted, show_nested, tags, tags_any,
+                                     not_tags, not_tags_any)
+        return [api_format.format_stack_summary(row, self._description(row)) for row in rows]
+
+    def count_stacks(self, ctx: RequestContext, filters: Mapping[str, Any] | None = None,
+                     show_deleted: bool = False, show_nested: bool = False,
+                     show_hidden: bool = False, tags: list[str] | None = None,
+                     tags_any: list[str] | None = None, not_tags: list[str] | None = None,
+                     not_tags_any: list[str] | None = None,
+                     global_tenant: bool = False) -> int:
+        """Return how many stacks ``list_stacks`` would return without paging.
+
+        Takes ``list_stacks``' selection arguments (paging and sorting aside).
+        """
+        from hearth.db import api_stacks
+        self._recover_once()
+        return api_stacks.stack_count(self.db, listing_project(ctx, global_tenant), filters,
+                                      show_deleted, show_nested, tags, tags_any, not_tags,
+                                      not_tags_any)
+
+    def identify_stack(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
+        """Return ``{"stack_name", "id", "tenant"}`` for a name or id (EntityNotFound)."""
+        row = self._row(ctx, stack_identity)
+        return {"stack_name": row.name, "id": row.id, "tenant": row.project_id}
+
+    def show_stack(self, ctx: RequestContext, stack_identity: str,
+                   resolve_outputs: bool = True) -> JsonMap:
+        """Return the full stack object (Heat's stack-show).
+
+        Outputs are resolved on a loaded stack; without outputs to resolve
+        only the stored template and its parameters are read.
+        """
+        from hearth.engine.service import api_format
+        from hearth.engine.stacks import outputs
+        row = self._row(ctx, stack_identity)
+        description = self._description(row)
+        if row.deleted_at is not None:
+            return api_format.format_stack(row, description, {}, [])
+        context = self._context(row)
+        values = None
+        if resolve_outputs:
+            values = (outputs.resolve_outputs(self._load(row))
+                      if context.template.section("outputs") else [])
+        hidden = tuple(name for name, param in context.params.params.items()
+                       if param.schema.hidden)
+        params = api_format.format_parameters(row, dict(context.params), hidden)
+        return api_format.format_stack(row, description, params, values)
+
+    def get_template(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
+        """Return the stack's raw template."""
+        return self._raw(self._row(ctx, stack_identity)).template
+
+    def get_environment(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
+        """Return the stack's environment (hidden parameter values as ``******``)."""
+        from hearth.engine.stacks import export as stack_export
+        raw = self._raw(self._row(ctx, stack_identity))
+        return stack_export.masked_environment(
+            raw.environment, stack_export.hidden_parameter_names(raw.template))
+
+    def get_files(self, ctx: RequestContext, stack_identity: str) -> dict[str, str]:
+        """Return the stack's files map."""
+        return dict(self._raw(self._row(ctx, stack_identity)).files or {})
+
+    def export_stack(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
+        """Return the abandon data without deleting anything."""
+        from hearth.engine.stacks import export as stack_export
+        row = self._row(ctx, stack_identity, show_deleted=False)
+        return stack_export.stack_data(self.db, row, self._raw(row))
+
+    def stack_graph(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
+        """Return the stack's dependency picture: resource states, edges, nested stacks.
+
+        The data of :class:`~hearth.engine.stacks.graph_view.GraphView`, read
+        from the dependency graph the engine walks.
+        """
+        from hearth.engine.stacks import graph_view
+        row = self._row(ctx, stack_identity)
+        return graph_view.stack_tree_view(self.db, row, self._load).as_dict()
+
+    def list_outputs(self, ctx: RequestContext, stack_identity: str) -> list[JsonMap]:
+        """Return ``[{"output_key", "description"}]``."""
+        from hearth.engine.stacks import outputs
+        context = self._context(self._row(ctx, stack_identity))
+        return outputs.list_outputs(SimpleNamespace(template=context.template, context=context))
+
+    def show_output(self, ctx: RequestContext, stack_identity: str, key: str) -> JsonMap:
+        """Return ``{"output_key", "description", "output_value"[, "output_error"]}``."""
+        from hearth.engine.stacks import outputs
+        stack = self._load(self._row(ctx, stack_identity))
+        definitions = outputs.output_definitions(stack)
+        if key not in definitions:
+            raise exception.NotFound(message=f"Specified output key {key} not found.")
+        return outputs.resolve_output(stack, key, definitions[key])
+
+    def list_resources(self, ctx: RequestContext, stack_identity: str, nested_depth: int = 0,
+                       with_detail: bool = False,
+                       filters: Mapping[str, Any] | None = None) -> list[JsonMap]:
+        """Return resource summaries."""
+        from hearth.db import api_resources
+        from hearth.engine.service import api_format
+        row = self._row(ctx, stack_identity)
+        rows = api_resources.resource_get_all_by_stack(self.db, row.id, filters)
+        users = self._required_by(row)
+        return [api_format.format_resource(item, row, users.get(item.name, []))
+                for item in rows if item.replaced_by is None]
+
+    def show_resource(self, ctx: RequestContext, stack_identity: str, resource_name: str,
+                      with_attr: list[str] | None = None) -> JsonMap:
+        """Return one resource with ``attributes``."""
+        from hearth.engine.service import api_format
+        row = self._row(ctx, stack_identity)
+        stack = self._load(row)
+        resource_row = self._resource_row(row, resource_name)
+        resource = stack.resources.get(resource_name)
+        attributes = {}
+        if resource is not None and resource.action != "INIT":
+            from hearth.engine.resources.actions import mask
+            from hearth.engine.resources.attributes import show_attributes
+            attributes = mask(show_attributes(resource, with_attr), stack.secrets())
+        description = (type(resource).__doc__ or "").split("\n")[0] if resource else ""
+        users = required_by(stack.definitions)
+        return api_format.format_resource(resource_row, row, users.get(resource_name, []),
+                                          description, attributes)
+
+    def resource_metadata(self, ctx: RequestContext, stack_identity: str,
+                          resource_name: str) -> JsonMap:
+        """Return the resource's metadata map."""
+        row = self._row(ctx, stack_identity)
+        return self._resource_row(row, resource_name).metadata_ or {}
+
+    def list_events(self, ctx: RequestContext, stack_identity: str,
+                    resource_name: str | None = None,
+                    filters: Mapping[str, Any] | None = None, limit: int | None = None,
+                    marker: str | None = None, sort_keys: list[str] | None = None,
+                    sort_dir: str | None = None, nested_depth: int = 0) -> list[JsonMap]:
+        """Return event summaries."""
+        from hearth.db import api_events
+        from hearth.engine.service import api_format
+        row = self._row(ctx, stack_identity)
+        merged = dict(filters or {})
+        if resource_name:
+            merged["resource_name"] = resource_name
+        rows = api_events.event_list(self.db, row.id, merged, limit, marker, sort_keys,
+                                     sort_dir)
+        return [api_format.format_event(event) for event in rows]
+
+    def show_event(self, ctx: RequestContext, stack_identity: str, resource_name: str,
+                   event_id: str) -> JsonMap:
+        """Return one event with ``resource_type`` and ``resource_properties``."""
+        from hearth.db import api_events
+        from hearth.engine.service import api_format
+        row = self._row(ctx, stack_identity)
+        return api_format.format_event(api_events.event_get(self.db, row.id, event_id),
+                                       with_details=True)
+
+    def list_services(self, ctx: RequestContext) -> list[JsonMap]:
+        """Return the engines (Heat's services list), each ``up`` or ``down``."""
+        from hearth.common.config import CONF
+        from hearth.db import api_engines
+        from hearth.engine.service.api_format import format_time
+        return [{"id": engine.engine_id, "engine_id": engine.engine_id, "host": engine.host,
+                 "hostname": engine.hostname, "binary": engine.binary, "topic": engine.topic,
+                 "report_interval": engine.report_interval,
+                 "status": api_engines.engine_status(engine, CONF.engine_life_check_timeout),
+                 "created_at": format_time(engine.created_at),
+                 "updated_at": format_time(engine.heartbeat_at),
+                 "deleted_at": format_time(engine.deleted_at)}
+                for engine in api_engines.engine_list(self.db)]
+
+    def _row(self, ctx: RequestContext, identity: str, show_deleted: bool = True
+             ) -> models.Stack:
+        from hearth.db import api_stacks
+        self._recover_once()
+        try:
+            return api_stacks.stack_find(self.db, identity, ctx.project_id)
+        except exception.StackNotFound:
+            if not show_deleted:
+                raise
+            return api_stacks.stack_get(self.db, identity.rpartition("/")[2],
+                                        ctx.project_id, show_deleted=True)
+
+    def _find_resource(self, stack: Stack, row: models.Stack, name_or_physical_id: str
+                       ) -> Resource:
+        resource = stack.resources.get(name_or_physical_id)
+        if resource is None:
+            resource = next((item for item in stack.resources.values()
+                             if item.resource_id == name_or_physical_id), None)
+        if resource is None:
+            raise exception.ResourceNotFound(resource_name=name_or_physical_id,
+                                             stack_name=row.name, entity="Resource",
+                                             name=name_or_physical_id)
+        return resource
+
+    def _raw(self, row: models.Stack) -> models.RawTemplate:
+        from hearth.db import api_stacks
+        return api_stacks.raw_template_get(self.db, row.raw_template_id)
+
+    def _description(self, row: models.Stack) -> str:
+        cached = self._descriptions.get(row.raw_template_id)
+        if cached is None:
+            template = self._raw(row).template
+            cached = template.get("description", "") if isinstance(template, dict) else ""
+            if len(self._descriptions) >= DESCRIPTION_CACHE_SIZE:
+                self._descriptions.clear()
+            self._descriptions[row.raw_template_id] = cached
+        return cached
+
+    def _load(self, row: models.Stack) -> Stack:
+        from hearth.engine.stacks.loader import load_stack
+        return load_stack(self.db, row, self.registry)
+
+    def _resource_row(self, row: models.Stack, resource_name: str) -> models.Resource:
+        from hearth.db import api_resources
+        try:
+            return api_resources.resource_get_by_name(self.db, row.id, resource_name)
+        except exception.NotFound:
+            raise exception.ResourceNotFound(resource_name=resource_name, stack_name=row.name,
+                                             entity="Resource", name=resource_name)
+
+    def _context(self, row: models.Stack) -> ResolutionContext:
+        """Return the stored template's context (parameters; no resources built)."""
+        from hearth.engine.stacks.prepare import StackIdentity, stored_context
+        raw = self._raw(row)
+        return stored_context(raw.template, raw.files, raw.environment, StackIdentity.of(row))
+
+    def _required_by(self, row: models.Stack) -> dict[str, list[str]]:
+        """Return ``{resource: names that require it}`` from the stored definitions alone."""
+        context = self._context(row)
+        return required_by(context.template.resource_definitions(context))
