@@ -47,7 +47,10 @@ def sections(draw) -> dict[str, Any]:
     """Draw a conditions section whose conditions refer only to earlier ones (no cycles)."""
     section: dict[str, Any] = {}
     for index in range(draw(st.integers(min_value=1, max_value=4))):
-        section[f"c{index}"] = draw(expression(list(section)))
+        drawn = draw(expression(list(section)))
+        # Heat refuses a bare condition name as a whole definition (it must be a
+        # boolean or a function); names are fine inside not/and/or.
+        section[f"c{index}"] = {"and": [drawn, True]} if isinstance(drawn, str) else drawn
     return section
 
 
@@ -105,3 +108,16 @@ def test_validation_preview_and_live_stack_agree(service, section, values):
     assert resources == kept
     service.delete_stack(CTX, stack["id"])
     service.wait(CTX, stack["id"])
+
+
+def test_a_bare_condition_name_as_a_definition_is_refused_on_every_path(service):
+    data = template({"c0": True, "c1": "c0"})
+    message = ('The definition of condition "c1" is invalid: c0')
+    with pytest.raises(Exception) as validated:
+        service.validate_template(CTX, data)
+    with pytest.raises(Exception) as previewed:
+        service.preview_stack(CTX, "pv", data)
+    with pytest.raises(Exception) as created:
+        service.create_stack(CTX, "bare", data)
+    for error in (validated, previewed, created):
+        assert message in str(error.value)

@@ -1,8 +1,9 @@
 """The ``conditions`` section: named conditions, evaluated lazily once each.
 
 A condition definition is a condition expression (``equals``, ``not``,
-``and``, ``or``, ``get_param`` ...), a boolean, or the name of another
-condition.  Each is parsed and evaluated on first use and remembered; a
+``and``, ``or``, ``get_param`` ...) or a boolean; other conditions are named
+inside ``not``/``and``/``or`` (Heat refuses a bare name as a whole
+definition).  Each is parsed and evaluated on first use and remembered; a
 condition that needs itself is reported with the cycle in order.
 """
 
