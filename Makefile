@@ -15,13 +15,15 @@ $(STAMP): setup.cfg setup.py pyproject.toml
 
 venv: $(STAMP)
 
-## run: start the demo's hearth-master in the background (once; reused), create or update the
-## stack $(DEMO) from templates/demo.yaml (three local servers, their pillar, execution modules
-## on them) and print what each server did (tools/demo.py; state under $$HEARTH_HOME/demo)
+## run: install the demo's cloud profile and pillar configuration in Hearth's default places,
+## start the demo's hearth-master in the background on Hearth's defaults (once; reused), create
+## or update the stack $(DEMO) from templates/demo.yaml (three local servers, their pillar,
+## execution modules on them) and print what each server did (tools/demo.py); a plain
+## stackctl then reaches all of it
 run: venv graphviz-deps
 	@$(BIN)/python tools/demo.py run $(DEMO)
 
-## stop: delete the demo stack (its agents) and stop the demo's hearth-master
+## stop: delete the demo stack (its agents), stop the demo's hearth-master, remove the demo's files
 stop:
 	@if [ -x $(BIN)/python ]; then $(BIN)/python tools/demo.py stop $(DEMO); fi
 

@@ -1,26 +1,37 @@
 """``make run`` and ``make stop``: the demo's hearth-master, and the demo stack.
 
-``python tools/demo.py run [NAME]`` writes the demo's configuration
-(``$HEARTH_HOME/demo/hearth.conf``: the master on 127.0.0.1, the cloud
-profiles of ``templates/demo/cloud`` and the pillar of
-``templates/demo/pillar``), starts ``hearth-master`` in the background
-unless it already runs (pid file and log beside the configuration), then
-creates the stack NAME (default ``demo``) from ``templates/demo.yaml``, or
-updates it when it exists, and prints what each node did.  Stacks stay in
-Hearth's usual database under ``$HEARTH_HOME``.
+The demo runs on Hearth's defaults, so that a plain ``stackctl`` (no
+``--config-file``, no ``HEARTH_CONFIG``) in the same ``$HEARTH_HOME`` knows
+the demo's cloud, pillar and master.  ``python tools/demo.py run [NAME]``
+installs the demo's files where Hearth looks by default (the provider and
+profile ``demo.conf`` of ``templates/demo/cloud`` in the ``[cloud]
+config_dir``, and ``templates/demo/pillar.yaml``, with the pillar roots of
+``templates/demo/pillar``, as the ``[pillar] config_file``); a file there
+that is not the demo's is never overwritten: the demo stops and says so.
+It then starts ``hearth-master`` in the background on the default ports and
+keys, listening on 127.0.0.1 (its own settings, pid file and log in
+``$HEARTH_HOME/demo/``), unless it already runs, and creates the stack NAME
+(default ``demo``) from ``templates/demo.yaml``, or updates it when it
+exists, and prints what each node did.
 
 ``python tools/demo.py stop [NAME]`` deletes the stack (which stops its
-agents and removes their directories and keys) and stops the master.
+agents and removes their directories and keys), stops the master and
+removes the files the demo installed.
 
-``HEARTH_DEMO_PORT`` moves the master's ports (default 4510, and the next
-one for keys), e.g. for tests running beside another master.
+``HEARTH_DEMO_PORT`` moves the master's ports (default: ``[master] port``,
+and the next one for keys), e.g. for tests running beside another master.
+The demo's provider then names the demo master's settings, so that
+``stackctl stack-delete`` still reaches it; other commands that talk to the
+master need ``--config-file $HEARTH_HOME/demo/hearth.conf``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -32,6 +43,10 @@ TEMPLATE = ROOT / "templates" / "demo.yaml"
 DEMO_FILES = ROOT / "templates" / "demo"
 READY_TIMEOUT = 30.0
 STOP_TIMEOUT = 15.0
+#: The first line of every file the demo installs: how it knows its own files.
+MARK = "# Installed by make run (tools/demo.py); make stop removes it."
+#: Variables that would point stackctl at another configuration or server.
+FOREIGN = ("HEARTH_CONFIG", "HEARTH_URL", "HEARTH_TOKEN", "HEARTH_MASTER")
 
 
 def hearth_home() -> Path:
@@ -40,30 +55,94 @@ def hearth_home() -> Path:
                 or Path.home() / ".local" / "share" / "hearth")
 
 
+def _environment() -> dict[str, str]:
+    return {name: value for name, value in os.environ.items() if name not in FOREIGN}
+
+
+def hearth_defaults():
+    """Return Hearth's configuration as a plain ``stackctl`` loads it (no HEARTH_CONFIG)."""
+    from oslo_config import cfg
+
+    from hearth.common import config
+
+    saved = os.environ.pop("HEARTH_CONFIG", None)
+    try:
+        return config.load(conf=cfg.ConfigOpts()), config.default_config_files()
+    finally:
+        if saved is not None:
+            os.environ["HEARTH_CONFIG"] = saved
+
+
 class Demo:
-    """Where the demo's master keeps its files, and how to reach it."""
+    """Where the demo's files and master live, and how to reach it."""
 
     def __init__(self, name: str = "demo") -> None:
+        from hearth.master.settings import MasterSettings
+
         self.name = name
         self.directory = hearth_home() / "demo"
         self.config = self.directory / "hearth.conf"
         self.pid_file = self.directory / "hearth-master.pid"
         self.log = self.directory / "hearth-master.log"
-        self.port = int(os.environ.get("HEARTH_DEMO_PORT", "4510"))
+        conf, self.config_files = hearth_defaults()
+        self.cloud_dir = Path(conf.cloud.config_dir)
+        self.pillar_file = Path(conf.pillar.config_file)
+        defaults = MasterSettings.from_conf(conf)
+        moved = os.environ.get("HEARTH_DEMO_PORT")
+        self.moved = moved is not None and int(moved) != defaults.port
+        port = int(moved) if moved else defaults.port
+        self.master = dataclasses.replace(
+            defaults, port=port, auth_port=port + 1 if moved else defaults.auth_port,
+            interface=defaults.client_host)
 
-    def config_text(self) -> str:
-        """Return the demo's configuration file (master, cloud profiles, pillar)."""
-        return (
-            "# Written by make run (tools/demo.py): the demo's hearth-master and what\n"
-            "# stackctl needs to reach it.  Use it with --config-file or HEARTH_CONFIG.\n"
-            "[master]\ninterface = 127.0.0.1\n"
-            f"port = {self.port}\nauth_port = {self.port + 1}\n"
-            f"pki_dir = {self.directory / 'pki'}\n"
-            "[cloud]\n"
-            f"config_dir = {DEMO_FILES / 'cloud'}\n"
-            "[pillar]\n"
-            f"pillar_roots = base={DEMO_FILES / 'pillar'}\n"
-            f"config_file = {DEMO_FILES / 'pillar.yaml'}\n")
+    # --- the demo's files --------------------------------------------------------
+
+    def master_text(self) -> str:
+        """Return the demo master's own settings (what differs from Hearth's defaults)."""
+        text = ("# Written by make run (tools/demo.py): the demo master's own settings, read\n"
+                "# after Hearth's configuration files. A plain stackctl needs none of it.\n"
+                f"[master]\ninterface = {self.master.interface}\n")
+        if self.moved:
+            text += f"port = {self.master.port}\nauth_port = {self.master.auth_port}\n"
+        return text
+
+    def installed(self) -> dict[Path, str]:
+        """Return {path: content} of the files the demo installs in Hearth's default places."""
+        source = DEMO_FILES / "cloud"
+        provider = (source / "cloud.providers.d" / "demo.conf").read_text()
+        if self.moved:
+            provider = provider.replace("  driver: local\n", "  driver: local\n"
+                                        f"  master_config: {self.config}\n")
+        pillar = ((DEMO_FILES / "pillar.yaml").read_text()
+                  + f"# Where the demo's pillar files are (the checkout's).\n"
+                    f"pillar_roots:\n  base:\n    - {DEMO_FILES / 'pillar'}\n")
+        return {
+            self.cloud_dir / "cloud.providers.d" / "demo.conf": f"{MARK}\n{provider}",
+            self.cloud_dir / "cloud.profiles.d" / "demo.conf":
+                f"{MARK}\n{(source / 'cloud.profiles.d' / 'demo.conf').read_text()}",
+            self.pillar_file: f"{MARK}\n{pillar}",
+        }
+
+    def install(self) -> None:
+        """Install the demo's files; stop when one would replace a file that is not the demo's."""
+        files = self.installed()
+        for path, text in files.items():
+            if path.exists() and not _is_demo_file(path) and path.read_text() != text:
+                raise SystemExit(
+                    f"{path} exists and is not the demo's: the demo would replace it. Move it "
+                    "away, or run the demo in another Hearth home, e.g. "
+                    "'HEARTH_HOME=/tmp/hearth-demo make run'.")
+        for path, text in files.items():
+            if not path.exists() or path.read_text() != text:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text)
+
+    def uninstall(self) -> list[Path]:
+        """Remove the demo's files (those still marked as the demo's); return them."""
+        removed = [path for path in self.installed() if _is_demo_file(path)]
+        for path in removed:
+            path.unlink()
+        return removed
 
     # --- the master ----------------------------------------------------------------
 
@@ -82,9 +161,9 @@ class Demo:
         return None
 
     def ensure_master(self) -> tuple[int, bool]:
-        """Start the master unless it runs with this configuration; return (pid, started)."""
+        """Start the master unless it runs with these settings; return (pid, started)."""
         self.directory.mkdir(parents=True, exist_ok=True)
-        wanted = self.config_text()
+        wanted = self.master_text()
         current = self.config.read_text() if self.config.exists() else None
         pid = self.master_pid()
         if pid is not None and current == wanted:
@@ -92,8 +171,11 @@ class Demo:
             return pid, False
         if pid is not None:
             self.stop_master()
+        self.check_ports()
         self.config.write_text(wanted)
-        subprocess.run([str(BIN / "hearth-master"), "--config-file", str(self.config),
+        files = [arg for path in [*self.config_files, str(self.config)]
+                 for arg in ("--config-file", path)]
+        subprocess.run([str(BIN / "hearth-master"), *files,
                         "--pid-file", str(self.pid_file), "--log-file", str(self.log)],
                        check=True, stdin=subprocess.DEVNULL, env=_environment())
         deadline = time.monotonic() + READY_TIMEOUT
@@ -104,15 +186,27 @@ class Demo:
         self.wait_ready(pid)
         return pid, True
 
+    def check_ports(self) -> None:
+        """Stop with a clear message when the master's ports are taken."""
+        for port in (self.master.port, self.master.auth_port):
+            with socket.socket() as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                try:
+                    probe.bind((self.master.interface, port))
+                except OSError as error:
+                    raise SystemExit(
+                        f"Port {port} on {self.master.interface} is in use ({error.strerror}): "
+                        "another hearth-master? Stop it, or give the demo other ports "
+                        "(HEARTH_DEMO_PORT=4610 make run).") from None
+
     def wait_ready(self, pid: int) -> None:
         """Wait until the master answers a client."""
-        from hearth.clouds.local_nodes import master_settings
         from hearth.master.client import MasterClient
 
         deadline = time.monotonic() + READY_TIMEOUT
         while True:
             try:
-                with MasterClient(master_settings(str(self.config)), timeout=1) as client:
+                with MasterClient(self.master, timeout=1) as client:
                     client.ping()
                 return
             except Exception as error:  # noqa: BLE001 - not up yet, or gone: said below
@@ -139,11 +233,15 @@ class Demo:
 
     # --- the stack -------------------------------------------------------------------
 
+    def stackctl_command(self) -> list[str]:
+        """Return stackctl as the user runs it: plain, unless the ports were moved."""
+        command = [str(BIN / "stackctl")]
+        return command + ["--config-file", str(self.config)] if self.moved else command
+
     def stackctl(self, *args: str, capture: bool = False) -> subprocess.CompletedProcess:
-        """Run stackctl with the demo's configuration (output streamed unless ``capture``)."""
-        return subprocess.run([str(BIN / "stackctl"), "--config-file", str(self.config), *args],
-                              env=_environment(), text=True, capture_output=capture,
-                              stdin=subprocess.DEVNULL)
+        """Run stackctl (output streamed unless ``capture``)."""
+        return subprocess.run([*self.stackctl_command(), *args], env=_environment(), text=True,
+                              capture_output=capture, stdin=subprocess.DEVNULL)
 
     def stack_status(self) -> str | None:
         """Return the demo stack's status, or None when there is no such stack."""
@@ -169,11 +267,12 @@ class Demo:
                 for output in json.loads(shown.stdout).get("outputs") or []}
 
 
-def _environment() -> dict[str, str]:
-    env = dict(os.environ)
-    for name in ("HEARTH_CONFIG", "HEARTH_URL", "HEARTH_TOKEN"):
-        env.pop(name, None)
-    return env
+def _is_demo_file(path: Path) -> bool:
+    try:
+        with path.open(encoding="utf-8") as stream:
+            return stream.readline().rstrip("\n") == MARK
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def _shown(path: Path) -> str:
@@ -197,37 +296,54 @@ def report(outputs: dict) -> str:
     return "\n".join(lines)
 
 
+def hints(demo: Demo, agents: list[str]) -> str:
+    """Return what to try next, as the user types it."""
+    stackctl = " ".join(_shown(Path(part)) if part.startswith("/") else part
+                        for part in demo.stackctl_command())
+    lines = ["The master and the three agents keep running. Try:"]
+    if any(os.environ.get(name) for name in FOREIGN):
+        lines.append(f"  unset {' '.join(FOREIGN)}")
+    lines += [f"  {stackctl} run -G demo:{demo.name} test.ping",
+              f"  {stackctl} pillar-show {agents[0] if agents else 'AGENT'} --unmask",
+              f"  {stackctl} output-show {demo.name} --all",
+              f"  {stackctl} stack-graph {demo.name} --format png --output {demo.name}.png",
+              f"  {stackctl} stack-delete -y {demo.name}     # stops the agents, removes "
+              "their directories and keys",
+              f"'make stop' deletes the stack {demo.name} (its agents), stops the master and "
+              "removes the demo's files."]
+    return "\n".join(lines)
+
+
 def run(demo: Demo) -> int:
     """Bring up the master and the demo stack; print what the nodes did."""
+    demo.install()
     pid, started = demo.ensure_master()
     print(f"hearth-master {'started' if started else 'already running'} (pid {pid}, "
-          f"log {demo.log})")
+          f"{demo.master.interface}:{demo.master.port}, log {demo.log})")
     began = time.monotonic()
     code = demo.create_or_update()
     if code != 0:
-        print(f"The demo stack failed: see 'stackctl --config-file {demo.config} "
+        print(f"The demo stack failed: see '{' '.join(demo.stackctl_command())} "
               f"event-list {demo.name}' and {demo.log}.", file=sys.stderr)
         return code
     print(f"\nThe stack {demo.name} is ready in {time.monotonic() - began:.1f} s. "
           "Outputs, node by node:")
-    print(report(demo.outputs()))
-    print(f"\nThe master and the three agents keep running. Try:\n"
-          f"  export HEARTH_CONFIG={demo.config}\n"
-          f"  {_shown(BIN / 'stackctl')} run -G demo:{demo.name} test.ping\n"
-          f"  {_shown(BIN / 'stackctl')} output-show {demo.name} --all\n"
-          f"  {_shown(BIN / 'stackctl')} stack-graph {demo.name} --format png --output "
-          f"{demo.name}.png\n"
-          f"'make stop' deletes the stack {demo.name} (its agents) and stops the master.")
+    outputs = demo.outputs()
+    print(report(outputs))
+    print("\n" + hints(demo, list(outputs.get("agents") or [])))
     return 0
 
 
 def stop(demo: Demo) -> int:
-    """Delete the demo stack (its agents), then stop the master."""
+    """Delete the demo stack (its agents), stop the master, remove the demo's files."""
     code = 0
-    if demo.config.exists() and demo.stack_status() is not None:
+    if demo.stack_status() is not None:
         code = demo.stackctl("stack-delete", "-y", demo.name).returncode
     pid = demo.stop_master()
     print(f"hearth-master (pid {pid}) stopped." if pid else "No demo hearth-master runs.")
+    if code == 0:
+        for path in demo.uninstall():
+            print(f"Removed {path}.")
     return code
 
 

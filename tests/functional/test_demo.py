@@ -1,12 +1,18 @@
 """The demo of ``make run``, run the way make runs it, as subprocesses.
 
-``tools/demo.py run`` starts the demo's hearth-master in the background and
-creates the stack from ``templates/demo.yaml``: three ``local`` servers
-(real hearth-agents), their pillar compiled from ``templates/demo/pillar``,
-a configuration file rendered from it on each, a command and grains by
-grain target.  A second run updates the same stack and reuses the master.
-``stackctl stack-delete`` then leaves no agent, node directory or key, and
-``tools/demo.py stop`` stops the master.
+``tools/demo.py run`` installs the demo's cloud provider and profile and its
+pillar configuration where Hearth looks by default, starts the demo's
+hearth-master in the background and creates the stack from
+``templates/demo.yaml``: three ``local`` servers (real hearth-agents), their
+pillar compiled from ``templates/demo/pillar``, a configuration file rendered
+from it on each, a command and grains by grain target.  A second run updates
+the same stack and reuses the master.  A plain ``stackctl stack-delete`` (no
+configuration, same HEARTH_HOME) then leaves no agent, node directory or key,
+and ``tools/demo.py stop`` stops the master and removes the demo's files.
+
+The master's ports are moved (HEARTH_DEMO_PORT) so that the test runs beside
+other masters; the commands that talk to the master directly are given the
+demo master's settings (``--config-file``), the others none.
 """
 
 from __future__ import annotations
@@ -64,11 +70,19 @@ class DemoSite:
                               cwd=ROOT, env=self.env, text=True, capture_output=True,
                               stdin=subprocess.DEVNULL, timeout=TIMEOUT)
 
-    def stackctl(self, *args: str) -> subprocess.CompletedProcess:
-        """Run stackctl with the demo's configuration."""
-        return subprocess.run([str(BIN / "stackctl"), "--config-file", str(self.config), *args],
+    def stackctl(self, *args: str, master: bool = False) -> subprocess.CompletedProcess:
+        """Run a plain stackctl (with the moved master's settings when ``master``)."""
+        config = ["--config-file", str(self.config)] if master else []
+        return subprocess.run([str(BIN / "stackctl"), *config, *args],
                               env=self.env, text=True, capture_output=True,
                               stdin=subprocess.DEVNULL, timeout=TIMEOUT)
+
+    def installed(self) -> list[Path]:
+        """Return the demo's files in Hearth's default places that exist."""
+        paths = [self.home / "cloud" / "cloud.providers.d" / "demo.conf",
+                 self.home / "cloud" / "cloud.profiles.d" / "demo.conf",
+                 self.home / "pillar.yaml"]
+        return [path for path in paths if path.exists()]
 
     def master(self) -> psutil.Process | None:
         """Return the demo's master process, or None."""
@@ -128,6 +142,7 @@ def test_make_run_twice_then_delete_and_stop(site):
     first = site.demo("run")
     assert first.returncode == 0, first.stdout + first.stderr
     assert "hearth-master started" in first.stdout
+    assert len(site.installed()) == 3
     assert "[web1]: CREATE_IN_PROGRESS  Cloud node demo-web1-" in first.stdout  # live events
     assert "Stack demo CREATE_COMPLETE" in first.stdout
     outputs = site.outputs()
@@ -146,18 +161,32 @@ def test_make_run_twice_then_delete_and_stop(site):
     assert [stack["stack_name"] for stack in listed] == ["demo"]
     assert site.outputs()["agents"] == outputs["agents"]   # updated, nothing replaced
     assert len(agent_processes(site.home)) == 3
+    accepted = site.home / "pki" / "master" / "accepted"   # the master's default keys
+    assert sorted(path.name for path in accepted.iterdir()) == sorted(outputs["agents"])
+
+    # The demo's pillar is Hearth's default one: a plain local compile finds it.
+    pillar = site.stackctl("pillar-show", "web9", "--local", "--grains", '{"role": "web"}',
+                           "--unmask", "--format", "json")
+    assert pillar.returncode == 0, pillar.stderr
+    assert json.loads(pillar.stdout)["web9"]["app"] == {
+        "greeting": "Hello from Hearth", "agent": "web9", "log_level": "warning", "workers": 4,
+        "port": "8080", "service": "web"}
+    pinged = site.stackctl("run", "-G", "demo:demo", "test.ping", "--format", "json",
+                           master=True)
+    assert json.loads(pinged.stdout) == {agent: True for agent in outputs["agents"]}
 
     deleted = site.stackctl("stack-delete", "-y", "demo")
     assert "Stack demo DELETE_COMPLETE" in deleted.stdout, deleted.stdout + deleted.stderr
     assert agent_processes(site.home) == []
     assert site.nodes() == []
-    assert list((site.home / "demo" / "pki" / "accepted").iterdir()) == []
+    assert list(accepted.iterdir()) == []
 
     stopped = site.demo("stop")
     assert stopped.returncode == 0, stopped.stdout + stopped.stderr
     assert f"hearth-master (pid {master.pid}) stopped." in stopped.stdout
     assert not master.is_running() or master.status() == psutil.STATUS_ZOMBIE
     assert site.master() is None
+    assert site.installed() == []
 
 
 def test_make_stop_deletes_the_stack_and_a_second_stop_finds_nothing(site):
@@ -170,3 +199,16 @@ def test_make_stop_deletes_the_stack_and_a_second_stop_finds_nothing(site):
     assert agent_processes(site.home) == [] and site.nodes() == []
     assert not master.is_running() or master.status() == psutil.STATUS_ZOMBIE
     assert "No demo hearth-master runs." in site.demo("stop").stdout
+
+
+def test_a_file_that_is_not_the_demos_is_never_replaced(site):
+    mine = site.home / "pillar.yaml"
+    mine.parent.mkdir(parents=True)
+    mine.write_text("ext_pillar: []\n")
+    refused = site.demo("run")
+    assert refused.returncode != 0
+    assert refused.stderr.strip().splitlines()[-1].startswith(
+        f"{mine} exists and is not the demo's: the demo would replace it. Move it away")
+    assert "Traceback" not in refused.stderr
+    assert mine.read_text() == "ext_pillar: []\n"
+    assert site.installed() == [mine] and site.master() is None
