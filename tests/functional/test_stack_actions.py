@@ -198,16 +198,31 @@ resources:
   a: {type: OS::Heat::TestResource, properties: {value: hello}}
 outputs:
   good: {value: {get_attr: [a, output]}, description: fine}
-  bad: {value: {get_attr: [a, nonexistent]}}
+  bad: {value: {list_join: [",", {get_attr: [a, output]}]}}
 """
     stack = create_and_wait(service, "outs", template)
     outputs = {o["output_key"]: o for o in service.show_stack(CTX, stack["id"])["outputs"]}
     assert outputs["good"] == {"output_key": "good", "output_value": "hello",
                                "description": "fine"}
     assert outputs["bad"]["output_value"] is None
-    assert outputs["bad"]["output_error"] == (
-        "The Referenced Attribute (a nonexistent) is incorrect.")
+    assert outputs["bad"]["output_error"].endswith('"list_join" must operate on a list')
     assert service.show_output(CTX, stack["id"], "good")["output_value"] == "hello"
+
+
+def test_an_output_naming_an_attribute_the_type_lacks_is_refused_at_create(service):
+    """Heat refuses it at validation, in outputs too (not an output_error later)."""
+    template = """
+heat_template_version: 2018-08-31
+resources:
+  a: {type: OS::Heat::TestResource, properties: {value: hello}}
+outputs:
+  bad: {value: {get_attr: [a, nonexistent]}}
+"""
+    with pytest.raises(exception.InvalidTemplateAttribute) as error:
+        service.create_stack(CTX, "outs-refused", template)
+    assert str(error.value).endswith(
+        "outputs.bad.value: The Referenced Attribute (a nonexistent) is incorrect.")
+    assert service.list_stacks(CTX, filters={"name": "outs-refused"}) == []
 
 
 def test_pre_create_hook_pauses_until_cleared(service):
