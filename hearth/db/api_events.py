@@ -82,7 +82,8 @@ class EventCounts:
     """
 
     def __init__(self) -> None:
-        #: (database url, stack id) -> [events counted, count of the next purge check]
+        #: (database url, stack id) -> [events counted, count of the next purge check,
+        #: the limit that check was computed for]
         self._counts: dict[tuple[str, str], list[int]] = {}
 
     def reserve(self, db: Database, stack_id: str, limit: int, batch: int) -> None:
@@ -96,11 +97,13 @@ class EventCounts:
         entry = self._counts.get(key)
         if entry is None:
             with db.session_scope() as session:
-                entry = [_count(session, stack_id), limit]
+                entry = [_count(session, stack_id), limit, limit]
+        elif entry[2] != limit:  # another limit: its next check starts from that limit
+            entry = [entry[0], limit, limit]
         if entry[0] >= entry[1]:
             with db.session_scope(write=True) as session:
                 count = _purge_oldest(session, stack_id, limit, batch)
-            entry = [count, limit if count < limit else count + max(batch, 1)]
+            entry = [count, limit if count < limit else count + max(batch, 1), limit]
         entry[0] += 1
         self._counts[key] = entry
 
