@@ -417,20 +417,6 @@ class GraphRenderFailed(HearthException):
     msg_fmt = "Graphviz could not draw the graph as %(format)s: %(reason)s"
 
 
-class GraphvizNotAvailable(NotSupported):
-    """Drawing a graph as SVG or PNG needs Graphviz's ``dot`` program, which is missing."""
-
-    msg_fmt = ("Drawing a graph as %(format)s needs Graphviz's 'dot' program, which was not "
-               "found: install Debian's graphviz package, or ask for the DOT text "
-               "(--format dot).")
-
-
-class GraphRenderFailed(HearthException):
-    """Graphviz's ``dot`` refused or failed to draw a graph."""
-
-    msg_fmt = "Graphviz could not draw the graph as %(format)s: %(reason)s"
-
-
 class PluginLoadError(HearthException):
     """A resource plug-in module could not be imported or gave a bad mapping."""
 
