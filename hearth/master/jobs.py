@@ -5,6 +5,11 @@ size to that many at a time: each return (or an agent that stays silent for
 the job's timeout without reporting the job as running) frees a slot for
 the next agent.  Agents not connected when their turn comes never get the
 job and are reported ``Not connected``.
+
+The job's timeout is Salt's: an agent silent past it, and not reporting the
+job among its running ones, is given up (``No response``), batch or not, so
+every job ends even while a hung agent still counts as connected; agents
+still running it are waited for again.
 """
 
 from __future__ import annotations
@@ -146,12 +151,14 @@ class JobTable:
         return True
 
     def time_out(self, is_running: Callable[[str, str], bool]) -> list[JobState]:
-        """Free the batch slots of agents silent past the job's timeout; return those jobs."""
+        """Give up agents silent past the job's timeout (not running it); return those jobs.
+
+        Their batch slots free for the next agents, and a job whose every
+        agent returned or was given up is done.
+        """
         now = self._clock()
         changed = []
         for job in self.active():
-            if not job.batch:
-                continue
             late = [agent_id for agent_id, sent in job.in_flight.items()
                     if now - sent > job.timeout and not is_running(agent_id, job.jid)]
             for agent_id in late:

@@ -70,3 +70,19 @@ def test_snapshot_from_cache():
     snapshot = snapshot_from_cache(data)
     assert snapshot["missing"] == {"b": "No response", "c": "Not connected"}
     assert snapshot["done"] is False
+
+
+def test_a_silent_agent_ends_a_job_without_batch_after_its_timeout():
+    clock = Clock()
+    table, state = JobTable(clock), job(["a", "b", "c"], timeout=2)
+    table.add(state)
+    assert table.next_agents(state, lambda agent: True) == ["a", "b", "c"]
+    table.returned(state, "a", {"return": True})
+    clock.now = 1.0
+    assert table.time_out(lambda agent, jid: False) == [] and not state.done
+    clock.now = 3.0
+    assert table.time_out(lambda agent, jid: agent == "c") == [state]  # c still runs it
+    assert state.timed_out == {"b"} and not state.done
+    table.returned(state, "c", {"return": True})
+    assert state.done
+    assert state.missing() == {"b": "No response"}
