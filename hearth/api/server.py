@@ -62,6 +62,7 @@ def build_application(noauth: bool) -> tuple[Any, Any]:
 
     url = config.database_url()
     service = EngineService(db_url=url)
+    service.start()  # a server is an engine from its start: registered, beating, recovered
     verify = None if noauth else functools.partial(tokens.verify_token, url=url)
     return build_app(service, verify=verify, noauth=noauth), service
 

@@ -134,6 +134,7 @@ def gather(template_path: str, env_paths: Iterable[str] = ()) -> dict[str, Any]:
             "environment_files": environment_files}
 
 
-def environment_documents(request: Mapping[str, Any]) -> list[tuple[str, str]]:
+def environment_documents(request: Mapping[str, Any]) -> list[tuple[str | None, Any]]:
     """Return ``(url, text)`` of each environment file of a gathered request."""
-    return [(url, request["files"][url]) for url in request.get("environment_files", [])]
+    from hearth.engine.template.environment import environment_documents as documents
+    return documents(None, request.get("environment_files"), request["files"])

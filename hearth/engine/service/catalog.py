@@ -28,17 +28,6 @@ if TYPE_CHECKING:
 JsonMap = dict[str, Any]
 
 
-def environment_documents(environment: Any, environment_files: list[str] | None,
-                          files: Mapping[str, str] | None) -> list[tuple[str | None, Any]]:
-    """Return ``(name, document)`` pairs to merge: named files in order, then the environment."""
-    files = files or {}
-    documents: list[tuple[str | None, Any]] = [
-        (name, files[name]) for name in environment_files or [] if name in files]
-    if environment is not None:
-        documents.append((None, environment))
-    return documents
-
-
 class Catalog:
     """Template versions, functions, resource types and validation, from configuration."""
 
@@ -72,7 +61,11 @@ class Catalog:
         registry.  ``show_nested`` and ``ignore_errors`` are accepted for
         Heat's API; Hearth has no nested validation output nor error codes.
         """
-        from hearth.engine.template.environment import Environment, parameter_types
+        from hearth.engine.template.environment import (
+            Environment,
+            environment_documents,
+            parameter_types,
+        )
         from hearth.engine.template.validate import validate_template
         files = dict(files or {})
         data = self._parse(template)

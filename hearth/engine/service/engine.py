@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Any
 from hearth.common import exception
 from hearth.common.context import RequestContext
 from hearth.engine import limits
-from hearth.engine.service.catalog import environment_documents
 from hearth.engine.service.reads import DESCRIPTION_CACHE_SIZE, StackReads, listing_project
 from hearth.engine.states import CREATE, DELETE, IN_PROGRESS, UPDATE
 
@@ -70,6 +69,10 @@ class EngineService(StackReads):
     @property
     def runtime(self) -> EngineRuntime:
         """Return this process's engine runtime, started on first use."""
+        return self.start()
+
+    def start(self) -> EngineRuntime:
+        """Start the engine runtime now (a server's engine), unless it runs; return it."""
         if self._runtime is None:
             from hearth.engine.service.runtime import EngineRuntime
             self._runtime = EngineRuntime(self.db, self._engine_id)
@@ -171,7 +174,7 @@ class EngineService(StackReads):
                        clear_parameters: list[str] | None) -> tuple[Stack, Stack]:
         """Return (current stack, target stack) of an update request (nothing stored)."""
         from hearth.engine.stacks.prepare import StackIdentity, compose_environment, prepare
-        from hearth.engine.template.environment import Environment
+        from hearth.engine.template.environment import Environment, environment_documents
         from hearth.engine.update import plan as update_plan
         from hearth.engine.update import run as update
         if template is not None:
@@ -300,6 +303,7 @@ class EngineService(StackReads):
                  identity: StackIdentity) -> PreparedStack:
         """Validate a new stack's request in full and return its pieces, built once."""
         from hearth.engine.stacks.prepare import compose_environment, prepare
+        from hearth.engine.template.environment import environment_documents
         data = self._parse(template)
         env = compose_environment(environment_documents(environment, environment_files, files),
                                   params, data)

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from hearth.common import exception
 from hearth.common.context import RequestContext
 from hearth.engine.service.catalog import Catalog
-from hearth.engine.stacks.stack import required_by
 
 if TYPE_CHECKING:
     from hearth.db import models
@@ -193,6 +192,7 @@ class StackReads(Catalog):
             from hearth.engine.resources.attributes import show_attributes
             attributes = mask(show_attributes(resource, with_attr), stack.secrets())
         description = (type(resource).__doc__ or "").split("\n")[0] if resource else ""
+        from hearth.engine.stacks.stack import required_by
         users = required_by(stack.definitions)
         return api_format.format_resource(resource_row, row, users.get(resource_name, []),
                                           description, attributes)
@@ -300,5 +300,6 @@ class StackReads(Catalog):
 
     def _required_by(self, row: models.Stack) -> dict[str, list[str]]:
         """Return ``{resource: names that require it}`` from the stored definitions alone."""
+        from hearth.engine.stacks.stack import required_by
         context = self._context(row)
         return required_by(context.template.resource_definitions(context))

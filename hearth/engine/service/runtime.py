@@ -20,12 +20,16 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.common.config import CONF
-from hearth.db import api_engines, api_locks
+from hearth.db import api_engines, api_locks, api_stacks
 from hearth.db.session import Database
 from hearth.engine import scheduler
 from hearth.engine.service import recovery
+from hearth.engine.states import IN_PROGRESS
 
 LOG = logging.getLogger(__name__)
+
+#: Seconds a new action waits for a finished one (its end stored) to release the lock.
+SETTLE_TIMEOUT = 1.0
 
 #: Python's thresholds of the two older generations, kept as they are.
 _OLDER_GC_THRESHOLDS = (10, 10)
@@ -82,12 +86,28 @@ class EngineRuntime:
 
     def lock(self, stack_id: str, stack_name: str, action: str) -> None:
         """Take the stack's lock or raise ActionInProgress."""
+        if stack_id in self.running:
+            self._settle(stack_id)
         holder = api_locks.lock_take(self.db, stack_id, self.engine_id,
                                      CONF.engine_life_check_timeout)
         if holder is not None and holder != self.engine_id:
             raise exception.ActionInProgress(stack_name=stack_name, action=action)
         if holder == self.engine_id and stack_id in self.running:
             raise exception.ActionInProgress(stack_name=stack_name, action=action)
+
+    def _settle(self, stack_id: str) -> None:
+        """Let an action whose end is stored finish returning (its lock is released next).
+
+        A client that saw ``<ACTION>_COMPLETE`` may ask for the next action
+        before the finished one's thread has released the lock.
+        """
+        stack = self.live_stacks.get(stack_id)
+        if stack is None:
+            return
+        stored = api_stacks.stack_get(self.db, stack_id, stack.row.project_id,
+                                      show_deleted=True)
+        if stored.status != IN_PROGRESS:  # the live object learns it a moment later
+            self.wait(stack_id, SETTLE_TIMEOUT)
 
     def start(self, stack: Any, work: Callable[[], Any]) -> None:
         """Run ``work`` for ``stack`` on a green thread; release the lock at its end."""

@@ -188,6 +188,31 @@ def _check_values(overrides: Mapping[str, Any], key: str, allowed: Iterable[str]
 # the type the template declares for it.  Without the template (or for a name
 # it does not declare) the type is read off the values themselves.
 
+def environment_documents(environment: Any = None,
+                          environment_files: Iterable[Any] | None = None,
+                          files: Mapping[str, str] | None = None
+                          ) -> list[tuple[str | None, Any]]:
+    """Return the ``(name, document)`` pairs an environment merges, in order.
+
+    First each of ``environment_files``: a name is looked up in ``files``
+    (one that is not there is skipped), a ``(name, document)`` pair is taken
+    as it is, anything else is an unnamed document; then ``environment``.
+    """
+    files = files or {}
+    documents: list[tuple[str | None, Any]] = []
+    for item in environment_files or ():
+        if isinstance(item, tuple):
+            documents.append(item)
+        elif isinstance(item, str):
+            if item in files:
+                documents.append((item, files[item]))
+        else:
+            documents.append((None, item))
+    if environment is not None:
+        documents.append((None, environment))
+    return documents
+
+
 def parameter_types(template: Any) -> dict[str, str]:
     """Return ``{parameter name: declared type}`` of a parsed template (empty if none)."""
     section = template.get(PARAMETERS) if isinstance(template, Mapping) else None

@@ -13,25 +13,15 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hearth.engine.template import parser
-from hearth.engine.template.environment import Environment, parameter_types
+from hearth.engine.template.environment import (
+    Environment,
+    environment_documents,
+    parameter_types,
+)
 from hearth.engine.template.located import plain
 from hearth.engine.template.template import ResourceValidator, Template
 
 EnvironmentInput = str | bytes | Mapping[str, Any] | tuple[str | None, Any]
-
-
-def _environment_documents(env_files: Iterable[EnvironmentInput] | None,
-                           files: Mapping[str, str]) -> list[tuple[str | None, Any]]:
-    """Return ``(filename, document)`` pairs; a bare name is looked up in ``files``."""
-    documents: list[tuple[str | None, Any]] = []
-    for item in env_files or ():
-        if isinstance(item, tuple):
-            documents.append(item)
-        elif isinstance(item, str) and item in files:
-            documents.append((item, files[item]))
-        else:
-            documents.append((None, item))
-    return documents
 
 
 def load_template(template: str | bytes | Mapping[str, Any], filename: str | None = None,
@@ -56,7 +46,7 @@ def validate_template(template: str | bytes | Mapping[str, Any], filename: str |
     """
     files = dict(files or {})
     data = template if isinstance(template, Mapping) else parser.parse(template, filename)
-    env = Environment.from_documents(_environment_documents(env_files, files),
+    env = Environment.from_documents(environment_documents(None, env_files, files),
                                      parameter_types(data))
     tmpl = load_template(data, filename, files, env)
     user_params = dict(params or {})
