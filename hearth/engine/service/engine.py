@@ -35,7 +35,18 @@ from hearth.common import exception
 from hearth.common.context import RequestContext
 from hearth.engine import limits
 from hearth.engine.service.reads import DESCRIPTION_CACHE_SIZE, StackReads, listing_project
-from hearth.engine.states import CREATE, DELETE, IN_PROGRESS, UPDATE
+from hearth.engine.states import (
+    CHECK,
+    COMPLETE,
+    CREATE,
+    DELETE,
+    FAILED,
+    IN_PROGRESS,
+    INIT,
+    RESUME,
+    SUSPEND,
+    UPDATE,
+)
 
 if TYPE_CHECKING:
     from hearth.engine.service.runtime import EngineRuntime
@@ -48,8 +59,8 @@ JsonMap = dict[str, Any]
 
 #: cancel action -> the stack actions it may interrupt (Heat's rules).
 CANCEL_ACTIONS = {
-    "cancel_update": ("UPDATE",),
-    "cancel_without_rollback": ("UPDATE", "CREATE", "DELETE", "SUSPEND", "RESUME", "CHECK"),
+    "cancel_update": (UPDATE,),
+    "cancel_without_rollback": (UPDATE, CREATE, DELETE, SUSPEND, RESUME, CHECK),
 }
 
 
@@ -121,7 +132,7 @@ class EngineService(StackReads):
                                  kwargs.get("environment_files"), kwargs.get("params"),
                                  identity)
         row = SimpleNamespace(name=stack_name, id="None", project_id=ctx.project_id,
-                              action="INIT", status="COMPLETE", timeout_mins=None,
+                              action=INIT, status=COMPLETE, timeout_mins=None,
                               disable_rollback=True)
         stack = prepared.build(self.db, row, self.registry)
         users = required_by(stack.definitions)
@@ -228,9 +239,9 @@ class EngineService(StackReads):
         data = stack_export.stack_data(self.db, row, self._raw(row))
 
         def forget() -> None:
-            stack.state_set("DELETE", "COMPLETE", "Stack DELETE completed successfully")
+            stack.state_set(DELETE, COMPLETE, "Stack DELETE completed successfully")
             api_stacks.stack_delete(self.db, row.id)
-        self._run(stack, "DELETE", forget)
+        self._run(stack, DELETE, forget)
         self.runtime.wait(row.id)
         return data
 
@@ -239,13 +250,13 @@ class EngineService(StackReads):
         from hearth.engine.stacks import actions as stack_actions
         row = self._row(ctx, stack_identity, show_deleted=False)
         if action in CANCEL_ACTIONS:
-            if (row.action not in CANCEL_ACTIONS[action] or row.status != "IN_PROGRESS"
+            if (row.action not in CANCEL_ACTIONS[action] or row.status != IN_PROGRESS
                     or not self._cancel_here(row.id, action == "cancel_update")):
                 raise exception.NotSupported(
                     feature=f"Cancelling update when stack is {row.action}_{row.status}")
             return
         name = action.upper()
-        if name not in ("SUSPEND", "RESUME", "CHECK"):
+        if name not in (SUSPEND, RESUME, CHECK):
             raise exception.BadRequest(message=f"Invalid action {action}")
         stack = self._load(row)
         self._run(stack, name, lambda: stack_actions.run_action(stack, name))
@@ -284,13 +295,13 @@ class EngineService(StackReads):
         row = self._row(ctx, stack_identity, show_deleted=False)
         stack = self._load(row)
         resource = self._find_resource(stack, row, resource_name)
-        if resource.status == "IN_PROGRESS":
+        if resource.status == IN_PROGRESS:
             raise exception.ActionInProgress(stack_name=row.name, action=row.action)
         reason = reason or "state changed by resource_mark_unhealthy api"
-        if mark_unhealthy and resource.action != "DELETE":
-            resource_actions.set_state(resource, "CHECK", "FAILED", reason)
-        elif not mark_unhealthy and (resource.action, resource.status) == ("CHECK", "FAILED"):
-            resource_actions.set_state(resource, "CHECK", "COMPLETE", reason)
+        if mark_unhealthy and resource.action != DELETE:
+            resource_actions.set_state(resource, CHECK, FAILED, reason)
+        elif not mark_unhealthy and (resource.action, resource.status) == (CHECK, FAILED):
+            resource_actions.set_state(resource, CHECK, COMPLETE, reason)
 
     # --- helpers ----------------------------------------------------------------
     def stop(self) -> None:

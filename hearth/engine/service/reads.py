@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from hearth.common import exception
 from hearth.common.context import RequestContext
 from hearth.engine.service.catalog import Catalog
+from hearth.engine.states import INIT
 
 if TYPE_CHECKING:
     from hearth.db import models
@@ -187,7 +188,7 @@ class StackReads(Catalog):
         resource_row = self._resource_row(row, resource_name)
         resource = stack.resources.get(resource_name)
         attributes = {}
-        if resource is not None and resource.action != "INIT":
+        if resource is not None and resource.action != INIT:
             from hearth.engine.resources.actions import mask
             from hearth.engine.resources.attributes import show_attributes
             attributes = mask(show_attributes(resource, with_attr), stack.secrets())

@@ -24,7 +24,7 @@ from hearth.db import api_engines, api_locks, api_stacks
 from hearth.db.session import Database
 from hearth.engine import scheduler
 from hearth.engine.service import recovery
-from hearth.engine.states import IN_PROGRESS
+from hearth.engine.states import FAILED, IN_PROGRESS
 
 LOG = logging.getLogger(__name__)
 
@@ -116,7 +116,7 @@ class EngineRuntime:
                 work()
             except Exception:  # noqa: BLE001 - logged; the stack state tells the user
                 LOG.exception("stack %s: action failed unexpectedly", stack.name)
-                stack.state_set(stack.action, "FAILED", "Internal error: see the engine log")
+                stack.state_set(stack.action, FAILED, "Internal error: see the engine log")
             finally:
                 self.running.pop(stack.id, None)
                 self.live_stacks.pop(stack.id, None)

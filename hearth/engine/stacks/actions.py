@@ -18,7 +18,18 @@ from hearth.common import exception
 from hearth.db import api_resources, api_stacks
 from hearth.engine.resources import actions as resource_actions
 from hearth.engine.scheduler import Direction, GraphWalker, Task, WalkResult
-from hearth.engine.states import COMPLETE, CREATE, DELETE, FAILED, IN_PROGRESS, ROLLBACK
+from hearth.engine.states import (
+    CHECK,
+    COMPLETE,
+    CREATE,
+    DELETE,
+    FAILED,
+    IN_PROGRESS,
+    RESUME,
+    ROLLBACK,
+    SNAPSHOT,
+    SUSPEND,
+)
 
 if TYPE_CHECKING:
     from hearth.engine.resource import Resource
@@ -41,15 +52,15 @@ class ActionPlan:
 
 
 ACTION_PLANS: dict[str, ActionPlan] = {
-    "CREATE": ActionPlan(Direction.FORWARD, lambda resource: resource.create()),
-    "DELETE": ActionPlan(Direction.REVERSE, lambda resource: resource.delete()),
+    CREATE: ActionPlan(Direction.FORWARD, lambda resource: resource.create()),
+    DELETE: ActionPlan(Direction.REVERSE, lambda resource: resource.delete()),
     # rolling back a create deletes what it made, dependents first
-    "ROLLBACK": ActionPlan(Direction.REVERSE, lambda resource: resource.delete()),
-    "SUSPEND": ActionPlan(Direction.REVERSE, lambda resource: resource.suspend()),
-    "RESUME": ActionPlan(Direction.FORWARD, lambda resource: resource.resume()),
-    "CHECK": ActionPlan(Direction.FORWARD, lambda resource: resource.check(),
+    ROLLBACK: ActionPlan(Direction.REVERSE, lambda resource: resource.delete()),
+    SUSPEND: ActionPlan(Direction.REVERSE, lambda resource: resource.suspend()),
+    RESUME: ActionPlan(Direction.FORWARD, lambda resource: resource.resume()),
+    CHECK: ActionPlan(Direction.FORWARD, lambda resource: resource.check(),
                         aggregate_errors=True),
-    "SNAPSHOT": ActionPlan(Direction.FORWARD, lambda resource: resource.snapshot()),
+    SNAPSHOT: ActionPlan(Direction.FORWARD, lambda resource: resource.snapshot()),
 }
 
 
@@ -93,7 +104,7 @@ def failure_reason(action: str, result: WalkResult) -> str:
         return f"{action.capitalize()} timed out"
     if isinstance(error, exception.ForcedCancel) or result.interrupted is not None:
         return f"Stack {action} cancelled"
-    if action == "CHECK":  # every failure, each under its resource's name (as Heat)
+    if action == CHECK:  # every failure, each under its resource's name (as Heat)
         return f"Resource {action} failed: " + "; ".join(
             f"{name}: Resource {action} failed: {failure}"
             for name, failure in result.errors.items())
@@ -163,7 +174,7 @@ def run_action(stack: Stack, action: str) -> bool:
 
 def _noted(stack: Stack, action: str, reason: str) -> str:
     """Add Heat's note to a CHECK reason when some resource cannot be checked."""
-    if action == "CHECK" and not all(resource_actions.supports_check(resource)
+    if action == CHECK and not all(resource_actions.supports_check(resource)
                                      for resource in stack.resources.values()):
         return f"{reason}. 'CHECK' not fully supported (see resources)"
     return reason

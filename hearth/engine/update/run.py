@@ -33,7 +33,7 @@ from hearth.db import api_resources, api_stacks
 from hearth.engine.scheduler import Direction, Task, WalkResult
 from hearth.engine.stacks import actions as stack_actions
 from hearth.engine.stacks.stack import required_by
-from hearth.engine.states import COMPLETE, FAILED, IN_PROGRESS, ROLLBACK
+from hearth.engine.states import COMPLETE, DELETE, FAILED, IN_PROGRESS, INIT, ROLLBACK, SUSPEND
 from hearth.engine.update import plan as update_plan
 from hearth.engine.update.plan import CLEANUP, UPDATE, Node
 
@@ -116,7 +116,7 @@ class StackUpdate:
         replacement = self.target.make_resource(name, after)
         row = api_resources.resource_create(self.target.db, {
             "name": name, "uuid": replacement.uuid, "stack_id": self.target.id,
-            "type": replacement.type_name, "action": "INIT", "status": COMPLETE,
+            "type": replacement.type_name, "action": INIT, "status": COMPLETE,
             "status_reason": "", "replaces": original.db_id})
         replacement.db_id = row.id
         api_resources.resource_update(self.target.db, original.db_id, replaced_by=row.id)
@@ -240,9 +240,9 @@ def run_update(stack: Stack, raw_template_id: int, action: str = "UPDATE",
 
 #: stack state -> the refusal of an update in that state (Heat's texts).
 REFUSALS: dict[tuple[str, str | None], Callable[[Any], Exception]] = {
-    ("SUSPEND", None): lambda row: exception.NotSupported(
+    (SUSPEND, None): lambda row: exception.NotSupported(
         feature="Updating a stack when it is suspended"),
-    ("DELETE", None): lambda row: exception.NotSupported(
+    (DELETE, None): lambda row: exception.NotSupported(
         feature="Updating a stack when it is deleting"),
     (None, IN_PROGRESS): lambda row: exception.ActionInProgress(
         stack_name=row.name, action=row.action),
