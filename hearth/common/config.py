@@ -189,6 +189,7 @@ CLOUD_OPTS = [
                       "local driver, for its agent to answer) before it fails."),
 ]
 
+
 MASTER_OPTS = [
     cfg.HostAddressOpt("interface", default="0.0.0.0",
                        help="Address hearth-master listens on for agents and clients."),
@@ -263,9 +264,9 @@ _SECTIONS: dict[str | None, list[cfg.Opt]] = {
     "api": API_OPTS,
     "bus": BUS_OPTS,
     "jobs": JOBS_OPTS,
-    "cloud": CLOUD_OPTS,
     "master": MASTER_OPTS,
     "agent": AGENT_OPTS,
+    "cloud": CLOUD_OPTS,
 }
 
 
