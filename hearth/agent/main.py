@@ -86,14 +86,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "modules, and return their results.")
     args = parser.parse_args(argv)
     from hearth.agent.settings import AgentSettings
-    from hearth.common import config
 
-    try:
-        conf = config.load(config_files=args.config_file)
-        settings = AgentSettings.from_conf(conf)
-    except Exception as error:  # noqa: BLE001 - a bad configuration is reported, not traced
-        print(f"hearth-agent: {error}", file=sys.stderr)
-        return 2
+    conf, settings = daemon.load_settings("hearth-agent", args.config_file,
+                                          AgentSettings.from_conf)
     daemon.start(args, "hearth-agent", os.path.join(settings.root_dir, "hearth-agent.log"))
     try:
         agent = Agent(settings, conf)

@@ -13,6 +13,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 
 def build_parser(prog: str, description: str) -> argparse.ArgumentParser:
@@ -56,6 +57,23 @@ def detach() -> None:
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
+
+
+def load_settings(prog: str, config_files: Sequence[str] | None,
+                  from_conf: Callable[[Any], Any]) -> tuple[Any, Any]:
+    """Load the configuration files and build a daemon's settings from them.
+
+    A bad configuration is reported on stderr as ``PROG: reason`` (never a
+    traceback) and ends the process with exit code 2.
+    """
+    from hearth.common import config
+
+    try:
+        conf = config.load(config_files=config_files)
+        return conf, from_conf(conf)
+    except Exception as error:  # noqa: BLE001 - a bad configuration is reported, not traced
+        print(f"{prog}: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def start(args: argparse.Namespace, prog: str, default_log: str) -> None:

@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from hearth.common import daemon, exception
+from hearth.common import daemon
 
 LOG = logging.getLogger("hearth.master")
 
@@ -18,25 +18,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         "hearth-master", "Publish jobs to hearth-agents, collect their returns into the job "
                          "cache, keep their keys and serve their pillar and modules.")
     args = parser.parse_args(argv)
-    from hearth.common import config
     from hearth.master.server import Master
     from hearth.master.settings import MasterSettings
 
-    try:
-        conf = config.load(config_files=args.config_file)
-        settings = MasterSettings.from_conf(conf)
-    except Exception as error:  # noqa: BLE001 - a bad configuration is reported, not traced
-        print(f"hearth-master: {error}", file=sys.stderr)
-        return 2
+    conf, settings = daemon.load_settings("hearth-master", args.config_file,
+                                          MasterSettings.from_conf)
     daemon.start(args, "hearth-master", os.path.join(conf.state_path, "hearth-master.log"))
     try:
         master = Master(settings)
         master.start()
-    except (exception.HearthException, OSError) as error:
-        LOG.error("hearth-master cannot start: %s", error)
-        print(f"hearth-master: {error}", file=sys.stderr)
-        return 1
-    except Exception as error:  # noqa: BLE001 - e.g. zmq.ZMQError: address in use
+    except Exception as error:  # noqa: BLE001 - HearthException, OSError, zmq.ZMQError (in use)
         LOG.error("hearth-master cannot start: %s", error)
         print(f"hearth-master: {error}", file=sys.stderr)
         return 1
