@@ -55,6 +55,11 @@ ACTION_STAGES = {"reboot": "rebooting", "start": "starting", "stop": "stopping"}
 NODE_FIELDS = ("id", "image", "size", "state", "private_ips", "public_ips")
 
 
+def basic_nodes(full: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Return ``list_nodes`` from ``list_nodes_full``: each node's six NODE_FIELDS only."""
+    return {name: {key: node[key] for key in NODE_FIELDS} for name, node in full.items()}
+
+
 def is_secret_key(name: Any) -> bool:
     """Return whether a payload key's name says its value is a secret."""
     lowered = str(name).lower()

@@ -231,8 +231,7 @@ def destroy(name: str, call: str | None = None) -> bool:
 def list_nodes(call: str | None = None) -> dict[str, dict[str, Any]]:
     """Return ``{name: {id, image, size, state, private_ips, public_ips}}``."""
     cloud_utils.require_function("list_nodes", call)
-    return {name: {key: node[key] for key in cloud_utils.NODE_FIELDS}
-            for name, node in list_nodes_full("function").items()}
+    return cloud_utils.basic_nodes(list_nodes_full("function"))
 
 
 def list_nodes_full(call: str | None = None) -> dict[str, dict[str, Any]]:

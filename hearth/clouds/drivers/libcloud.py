@@ -212,9 +212,7 @@ def destroy(name: str, call: str | None = None) -> bool:
 def list_nodes(call: str | None = None) -> dict[str, dict[str, Any]]:
     """Return ``{name: {id, image, size, state, private_ips, public_ips}}``."""
     cloud_utils.require_function("list_nodes", call)
-    fields = cloud_utils.NODE_FIELDS
-    return {name: {key: node[key] for key in fields}
-            for name, node in list_nodes_full("function").items()}
+    return cloud_utils.basic_nodes(list_nodes_full("function"))
 
 
 def list_nodes_full(call: str | None = None) -> dict[str, dict[str, Any]]:
