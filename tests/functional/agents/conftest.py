@@ -52,11 +52,11 @@ def fleet(tmp_path_factory, sqlite_template):
         stop_all([*agents, master])
 
 
-@pytest.fixture(scope="module")
-def manual_master(tmp_path_factory, sqlite_template):
-    """A master without auto_accept, shared by a module's key tests (distinct agent ids)."""
-    directory = tmp_path_factory.mktemp("manual-master")
-    master = MasterProcess(directory, auto_accept=False,
+def _shared_master(tmp_path_factory, sqlite_template, auto_accept):
+    """Start a master for a module's key tests (distinct agent ids); stop it after."""
+    name = "auto-master" if auto_accept else "manual-master"
+    directory = tmp_path_factory.mktemp(name)
+    master = MasterProcess(directory, auto_accept=auto_accept,
                            database=_migrated_sqlite(sqlite_template, directory))
     master.start()
     try:
@@ -64,20 +64,18 @@ def manual_master(tmp_path_factory, sqlite_template):
         yield master
     finally:
         stop_all([master])
+
+
+@pytest.fixture(scope="module")
+def manual_master(tmp_path_factory, sqlite_template):
+    """A master without auto_accept, shared by a module's key tests."""
+    yield from _shared_master(tmp_path_factory, sqlite_template, auto_accept=False)
 
 
 @pytest.fixture(scope="module")
 def auto_master(tmp_path_factory, sqlite_template):
-    """A master with auto_accept, shared by a module's key tests (distinct agent ids)."""
-    directory = tmp_path_factory.mktemp("auto-master")
-    master = MasterProcess(directory, auto_accept=True,
-                           database=_migrated_sqlite(sqlite_template, directory))
-    master.start()
-    try:
-        master.wait_ready()
-        yield master
-    finally:
-        stop_all([master])
+    """A master with auto_accept, shared by a module's key tests."""
+    yield from _shared_master(tmp_path_factory, sqlite_template, auto_accept=True)
 
 
 @pytest.fixture
