@@ -9,8 +9,8 @@ So one stack can feed the configuration of the agents of another::
           key: stacks                    # default 'stacks'; null merges at the top
 
 gives ``{stacks: {network: {<output>: <value>, ...}, database: {...}}}``.
-Outputs are read from the database the way stack-show reads them (hidden
-parameters stay masked).  A missing stack or an output that fails to
+Outputs are read through the engine's stack reads, as stack-show reads them
+(hidden parameters stay masked).  A missing stack or an output that fails to
 resolve is an error naming the stack and the output.
 """
 
@@ -25,17 +25,12 @@ DEFAULT_PROJECT = "admin"
 
 def stack_outputs(name: str, project: str, database_url: str | None = None) -> dict[str, Any]:
     """Return ``{output_key: value}`` of the stack ``name`` in ``project``."""
-    from hearth.db import api_stacks
-    from hearth.db.session import get_database
-    from hearth.engine.registry.types import default_registry
-    from hearth.engine.stacks import outputs
-    from hearth.engine.stacks.loader import load_stack
+    from hearth.common.context import RequestContext
+    from hearth.engine.service.reads import StackReads
 
-    db = get_database(database_url)
-    row = api_stacks.stack_find(db, name, project)
-    stack = load_stack(db, row, default_registry())
+    stack = StackReads(database_url).show_stack(RequestContext.local(project), name)
     values = {}
-    for output in outputs.resolve_outputs(stack):
+    for output in stack.get("outputs") or []:
         if "output_error" in output:
             raise exception.CommandExecutionError(
                 f"hearth_stack: output {output['output_key']} of stack {name} failed: "
