@@ -403,6 +403,22 @@ class SignalNotSupported(NotSupported):
     """The resource type cannot take signals, or not in this state."""
 
 
+class NoActionRequired(HearthException):
+    """A signal asked for nothing to do now (a scaling group in cooldown): it is ignored.
+
+    Raised from ``handle_signal``; as in Heat, the signal records no event.
+    """
+
+    msg_fmt = "The resource %(res_name)s could not perform scaling action: %(reason)s"
+
+    def __init__(self, res_name: str = "Unknown", reason: str = "") -> None:
+        super().__init__(res_name=res_name, reason=reason)
+
+
+class ResourcePropertyValueDependency(StackValidationFailed):
+    """A property was given that only goes with another property's particular value."""
+
+
 class GraphvizNotAvailable(NotSupported):
     """Drawing a graph as SVG or PNG needs Graphviz's ``dot`` program, which is missing."""
 
