@@ -125,6 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     app, service = build_application(args.noauth)
     sock = eventlet.listen((host, port))
     actual_port = sock.getsockname()[1]
+    from hearth.engine.resources import signal_url
+    signal_url.set_serving_url(f"http://{host}:{actual_port}")
     mode = " (noauth)" if args.noauth else ""
     print(f"hearth-api listening on http://{host}:{actual_port}{mode}", flush=True)
     serve(sock, app, service, debug=args.debug)

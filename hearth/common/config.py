@@ -116,6 +116,12 @@ YAQL_OPTS = [
 API_OPTS = [
     cfg.HostAddressOpt("bind_host", default="127.0.0.1", help="Address the API server listens on."),
     cfg.PortOpt("bind_port", default=8004, help="Port the API server listens on."),
+    cfg.URIOpt("public_url", default=None, schemes=["http", "https"],
+               sample_default="http://<bind_host>:<bind_port>",
+               help="Base URL under which machines reach this API (no trailing /v1): "
+                    "resource signal URLs, a wait condition handle's endpoint and curl_cli "
+                    "start with it. Unset: the address hearth-api listens on, else "
+                    "http://<bind_host>:<bind_port>."),
     cfg.IntOpt("workers", default=0, min=0,
                help="Unused: the API serves every request on green threads of one process."),
     cfg.FloatOpt("graceful_shutdown_timeout", default=30.0, min=0,
