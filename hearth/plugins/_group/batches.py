@@ -1,0 +1,58 @@
+"""The batches of a resource group's rolling update and batched create.
+
+``update_policy: {rolling_update: {min_in_service, max_batch_size,
+pause_time}}`` changes the members' definition a batch at a time;
+``batch_create: {max_batch_size, pause_time}`` creates the members a batch
+at a time (a rolling update from no members, none kept in service).  Each
+batch is one update of the nested stack to the group's size after it
+(:class:`~hearth.engine.scaling.rolling_update.Batch`), with a pause
+between batches.  The pauses together must stay under the stack's
+timeout; each batch's nested update gets the time they leave.
+
+The group counts members differently from the scaling groups' rule
+(:func:`hearth.engine.scaling.rolling_update.batches`): members created
+above both the current and the target size are temporary and do not
+count as up to date, so the batches (and their number, which the pauses
+multiply) are Heat's ``ResourceGroup`` ones.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from hearth.engine.scaling.rolling_update import Batch, check_pauses_fit, needs_update, next_batch
+
+
+def group_batches(target: int, current: int, batch_size: int, min_in_service: int
+                  ) -> Iterator[Batch]:
+    """Yield the batches taking a group of ``current`` members to ``target`` new ones."""
+    up_to_date = 0
+    while needs_update(target, current, up_to_date):
+        batch = next_batch(target, current, up_to_date, batch_size, min_in_service)
+        yield batch
+        up_to_date += batch.num_new - max(batch.capacity - max(current, target), 0)
+        current = batch.capacity
+
+
+@dataclass(frozen=True)
+class BatchPlan:
+    """The batches of one action, the pause between two and each batch's timeout."""
+
+    batches: tuple[Batch, ...]
+    pause_time: float
+    #: the timeout of each batch's nested update (minutes, rounded up)
+    timeout_mins: int
+
+    def pauses_after(self, index: int) -> bool:
+        """Return whether a pause follows batch ``index``."""
+        return self.pause_time > 0 and index < len(self.batches) - 1
+
+
+def plan(target: int, current: int, batch_size: int, min_in_service: int, pause_time: float,
+         timeout_secs: float) -> BatchPlan:
+    """Return the plan of a batched action; ValueError when the pauses reach the timeout."""
+    found = tuple(group_batches(target, current, batch_size, min_in_service))
+    left = check_pauses_fit(len(found), pause_time, timeout_secs)
+    return BatchPlan(found, pause_time, math.ceil(left / 60))
