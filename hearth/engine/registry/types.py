@@ -21,8 +21,9 @@ from hearth.engine.registry.plugin_manager import PluginManager
 LOG = logging.getLogger(__name__)
 
 #: A provider-template reference resolved by the environment becomes a class
-#: through this hook (the engine's template-resource factory).
-TemplateClassFactory = Callable[[Any], type]
+#: through this hook (the engine's template-resource factory): it is given the
+#: reference and the stack's files map (where the client put the template).
+TemplateClassFactory = Callable[[Any, Mapping[str, str]], type]
 
 
 class TypeRegistry:
@@ -57,12 +58,16 @@ class TypeRegistry:
         return registry.resolve_type(type_name, resource_name=resource_name)
 
     def get_class(self, type_name: str, env: Any = None, resource_name: str | None = None,
-                  allow_hidden: bool = False) -> type:
-        """Return the class implementing ``type_name`` (for ``resource_name``, if given)."""
+                  allow_hidden: bool = False, files: Mapping[str, str] | None = None) -> type:
+        """Return the class implementing ``type_name`` (for ``resource_name``, if given).
+
+        A provider template (a type naming a template file, or mapped to one
+        by the environment) is read from ``files``, the stack's files map.
+        """
         resolved = self.resolve_name(type_name, env, resource_name)
         if not isinstance(resolved, str) or resolved not in self.classes:
             if self.template_class_factory is not None and _is_template(resolved):
-                return self.template_class_factory(resolved)
+                return self.template_class_factory(resolved, files or {})
             candidates = list(self.classes)
             raise exception.ResourceTypeNotFound(
                 type_name=str(type_name), hint=exception.did_you_mean(type_name, candidates))
@@ -100,5 +105,10 @@ def deprecation_warning(type_name: str, resource_class: type) -> str | None:
 
 @functools.lru_cache(maxsize=1)
 def default_registry() -> TypeRegistry:
-    """Return the registry of every discovered plug-in (loaded once per process)."""
-    return TypeRegistry(PluginManager.load())
+    """Return the registry of every discovered plug-in (loaded once per process).
+
+    Provider templates become classes through
+    :func:`hearth.engine.nested.template_resource.template_class`.
+    """
+    from hearth.engine.nested.template_resource import template_class
+    return TypeRegistry(PluginManager.load(), template_class_factory=template_class)

@@ -72,7 +72,7 @@ class Catalog:
         documents = environment_documents(environment, environment_files, files)
         env = Environment.from_documents(documents, parameter_types(data))
         return validate_template(data, None, params, documents, files,
-                                 resource_validator=self._resource_validator(env))
+                                 resource_validator=self._resource_validator(env, files))
 
     def list_template_versions(self, ctx: RequestContext) -> list[JsonMap]:
         """Return ``[{"version", "type", "aliases"}]``."""
@@ -131,10 +131,14 @@ class Catalog:
         return resource_types.generate_template(self.registry.get_class(type_name),
                                                 type_name, template_type)
 
-    def _resource_validator(self, env: Any) -> DefinitionChecker:
-        """Return the check of resource definitions against the plug-in registry."""
+    def _resource_validator(self, env: Any, files: Mapping[str, str] | None = None
+                            ) -> DefinitionChecker:
+        """Return the check of resource definitions against the plug-in registry.
+
+        ``files`` is the request's files map, where provider templates are.
+        """
         from hearth.engine.resources.validation import DefinitionChecker
-        return DefinitionChecker(self.registry, env)
+        return DefinitionChecker(self.registry, env, files)
 
     def _parse(self, template: Any) -> Any:
         if not isinstance(template, str):

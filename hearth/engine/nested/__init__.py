@@ -1,0 +1,9 @@
+"""Nested stacks: resources whose physical resource is a stack of this engine.
+
+:mod:`~hearth.engine.nested.stack_resource` is the base class
+(:class:`StackResource`), :mod:`~hearth.engine.nested.template_resource` the
+provider templates built on it; :mod:`~hearth.engine.nested.children` builds,
+stores, loads and runs the child stacks, :mod:`~hearth.engine.nested.limits`
+checks the depth and tree-size limits and
+:mod:`~hearth.engine.nested.environment` derives a child's environment.
+"""

@@ -1,0 +1,183 @@
+"""Build, store, load and run the nested (child) stack of a parent resource.
+
+A child stack is an ordinary stack of the same tables: its record names its
+parent (``owner_id``, ``parent_resource_name``, ``nested_depth``), it is in
+the parent's project, never rolls back on its own (the parent does) and is
+acted on under the parent's lock, on a green thread of its own
+(:class:`ChildRun`) that the parent resource polls.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from hearth.common import exception
+from hearth.db import api_stacks
+from hearth.db.models import new_uuid
+from hearth.engine import scheduler
+from hearth.engine.nested import limits
+from hearth.engine.nested.environment import child_environment
+from hearth.engine.stacks.prepare import PreparedStack, StackIdentity, prepare
+from hearth.engine.states import FAILED
+
+if TYPE_CHECKING:
+    from hearth.engine.nested.stack_resource import StackResource
+    from hearth.engine.stacks.stack import Stack
+
+LOG = logging.getLogger(__name__)
+
+#: How long a cancelled child walk may take to stop before the parent goes on.
+CANCEL_WAIT = 60.0
+
+
+def is_live(stack: Any) -> bool:
+    """Return whether ``stack`` is a stored, running stack (not a validation view)."""
+    return getattr(stack, "row", None) is not None and getattr(stack, "db", None) is not None
+
+
+def depth_of(stack: Any) -> int:
+    """Return the nesting depth of a stack or a validation view (top-level: 0)."""
+    row = getattr(stack, "row", None)
+    depth = getattr(row, "nested_depth", None) if row is not None else None
+    if depth is None:
+        depth = getattr(stack, "nested_depth", 0)
+    return int(depth or 0)
+
+
+def _checker(resource: StackResource, env: Any, files: Mapping[str, str], depth: int,
+             name: str) -> Any:
+    from hearth.engine.resources.validation import DefinitionChecker
+    return DefinitionChecker(resource.stack.registry, env, files, nested_depth=depth,
+                             stack_name=name)
+
+
+def _environment(resource: StackResource, params: Mapping[str, Any] | None) -> Any:
+    return child_environment(getattr(resource.stack, "env", None), params, resource.name,
+                             resource.child_removed_type())
+
+
+def validate_child(resource: StackResource, template: Any,
+                   params: Mapping[str, Any] | None) -> None:
+    """Validate the child template as the parent is validated (values may still be unknown)."""
+    from hearth.engine.template.template import Template
+    depth = limits.child_depth(depth_of(resource.stack))
+    known = {key: value for key, value in (params or {}).items() if value is not None}
+    files = resource.child_files()
+    env = _environment(resource, known)
+    name = f"{resource.stack.name}-{resource.name}"
+    child = Template(template, files=files, env=env, filename=resource.child_template_name())
+    child.validate(resource_validator=_checker(resource, env, files, depth, name),
+                   validate_value=False)
+
+
+def prepare_child(resource: StackResource, template: Any, params: Mapping[str, Any] | None,
+                  identity: StackIdentity) -> PreparedStack:
+    """Validate the child in full (as a stack create) and return its pieces."""
+    depth = limits.child_depth(depth_of(resource.stack))
+    files = resource.child_files()
+    env = _environment(resource, params)
+    return prepare(template, files, env, identity,
+                   _checker(resource, env, files, depth, identity.name))
+
+
+def create_child(resource: StackResource, template: Any, params: Mapping[str, Any] | None,
+                 timeout_mins: int | None) -> Stack:
+    """Validate and store the child stack of ``resource``; return it (not yet acting)."""
+    parent = resource.stack
+    identity = StackIdentity(resource.physical_resource_name() or resource.name, new_uuid(),
+                             parent.row.project_id)
+    prepared = prepare_child(resource, template, params, identity)
+    limits.check_tree_size(parent.db, parent.id, len(prepared.definitions))
+    data, files, env = prepared.stored()
+    raw = api_stacks.raw_template_create(parent.db, data, files, env)
+    row = api_stacks.stack_create(parent.db, {
+        "id": identity.id, "name": identity.name, "raw_template_id": raw.id,
+        "project_id": parent.row.project_id, "username": parent.row.username,
+        "owner_id": parent.id, "parent_resource_name": resource.name,
+        "nested_depth": depth_of(parent) + 1,
+        "timeout_mins": timeout_mins or parent.row.timeout_mins,
+        "disable_rollback": True, "tags": []})
+    return prepared.build(parent.db, row, parent.registry, clock=parent.clock,
+                          sleep=parent.sleep)
+
+
+def update_target(resource: StackResource, child: Stack, template: Any,
+                  params: Mapping[str, Any] | None) -> tuple[int, Stack]:
+    """Validate and store the child's new template; return (its raw template id, target)."""
+    parent = resource.stack
+    prepared = prepare_child(resource, template, params, StackIdentity.of(child.row))
+    limits.check_tree_size(parent.db, parent.id, len(prepared.definitions),
+                           removing=len(child.resources))
+    data, files, env = prepared.stored()
+    raw = api_stacks.raw_template_create(parent.db, data, files, env)
+    target = prepared.build(parent.db, child.row, parent.registry, clock=parent.clock,
+                            sleep=parent.sleep)
+    return raw.id, target
+
+
+def find_child_id(parent: Stack, resource_name: str) -> str | None:
+    """Return the id of the live child stack ``resource_name`` of ``parent`` stored, if any.
+
+    Finds a child whose id the parent resource never got to store (a crash
+    between the two writes).
+    """
+    for row in api_stacks.stack_get_all_by_owner(parent.db, parent.id):
+        if row.parent_resource_name == resource_name:
+            return row.id
+    return None
+
+
+def load_child(parent: Stack, stack_id: str) -> Stack | None:
+    """Return the live child stack ``stack_id`` with its stored states (None when gone)."""
+    from hearth.engine.stacks.loader import load_stack
+    try:
+        row = api_stacks.stack_get(parent.db, stack_id)
+    except exception.StackNotFound:
+        return None
+    return load_stack(parent.db, row, parent.registry, clock=parent.clock, sleep=parent.sleep)
+
+
+class ChildRun:
+    """One action of a child stack, running on its own green thread.
+
+    The parent resource polls :attr:`done`; a cancelled or timed-out parent
+    calls :meth:`cancel`, which stops the child's walk and waits for it.
+    """
+
+    def __init__(self, child: Stack, action: str, work: Callable[[], Any]) -> None:
+        from hearth.engine.stacks.actions import start_state
+        self.child = child
+        self.action = action
+        self.done = False
+        start_state(child, action)  # the child is IN_PROGRESS before the parent polls
+        self._finished = scheduler.Event()
+        self.thread = scheduler.spawn(self._run, work)
+
+    def _run(self, work: Callable[[], Any]) -> None:
+        try:
+            work()
+        except Exception:  # noqa: BLE001 - logged; the child's state tells the parent
+            LOG.exception("nested stack %s: action failed unexpectedly", self.child.name)
+            self.child.state_set(self.action, FAILED, "Internal error: see the engine log")
+        finally:
+            self.done = True
+            self._finished.send(True)
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Wait (green) until the child's action has ended."""
+        if not self.done:
+            self._finished.wait(timeout)
+
+    def cancel(self) -> None:
+        """Stop the child's walk (no rollback: the parent decides) and wait for its end."""
+        deadline_steps = int(CANCEL_WAIT / 0.01)
+        for _ in range(deadline_steps):  # the walk may not have begun yet
+            if self.done or getattr(self.child, "walker", None) is not None:
+                break
+            scheduler.green_sleep(0.01)
+        walker = getattr(self.child, "walker", None)
+        if walker is not None:
+            walker.cancel(exception.ForcedCancel(with_rollback=False))
+        self.wait(CANCEL_WAIT)

@@ -1,0 +1,42 @@
+"""The limits of nested stacks, with Heat's texts.
+
+``max_nested_stack_depth``: a stack at that depth may hold no nested stack
+("Recursion depth exceeds 5."); ``max_resources_per_stack``: the resources
+of the whole tree under the root, the new nested stack's included
+("Maximum resources per stack exceeded."); -1 means no limit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hearth.common import exception
+from hearth.db import api_nested
+
+#: Heat's message when a tree grows over ``max_resources_per_stack``.
+TREE_TOO_BIG = "Maximum resources per stack exceeded."
+
+
+def _conf() -> Any:
+    from hearth.common import config
+    config.register_opts()
+    return config.CONF
+
+
+def child_depth(parent_depth: int) -> int:
+    """Return a nested stack's depth under a stack at ``parent_depth`` (or refuse it)."""
+    limit = _conf().max_nested_stack_depth
+    if parent_depth >= limit:
+        raise exception.RequestLimitExceeded(message=f"Recursion depth exceeds {limit}.")
+    return parent_depth + 1
+
+
+def check_tree_size(db: Any, parent_stack_id: str, adding: int, removing: int = 0) -> None:
+    """Refuse ``adding`` resources (replacing ``removing``) in the tree of ``parent_stack_id``."""
+    limit = _conf().max_resources_per_stack
+    if limit < 0:
+        return
+    root = api_nested.stack_root_id(db, parent_stack_id)
+    total = api_nested.tree_resource_count(db, root) + adding - removing
+    if total > limit:
+        raise exception.RequestLimitExceeded(message=TREE_TOO_BIG)

@@ -1,0 +1,149 @@
+"""Provider templates: a resource type implemented by a template (Heat's TemplateResource).
+
+A resource whose ``type`` names a template file (``type: server.yaml``,
+which the client sends as a ``file:///...`` URL with the file's text in the
+``files`` map) or a type the environment's ``resource_registry`` maps to
+one becomes a nested stack of that template.  The template's parameters are
+the resource's properties (each parameter type mapped to a property type;
+a parameter without default is a required property), its outputs are the
+resource's attributes, and an ``OS::stack_id`` output, when the template
+has one, is what ``get_resource`` gives (else the nested stack's id).
+
+:func:`template_class` is the plug-in registry's template class factory
+(:attr:`hearth.engine.registry.types.TypeRegistry.template_class_factory`):
+one class per template text, built once.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from types import SimpleNamespace
+from typing import Any, ClassVar
+
+from hearth.common import exception
+from hearth.engine import attributes, properties
+from hearth.engine.nested.stack_resource import StackResource
+from hearth.engine.template.environment import is_template
+
+#: The output whose value is the resource's reference id.
+STACK_ID_OUTPUT = "OS::stack_id"
+
+
+class TemplateResource(StackResource):
+    """A resource implemented by a provider template (a nested stack of it).
+
+    Subclasses made by :func:`template_class` set ``template_url``,
+    ``template_data`` and the schemas derived from the template.
+    """
+
+    template_url: ClassVar[str] = ""
+    template_data: ClassVar[Any] = None
+    _source_text: ClassVar[str | None] = None
+
+    def child_template(self) -> Any:
+        """Return the provider template (as the stack's files map has it now)."""
+        text = (getattr(self.stack, "files", None) or {}).get(self.template_url)
+        if text is not None and text != self._source_text:
+            return parse_template(self.template_url, text)
+        return self.template_data
+
+    def child_params(self) -> dict[str, Any]:
+        """Return the properties given (resolved) as the template's parameter values."""
+        values = {}
+        for key in self.properties_schema:
+            try:
+                value = self.properties.get_user_value(key)
+            except (KeyError, ValueError, exception.StackValidationFailed):
+                if self.action != self.INIT:
+                    raise
+                value = None
+            if value is not None:
+                values[key] = value
+        return values
+
+    def child_template_name(self) -> str:
+        """Return the template's URL (its errors are reported under it)."""
+        return self.template_url
+
+    def child_removed_type(self) -> str | None:
+        """Return the registry type mapped to this template (its child resolves it anew)."""
+        type_name = getattr(self.t, "type", None)
+        return None if not isinstance(type_name, str) or is_template(type_name) \
+            or "://" in type_name else type_name
+
+    def get_reference_id(self) -> str:
+        """Return the ``OS::stack_id`` output if the template has one, else the stack id."""
+        if self.resource_id is not None and STACK_ID_OUTPUT in self.attributes_schema:
+            try:
+                value = self.get_output(STACK_ID_OUTPUT)
+            except exception.InvalidTemplateAttribute:
+                value = None
+            if value is not None:
+                return str(value)
+        return super().get_reference_id()
+
+
+def parse_template(url: str, text: str) -> Any:
+    """Return the parsed provider template ``text`` (errors name ``url``)."""
+    from hearth.engine.template import parser
+    return parser.parse(text, url)
+
+
+def property_schemas(data: Any) -> dict[str, properties.Schema]:
+    """Return the property schema of each parameter of template ``data``."""
+    from hearth.engine.template.parameters import schema_from_definition
+    from hearth.engine.template.versions import get_version
+    version = get_version(data)
+    declared = data.get("parameters") or {}
+    result = {}
+    for name, definition in declared.items():
+        if not isinstance(definition, Mapping):
+            continue
+        schema = schema_from_definition(definition, frozenset(version.constraint_names))
+        result[name] = properties.Schema.from_parameter(SimpleNamespace(
+            type=definition.get("type"), description=schema.description,
+            default=schema.default, constraints=schema.constraints))
+    return result
+
+
+def attribute_schemas(data: Any) -> dict[str, attributes.Schema]:
+    """Return an attribute schema per output of template ``data``."""
+    declared = data.get("outputs") or {}
+    return {name: attributes.Schema(definition.get("description")
+                                    if isinstance(definition, Mapping) else None)
+            for name, definition in declared.items()}
+
+
+@functools.lru_cache(maxsize=256)
+def _class_of(url: str, text: str) -> type[TemplateResource]:
+    from hearth.engine.template.template import Template
+    data = parse_template(url, text)
+    Template(data, filename=url)  # refuses a template that is not one
+    try:
+        schemas = property_schemas(data)
+    except exception.InvalidSchemaError as error:
+        raise exception.StackValidationFailed(str(error), path=["parameters"],
+                                              filename=url) from None
+    return type("TemplateResource", (TemplateResource,), {
+        "__doc__": f"The provider template {url}.",
+        "template_url": url, "template_data": data, "_source_text": text,
+        "resource_type": url, "properties_schema": schemas,
+        "attributes_schema": attribute_schemas(data),
+    })
+
+
+def template_class(reference: Any, files: Mapping[str, str]) -> type[TemplateResource]:
+    """Return the TemplateResource class of a provider template reference.
+
+    ``reference`` is the environment's ProviderTemplate (or the template's
+    URL); its text must be in ``files``, where the client puts it.
+    """
+    url = str(getattr(reference, "url", reference))
+    text = files.get(url)
+    if text is None:
+        raise exception.ResourceTypeUnavailable(
+            message=f'Could not fetch remote template "{url}": it is not in the files map '
+                    "(the client sends each template a resource type names; give the "
+                    "template as a file so its provider templates are read with it).")
+    return _class_of(url, text)
