@@ -96,7 +96,7 @@ CANONICAL_STACK_ROUTES: tuple[Route, ...] = (
         Op("GET", resources.metadata, "Show a resource's metadata", response="Metadata"),)),
     Route(f"{RESOURCE}/signal", (
         Op("POST", resources.signal, "Signal a resource", body=REQUESTS["Signal"],
-           response="Null"),)),
+           response="Null", signal_token=True),)),
     Route(f"{RESOURCE}/events", (
         Op("GET", events.index, "List a resource's events", params.EVENT_LIST,
            response="EventList", provides=_first("events", event_id="id")),)),

@@ -47,7 +47,34 @@ class AuthMiddleware:
             req.context.hearth = RequestContext(project_id=tenant or "", user="anonymous",
                                                 request_id=req.context.request_id)
             return
+        if operation.signal_token and not self.noauth:
+            signaller = self.signal_token_context(req, tenant, params,
+                                                  getattr(resource, "service", None))
+            if signaller is not None:
+                req.context.hearth = signaller
+                return
         req.context.hearth = self.authenticate(req, tenant)
+
+    def signal_token_context(self, req: falcon.Request, tenant: str, params: dict[str, str],
+                             service: Any) -> RequestContext | None:
+        """Return a context when X-Auth-Token is the path's resource's own signal token.
+
+        Such a token (:mod:`hearth.engine.resources.handle_tokens`) is good
+        for signalling that one resource only; anything else is left to
+        :meth:`authenticate`, where it is an unknown token.
+        """
+        secret = req.get_header("X-Auth-Token")
+        db = getattr(service, "db", None)
+        if not secret or db is None:
+            return None
+        from hearth.engine.resources import handle_tokens
+        if not handle_tokens.matches(db, tenant, params.get("stack_name", ""),
+                                     params.get("stack_id", ""),
+                                     params.get("resource_name", ""), secret):
+            return None
+        return RequestContext(project_id=tenant,
+                              user=f"signal:{params.get('resource_name', '')}",
+                              request_id=req.context.request_id)
 
     def authenticate(self, req: falcon.Request, tenant: str) -> RequestContext:
         """Return the caller's context for the URL's tenant, or raise 401/403."""

@@ -85,6 +85,8 @@ class Operation:
     #: media types the answer may have besides JSON (chosen by the handler)
     media_types: tuple[str, ...] = ()
     authenticated: bool = True
+    #: also accepts the signal token of the resource in the path (wait condition handles)
+    signal_token: bool = False
     #: path parameter -> OpenAPI runtime expression of its value in a success answer
     #: (``$response.body#/stack/id``): the OpenAPI links to the operations needing it
     provides: Mapping[str, str] = field(default_factory=dict)

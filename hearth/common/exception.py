@@ -419,6 +419,18 @@ class ResourcePropertyValueDependency(StackValidationFailed):
     """A property was given that only goes with another property's particular value."""
 
 
+class WaitConditionFailure(HearthException):
+    """A wait condition's handle got a FAILURE signal (the message: the reasons, ';'-joined)."""
+
+    msg_fmt = "%(reasons)s"
+
+
+class WaitConditionTimeout(HearthException):
+    """A wait condition did not get enough SUCCESS signals in its timeout."""
+
+    msg_fmt = "%(message)s"
+
+
 class GraphvizNotAvailable(NotSupported):
     """Drawing a graph as SVG or PNG needs Graphviz's ``dot`` program, which is missing."""
 

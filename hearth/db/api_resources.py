@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import copy
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sqlalchemy import delete, select
@@ -85,6 +86,30 @@ def resource_update(db: Database, resource_id: int, **values: Any) -> models.Res
         row = rows.get_or_raise(session, models.Resource, resource_id, "Resource")
         row.set_columns(_values(values))
     return row
+
+
+def resource_metadata_get(db: Database, resource_id: int) -> Any:
+    """Return a resource's stored metadata (read now, not cached)."""
+    with db.session_scope() as session:
+        row = rows.get_or_raise(session, models.Resource, resource_id, "Resource")
+        return row.metadata_
+
+
+def resource_metadata_merge(db: Database, resource_id: int,
+                            merge: Callable[[Any], Any]) -> Any:
+    """Replace a resource's metadata by ``merge(current)`` in one write transaction.
+
+    The row is read and written under the write lock (``FOR UPDATE`` where the
+    database has it), so two signals merged at once both count.  Returns what
+    was written.
+    """
+    with db.session_scope(write=True) as session:
+        row = session.get(models.Resource, resource_id, with_for_update=True)
+        if row is None:
+            raise exception.EntityNotFound(entity="Resource", name=str(resource_id))
+        merged = merge(copy.deepcopy(row.metadata_ or {}))
+        row.metadata_ = merged
+    return merged
 
 
 def resource_delete_all_by_stack(db: Database, stack_id: str) -> None:

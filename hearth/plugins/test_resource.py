@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 from hearth.engine import attributes, constraints, properties, resource, support
@@ -24,9 +25,9 @@ class TestResource(resource.Resource):
     as ``update_replace``, ``fail`` and ``wait_secs``.  Waiting never blocks
     the engine: ``check_<action>_complete`` returns False until the stack's
     clock passes the deadline (``wait_secs: -1`` waits forever).
-    ``attr_wait_secs`` is accepted but attributes resolve at once, and
-    ``client_name``/``entity_name`` are accepted and not polled (there is no
-    client to poll).
+    ``attr_wait_secs`` delays resolving an attribute (a green sleep: other
+    work goes on), ``client_name``/``entity_name`` are accepted and not polled
+    (there is no client to poll).  As in Heat, it takes no signals.
     """
 
     __test__ = False  # not a pytest test class
@@ -139,6 +140,9 @@ class TestResource(resource.Resource):
             raise Exception("Resource not created")  # noqa: TRY002 - Heat's own error text
 
     def _resolve_attribute(self, name: str) -> Any:
+        delay = self.properties[self.ATTR_WAIT_SECS]
+        if delay and delay > 0:
+            getattr(self.stack, "sleep", time.sleep)(delay)
         if name == self.OUTPUT:
             return self.data_get().get("value")
         return None

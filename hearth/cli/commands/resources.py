@@ -40,14 +40,31 @@ def do_resource_metadata(args: argparse.Namespace) -> int:
     return 0
 
 
+def signal_details(data: str | None, data_file: str | None) -> dict | None:
+    """Return the signal details of ``-D JSON`` or ``-f FILE`` (a JSON object), as heatclient."""
+    if data and data_file:
+        raise command.CommandError("Can only specify one of data and data-file", exit_code=2)
+    if data_file:
+        try:
+            with open(data_file, encoding="utf-8") as handle:
+                data = handle.read()
+        except OSError as exc:
+            raise command.CommandError(f"Cannot read {data_file}: {exc.strerror}",
+                                       exit_code=2)
+    if not data:
+        return None
+    try:
+        details = json.loads(data)
+    except ValueError as exc:
+        raise command.CommandError(f"Data should be in JSON format: {exc}", exit_code=2)
+    if not isinstance(details, dict):
+        raise command.CommandError("Data should be a JSON dict", exit_code=2)
+    return details
+
+
 def do_resource_signal(args: argparse.Namespace) -> int:
     """Send a signal (JSON details) to a resource."""
-    details = None
-    if args.data:
-        try:
-            details = json.loads(args.data)
-        except ValueError as exc:
-            raise command.CommandError(f"-D is not valid JSON: {exc}", exit_code=2)
+    details = signal_details(args.data, args.data_file)
     _backend(args).resource_signal(args.name, args.resource, details)
     return 0
 
@@ -67,4 +84,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         parser.add_argument("name", metavar="NAME", help="Stack name or id.")
         parser.add_argument("resource", metavar="RESOURCE", help="Resource name.")
         if handler is do_resource_signal:
-            parser.add_argument("-D", "--data", metavar="JSON", help="Signal details (JSON).")
+            parser.add_argument("-D", "--data", metavar="JSON",
+                                help="JSON data to send to the signal handler.")
+            parser.add_argument("-f", "--data-file", metavar="FILE",
+                                help="File containing JSON data to send to the signal "
+                                     "handler.")

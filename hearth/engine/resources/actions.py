@@ -176,17 +176,21 @@ def paused_at_hook(resource: Any, action: str, hook: str) -> Task:
     store.save_data(resource, hook_key(hook), "set", False)
     while hook_key(hook) in store.load_data(resource):
         yield
-    resource.status_reason = f"Hook {hook} is cleared"
-    resource.stack.record_resource_state(resource)
+    # the signal that cleared it recorded "Hook <hook> is cleared"
+
+
+def pending_hooks(resource: Any) -> list[str]:
+    """Return the hooks ``resource`` is paused at now."""
+    prefix = hook_key("")
+    return [key[len(prefix):] for key in resource.stack.store.load_data(resource)
+            if key.startswith(prefix)]
 
 
 def clear_hook(resource: Any, hook: str) -> None:
-    """Clear a pending hook (the ``unset_hook`` signal)."""
+    """Clear ``hook`` if the resource is paused at it (the ``unset_hook`` signal)."""
     store = resource.stack.store
-    if hook_key(hook) not in store.load_data(resource):
-        raise exception.InvalidBreakPointHook(
-            message=f"The \"{hook}\" hook is not defined on {resource.name}")
-    store.delete_data(resource, hook_key(hook))
+    if hook_key(hook) in store.load_data(resource):
+        store.delete_data(resource, hook_key(hook))
 
 
 # --- actions ---------------------------------------------------------------
@@ -316,18 +320,9 @@ def check(resource: Any) -> Task:
 
 
 def signal(resource: Any, details: Any) -> None:
-    """Deliver a signal: ``{"unset_hook": name}`` clears a hook, else ``handle_signal``."""
-    if isinstance(details, dict) and "unset_hook" in details:
-        clear_hook(resource, details["unset_hook"])
-        return
-    if resource.action in (SUSPEND, DELETE):
-        raise exception.SignalNotSupported(
-            feature=f"Signal resource during {resource.action}")
-    handler = getattr(resource, "handle_signal", None)
-    if handler is None:
-        raise exception.SignalNotSupported(
-            feature=f"Signal to resource {resource.name} ({resource.type_name})")
-    handler(details)
+    """Deliver a signal (:func:`hearth.engine.resources.signals.deliver`)."""
+    from hearth.engine.resources import signals
+    signals.deliver(resource, details)
 
 
 # --- event data ------------------------------------------------------------
@@ -347,8 +342,15 @@ def mask(value: Any, secrets: Iterable[str]) -> Any:
 
 
 def event_properties(resource: Any, secrets: Iterable[str]) -> dict[str, Any]:
-    """Return the resource's resolved properties for an event, secrets masked."""
+    """Return the resource's resolved properties for an event, secrets masked.
+
+    Besides ``secrets``, the values only events hide (signal tokens: the
+    ``event_secret_values()`` of the stack's secret keepers) are masked.
+    """
     from hearth.engine.template import function
+    keepers = getattr(resource.stack, "secret_keepers", ())
+    secrets = [*secrets, *(value for keeper in keepers
+                           for value in getattr(keeper, "event_secret_values", list)())]
     try:
         values = function.resolve(dict(getattr(resource.t, "properties", None) or {}))
     except Exception:  # noqa: BLE001 - an unresolvable property must not stop the event

@@ -63,6 +63,17 @@ class InMemoryResourceStore:
         """Store the metadata."""
         self.metadata[resource.uuid] = metadata
 
+    def load_metadata(self, resource: Any) -> Any:
+        """Return the stored metadata ({} if none)."""
+        return self.metadata.get(resource.uuid) or {}
+
+    def merge_metadata(self, resource: Any, merge: Any) -> Any:
+        """Store and return ``merge(stored metadata)``."""
+        import copy
+        merged = merge(copy.deepcopy(self.load_metadata(resource)))
+        self.metadata[resource.uuid] = merged
+        return merged
+
     def set_resource_id(self, resource: Any, resource_id: str | None) -> None:
         """Store the physical id."""
         self.resource_ids[resource.uuid] = resource_id

@@ -101,6 +101,17 @@ class DbResourceStore:
         self.flush(resource)
         api_resources.resource_update(self.db, resource.db_id, metadata=metadata)
 
+    def load_metadata(self, resource: Any) -> Any:
+        """Return the metadata as stored now ({} for a resource without a row)."""
+        if getattr(resource, "db_id", None) is None:
+            return {}
+        return api_resources.resource_metadata_get(self.db, resource.db_id) or {}
+
+    def merge_metadata(self, resource: Any, merge: Any) -> Any:
+        """Write ``merge(stored metadata)`` atomically; return it (signals use this)."""
+        self.flush(resource)
+        return api_resources.resource_metadata_merge(self.db, resource.db_id, merge)
+
     def set_resource_id(self, resource: Any, resource_id: str | None) -> None:
         """Store the physical id (written with the next state change if no row exists yet)."""
         if getattr(resource, "db_id", None) is None:
