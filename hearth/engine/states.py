@@ -12,6 +12,11 @@ ACTIONS = (INIT, CREATE, DELETE, UPDATE, ROLLBACK, SUSPEND, RESUME, ADOPT, SNAPS
     "SNAPSHOT", "CHECK")
 STATUSES = (IN_PROGRESS, FAILED, COMPLETE) = ("IN_PROGRESS", "FAILED", "COMPLETE")
 
+#: A stack's own action (never a resource's): going back to a snapshot.
+RESTORE = "RESTORE"
+#: Every action a stack may take (Heat's stack actions: the resource ones and RESTORE).
+STACK_ACTIONS = (*ACTIONS, RESTORE)
+
 #: An ``(action, status)`` pair.
 State = tuple[str, str]
 

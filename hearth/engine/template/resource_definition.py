@@ -16,6 +16,9 @@ from hearth.engine.template.located import plain
 
 #: The snippet fields whose functions may refer to other resources.
 REFERENCE_FIELDS = ("properties", "metadata", "deletion_policy", "update_policy", "external_id")
+#: field -> the key a CFN template writes it under
+CFN_KEYS = {"properties": "Properties", "metadata": "Metadata",
+            "deletion_policy": "DeletionPolicy", "update_policy": "UpdatePolicy"}
 
 
 @dataclasses.dataclass(slots=True, eq=False)
@@ -55,6 +58,20 @@ class ResourceDefinition:
     def render_hot(self) -> dict[str, Any]:
         """Return the definition as written in the template (plain data)."""
         return plain(self.raw)
+
+    def freeze(self, **overrides: Any) -> ResourceDefinition:
+        """Return a copy with fields (``properties``, ``metadata``...) set to plain values.
+
+        Heat's ``freeze``: what a plug-in's ``handle_restore`` returns.  The
+        raw form (what :meth:`render_hot` gives) carries the new values.
+        """
+        raw = dict(plain(self.raw))
+        names = CFN_KEYS if "Type" in raw else {}
+        for key, value in overrides.items():
+            raw[names.get(key, key)] = value
+        fields = {key: value for key, value in overrides.items()
+                  if key in self.__dataclass_fields__}
+        return dataclasses.replace(self, raw=raw, **fields)
 
     def __eq__(self, other: object) -> bool:
         """Compare the raw snippets (what an update compares)."""

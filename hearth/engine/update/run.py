@@ -34,6 +34,7 @@ from hearth.engine.scheduler import Direction, Task, WalkResult
 from hearth.engine.stacks import actions as stack_actions
 from hearth.engine.stacks.stack import required_by
 from hearth.engine.states import COMPLETE, DELETE, FAILED, IN_PROGRESS, INIT, ROLLBACK, SUSPEND
+from hearth.engine.states import UPDATE as UPDATE_ACTION
 from hearth.engine.update import plan as update_plan
 from hearth.engine.update.plan import CLEANUP, UPDATE, Node
 
@@ -193,7 +194,7 @@ def load_target(stack: Stack, raw_template_id: int) -> Stack:
                       clock=stack.clock, sleep=stack.sleep)
 
 
-def run_update(stack: Stack, raw_template_id: int, action: str = "UPDATE",
+def run_update(stack: Stack, raw_template_id: int, action: str = UPDATE_ACTION,
                current: Mapping[str, Any] | None = None,
                doomed: Mapping[str, list[Any]] | None = None,
                originals: Mapping[str, Any] | None = None,
@@ -205,7 +206,8 @@ def run_update(stack: Stack, raw_template_id: int, action: str = "UPDATE",
     ``target`` the Stack of the new template when the caller built it already
     (else it is loaded); ``values`` are stack columns the update request
     changes (tags, timeout...).  UPDATE stores the new template (the old one
-    as ``prev_raw_template_id``); a failed UPDATE rolls back when
+    as ``prev_raw_template_id``; so does RESTORE, a snapshot's); a failed
+    UPDATE rolls back when
     :func:`~hearth.engine.stacks.actions.wants_rollback` says so.
     """
     previous = stack.row.raw_template_id
@@ -227,7 +229,8 @@ def run_update(stack: Stack, raw_template_id: int, action: str = "UPDATE",
 
     def failed(result: WalkResult) -> None:
         updater = updaters[0]
-        if action != ROLLBACK and stack_actions.wants_rollback(stack, result):
+        # as Heat: only an UPDATE rolls back (not a ROLLBACK, nor a RESTORE)
+        if action == UPDATE_ACTION and stack_actions.wants_rollback(stack, result):
             run_update(stack, previous, ROLLBACK, updater.live(), updater.leftovers(),
                        updater.originals)
         else:

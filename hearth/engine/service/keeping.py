@@ -1,0 +1,218 @@
+"""The engine's keeping and moving of stacks: snapshots, restore, abandon, adopt.
+
+:class:`StackKeeping` is a part of
+:class:`~hearth.engine.service.engine.EngineService` (its methods are the
+service's, with the same request context first and the same stack
+identities).  Heat's semantics and texts:
+
+- ``stack_snapshot`` refuses a stack with an action in progress
+  (ActionInProgress) and, for a caller who is not an admin, a stack that has
+  ``max_snapshots_per_stack`` snapshots already; the snapshot is answered
+  at once (CREATE_IN_PROGRESS) while the stack's SNAPSHOT runs;
+- ``delete_snapshot`` refuses a snapshot being taken; ``stack_restore`` one
+  that is not COMPLETE;
+- ``abandon_stack`` (when ``enable_stack_abandon``) deletes the stack's
+  record and keeps every physical resource, answering the stack's data;
+  ``adopt_stack`` (when ``enable_stack_adopt``) creates a stack from such
+  data: the data's template, its environment's parameters (the request's
+  win), every resource ADOPTed with its entry (physical id, data, metadata).
+  An adopt that fails rolls back by forgetting what it adopted (unless
+  rollback is disabled), never deleting a physical resource.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from hearth.common import exception
+from hearth.common.context import RequestContext
+from hearth.engine.states import ADOPT, COMPLETE, DELETE, IN_PROGRESS, RESTORE, ROLLBACK, SNAPSHOT
+
+if TYPE_CHECKING:
+    from hearth.engine.scheduler import WalkResult
+    from hearth.engine.stacks.stack import Stack
+
+JsonMap = dict[str, Any]
+
+
+def snapshot_limit_reached(count: int) -> bool:
+    """Return whether a stack with ``count`` snapshots may take no more."""
+    from hearth.common.config import CONF
+    limit = CONF.max_snapshots_per_stack
+    return limit >= 0 and count >= limit
+
+
+def adopt_parameters(adopt_data: Mapping[str, Any],
+                     params: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Return the parameters of an adopt: the data's environment's, the request's winning."""
+    environment = adopt_data.get("environment")
+    given = environment.get("parameters") if isinstance(environment, Mapping) else None
+    return {**(given if isinstance(given, Mapping) else {}), **(params or {})}
+
+
+class StackKeeping:
+    """Snapshots, restore, abandon and adopt (a part of the engine service)."""
+
+    # --- snapshots --------------------------------------------------------------
+    def stack_snapshot(self, ctx: RequestContext, stack_identity: str,
+                       name: str | None = None) -> JsonMap:
+        """Start the stack's SNAPSHOT; return the new snapshot (CREATE_IN_PROGRESS)."""
+        from hearth.db import api_snapshots
+        from hearth.engine.stacks import snapshots
+        row = self._row(ctx, stack_identity, show_deleted=False)
+        if row.status == IN_PROGRESS:
+            raise exception.ActionInProgress(stack_name=row.name, action=row.action)
+        if not ctx.is_admin:
+            count = api_snapshots.snapshot_count(self.db, row.id)
+            if snapshot_limit_reached(count):
+                from hearth.common.config import CONF
+                raise exception.RequestLimitExceeded(
+                    message=f"You have reached the maximum snapshots per stack, "
+                            f"{CONF.max_snapshots_per_stack}. Please delete some snapshots.")
+        stack = self._load(row)
+        snapshot = snapshots.new_snapshot(stack, name)
+        try:
+            self._run(stack, SNAPSHOT, lambda: snapshots.take(stack, snapshot.id))
+        except BaseException:
+            api_snapshots.snapshot_delete(self.db, snapshot.id)
+            raise
+        return snapshots.format_snapshot(snapshot)
+
+    def list_snapshots(self, ctx: RequestContext, stack_identity: str) -> list[JsonMap]:
+        """Return the stack's snapshots, oldest first."""
+        from hearth.db import api_snapshots
+        from hearth.engine.stacks import snapshots
+        row = self._row(ctx, stack_identity, show_deleted=False)
+        return [snapshots.format_snapshot(item)
+                for item in api_snapshots.snapshot_list(self.db, row.id)]
+
+    def show_snapshot(self, ctx: RequestContext, stack_identity: str,
+                      snapshot_id: str) -> JsonMap:
+        """Return one snapshot of the stack (EntityNotFound if it is another's)."""
+        from hearth.engine.stacks import snapshots
+        return snapshots.format_snapshot(self._snapshot_row(ctx, stack_identity, snapshot_id)[1])
+
+    def delete_snapshot(self, ctx: RequestContext, stack_identity: str,
+                        snapshot_id: str) -> None:
+        """Delete a snapshot and what its resources made for it."""
+        from hearth.db import api_snapshots
+        from hearth.engine.stacks import snapshots
+        row, snapshot = self._snapshot_row(ctx, stack_identity, snapshot_id)
+        if snapshot.action in (None, snapshots.CREATE) and snapshot.status == IN_PROGRESS:
+            raise exception.NotSupported(feature="Deleting in-progress snapshot")
+        api_snapshots.snapshot_update(self.db, snapshot_id, action=snapshots.DELETE,
+                                      status=IN_PROGRESS,
+                                      status_reason="Snapshot delete started")
+        snapshots.delete_data(self._load(row), snapshot)
+        api_snapshots.snapshot_delete(self.db, snapshot_id)
+
+    def stack_restore(self, ctx: RequestContext, stack_identity: str, snapshot_id: str) -> None:
+        """Start RESTORE: an update to the snapshot's template and restore definitions."""
+        from hearth.db import api_stacks
+        from hearth.engine import limits
+        from hearth.engine.stacks import snapshots
+        from hearth.engine.update import run as update
+        row, snapshot = self._snapshot_row(ctx, stack_identity, snapshot_id)
+        if snapshot.status != COMPLETE:
+            raise exception.NotSupported(feature="Restoring incomplete snapshot")
+        if row.status == IN_PROGRESS:
+            raise exception.ActionInProgress(stack_name=row.name, action=row.action)
+        current = self._load(row)
+        prepared = snapshots.restore_prepared(current, snapshot.data,
+                                              lambda *parts: self._prepare_stored(row, *parts))
+        limits.check_resource_count(len(prepared.definitions))
+        target = prepared.build(self.db, row, self.registry)
+        data, files, env = prepared.stored()
+        raw = api_stacks.raw_template_create(self.db, data, files, env)
+        try:
+            self._run(current, RESTORE, lambda: update.run_update(current, raw.id, RESTORE,
+                                                                  target=target))
+        except Exception:
+            api_stacks.raw_template_delete(self.db, raw.id)
+            raise
+
+    def _snapshot_row(self, ctx: RequestContext, stack_identity: str,
+                      snapshot_id: str) -> tuple[Any, Any]:
+        from hearth.db import api_snapshots
+        row = self._row(ctx, stack_identity, show_deleted=False)
+        return row, api_snapshots.snapshot_get(self.db, snapshot_id, row.id)
+
+    def _prepare_stored(self, row: Any, template: Any, files: Mapping[str, str],
+                        environment: Any) -> Any:
+        """Validate a template of stored stack ``row`` in full (a restore's)."""
+        from hearth.engine.stacks.prepare import StackIdentity, prepare
+        from hearth.engine.template.environment import Environment
+        env = Environment.from_dict(environment)
+        return prepare(template, files, env, StackIdentity.of(row),
+                       self._resource_validator(env, files))
+
+    # --- abandon and adopt -----------------------------------------------------------
+    def abandon_stack(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
+        """Delete the stack's record but keep its physical resources; return its data."""
+        from hearth.engine.stacks import export as stack_export
+        row = self._row(ctx, stack_identity, show_deleted=False)
+        stack = self._load(row)
+        data = stack_export.stack_data(self.db, row, self._raw(row))
+
+        def forget() -> None:
+            stack.state_set(DELETE, COMPLETE, "Stack DELETE completed successfully")
+            forget_tree(self.db, row.id)
+        self._run(stack, DELETE, forget)
+        self.runtime.wait(row.id)
+        return data
+
+    def adopt_stack(self, ctx: RequestContext, stack_name: str, adopt_data: Mapping[str, Any],
+                    params: Mapping[str, Any] | None = None,
+                    files: Mapping[str, str] | None = None, environment: Any = None,
+                    environment_files: list[str] | None = None,
+                    disable_rollback: bool = True, timeout_mins: int | None = None,
+                    tags: list[str] | None = None) -> JsonMap:
+        """Create a stack from abandon data, adopting its resources; return its identity."""
+        if not isinstance(adopt_data, Mapping) or not isinstance(adopt_data.get("template"),
+                                                                 Mapping):
+            raise exception.BadRequest(
+                message="Invalid adopt data: the data must be a map with a 'template' map.")
+        stack = self._new_stack(ctx, stack_name, adopt_data["template"],
+                                adopt_parameters(adopt_data, params), files, environment,
+                                environment_files, disable_rollback, timeout_mins, tags)
+        entries = adopt_data.get("resources")
+        entries = entries if isinstance(entries, Mapping) else {}
+        self._run(stack, ADOPT, lambda: run_adopt(stack, entries))
+        return {"id": stack.id, "stack_name": stack.name}
+
+
+def forget_tree(db: Any, stack_id: str) -> None:
+    """Delete the records of a stack and of the stacks nested in it (nested first)."""
+    from hearth.db import api_stacks
+    for child in api_stacks.stack_get_all_by_owner(db, stack_id):
+        forget_tree(db, child.id)
+    api_stacks.stack_delete(db, stack_id)
+
+
+def run_adopt(stack: Stack, entries: Mapping[str, Any]) -> bool:
+    """Run the stack's ADOPT: each resource adopted with its entry, in dependency order.
+
+    A failed adopt rolls back unless rollback is disabled: every resource is
+    forgotten (deleted with the Retain policy, as Heat's abandon), so nothing
+    physical is lost.
+    """
+    from hearth.engine.resources import actions as resource_actions
+    from hearth.engine.resources import keeping
+    from hearth.engine.scheduler import Direction
+    from hearth.engine.stacks import actions as stack_actions
+
+    def walk() -> WalkResult:
+        stack.store_new_resources()
+        return stack_actions.walk_resources(
+            stack, stack.requires(), Direction.FORWARD,
+            lambda name: keeping.adopt(stack.resources[name], entries.get(name)))
+
+    def failed(result: WalkResult) -> None:
+        if stack_actions.wants_rollback(stack, result):
+            stack_actions.frame(stack, ROLLBACK, lambda: stack_actions.walk_resources(
+                stack, stack.requires(), Direction.REVERSE,
+                lambda name: resource_actions.delete(stack.resources[name], "Retain")),
+                lambda: stack_actions.AFTER_COMPLETE[ROLLBACK](stack))
+
+    return stack_actions.frame(stack, ADOPT, walk, failed=failed)
