@@ -36,8 +36,6 @@ import logging
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from hearth.common import green
-
 if TYPE_CHECKING:
     from hearth.db.session import Database
 
@@ -78,7 +76,11 @@ class _Job:
         self.write = write
         self.owner = owner
         self.on_commit = on_commit
-        self.done = green.Event() if wait else None
+        if wait:
+            from hearth.common import green
+            self.done = green.Event()
+        else:
+            self.done = None
 
 
 class WriteQueue:
@@ -88,7 +90,8 @@ class WriteQueue:
         self.db = db
         self._delay = delay
         self._jobs: list[_Job] = []
-        self._lock = green.Lock()
+        #: made by the first write: a process that only reads never imports eventlet
+        self._lock: Any = None
         self._flush_scheduled = False
         self._timer_armed = False
         self._failures: dict[str | None, list[BaseException]] = {}
@@ -106,7 +109,7 @@ class WriteQueue:
     @property
     def pending(self) -> bool:
         """Return whether writes are queued or being committed."""
-        return bool(self._jobs) or self._lock.locked()
+        return bool(self._jobs) or (self._lock is not None and self._lock.locked())
 
     def submit(self, write: Write, *, wait: bool, owner: str | None = None,
                on_commit: Callable[[Any], None] | None = None) -> Any:
@@ -115,6 +118,9 @@ class WriteQueue:
         ``on_commit(result)`` runs after the commit.  ``owner`` (a stack id)
         names who hears of the failure of a write nobody waits for.
         """
+        from hearth.common import green
+        if self._lock is None:
+            self._lock = green.Lock()
         job = _Job(write, owner, on_commit, wait)
         self._jobs.append(job)
         if job.done is None:

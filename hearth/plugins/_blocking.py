@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import Any
 
 from hearth.common import exception
-from hearth.common.green import start_os_thread
 from hearth.engine.resource import now
 
 #: What poll() answers while the work runs.
@@ -38,6 +37,7 @@ class BlockingCall:
               fn: Callable[..., Any], *args: Any) -> BlockingCall:
         """Start ``fn(*args)`` on a worker thread; ``what`` names it in a timeout error."""
         call = cls(what, now(stack), timeout)
+        from hearth.common.green import start_os_thread
         start_os_thread(call._run, fn, args)
         return call
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from hearth.engine.resource import now
-from hearth.engine.scheduler import poll_limits
 
 
 @dataclass(frozen=True)
@@ -45,4 +44,5 @@ class Wait:
         if self.seconds < 0:
             return False
         left = self.seconds - (now(stack) - self.started)
+        from hearth.engine.scheduler import poll_limits  # eventlet: only where engines run
         return True if left <= 0 else min(left, poll_limits()[1])
