@@ -68,11 +68,7 @@ class FileGatherer:
             raise CommandError(f"{url}: provider templates are nested more than "
                                f"{MAX_DEPTH} deep")
         data = parser.parse(read_url(url), filename or urllib.parse.urlparse(url).path)
-        self._rewrite_functions(data, url)
-        resources = data.get("resources") if isinstance(data, dict) else None
-        for definition in (resources.values() if isinstance(resources, dict) else ()):
-            if isinstance(definition, dict) and _is_template(definition.get("type")):
-                definition["type"] = self._nested(definition["type"], url, depth)
+        self._rewrite_functions(data, url, depth)
         return data
 
     def _nested(self, reference: str, base_url: str, depth: int) -> str:
@@ -82,19 +78,26 @@ class FileGatherer:
             self.files[url] = json.dumps(self.template(url, depth + 1))
         return url
 
-    def _rewrite_functions(self, node: Any, base_url: str) -> None:
-        """Replace every ``get_file`` path by its URL and read the file."""
+    def _rewrite_functions(self, node: Any, base_url: str, depth: int) -> None:
+        """Replace every ``get_file`` path and template ``type`` by its URL and read the file.
+
+        As heatclient, a ``type`` naming a template is read wherever it
+        is, so the member definition of a group (``resource_def``,
+        ``resource``) may be a provider template too.
+        """
         if isinstance(node, dict):
             for key, value in node.items():
                 if key == "get_file" and isinstance(value, str) and len(node) == 1:
                     url = resolve(value, base_url)
                     self.files.setdefault(url, read_url(url))
                     node[key] = url
+                elif key == "type" and _is_template(value):
+                    node[key] = self._nested(value, base_url, depth)
                 else:
-                    self._rewrite_functions(value, base_url)
+                    self._rewrite_functions(value, base_url, depth)
         elif isinstance(node, list):
             for item in node:
-                self._rewrite_functions(item, base_url)
+                self._rewrite_functions(item, base_url, depth)
 
     def environment(self, path: str) -> str:
         """Read an environment file, gather its templates; return its URL."""

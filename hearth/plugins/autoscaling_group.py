@@ -8,9 +8,9 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.engine import attributes, constraints, properties, scheduler, support
-from hearth.engine.nested.stack_resource import StackResource
+from hearth.engine.nested.stack_resource import MEMBER_PREFIX, StackResource
 from hearth.engine.scaling import capacity, cooldown, members, rolling_update
-from hearth.engine.states import COMPLETE, FAILED, UPDATE
+from hearth.engine.states import COMPLETE, FAILED, IN_PROGRESS, UPDATE
 
 LOG = logging.getLogger(__name__)
 
@@ -240,10 +240,14 @@ class AutoScalingGroup(StackResource):
                ) -> None:
         """Resize the group by a scaling policy's adjustment, if its state and cooldown allow.
 
-        Raises NoActionRequired (the signal is ignored, as in Heat) when the
-        group is not COMPLETE, when the size would not change, while another
-        scaling runs or inside the cooldown.  The resize runs to its end here.
+        Refused with ActionInProgress while the stack is acting (an update
+        of the stack would race the resize).  Raises NoActionRequired (the
+        signal is ignored, as in Heat) when the group is not COMPLETE, when
+        the size would not change, while another scaling runs or inside the
+        cooldown.  The resize runs to its end here.
         """
+        if getattr(self.stack, "status", COMPLETE) == IN_PROGRESS:
+            raise exception.ActionInProgress(stack_name=self.stack.name, action=self.stack.action)
         if self.status != COMPLETE:
             LOG.info("%s NOT performing scaling adjustment, when status is not COMPLETE",
                      self.name)
@@ -289,7 +293,15 @@ class AutoScalingGroup(StackResource):
 
     # --- attributes ---------------------------------------------------------------------
     def FnGetAtt(self, name: str, *path: Any) -> Any:  # noqa: N802 - Heat's name
-        """Return an attribute; ``outputs``/``outputs_list`` read ``path`` of every member."""
+        """Return an attribute; ``outputs``/``outputs_list`` read ``path`` of every member.
+
+        ``resource.<i>`` and ``resource.<i>.<attr>`` read the ``i``-th member
+        in the group's order (oldest first), as Heat's scaling groups do.
+        """
+        if name.startswith(MEMBER_PREFIX):
+            parts = [*name.split(".", 2)[1:], *path]
+            member = self._member_at(str(parts[0]))
+            return member.FnGetAtt(*parts[1:]) if len(parts) > 1 else member.FnGetRefId()
         if name in (self.OUTPUTS, self.OUTPUTS_LIST):
             if not path:
                 raise exception.InvalidTemplateAttribute(
@@ -299,6 +311,14 @@ class AutoScalingGroup(StackResource):
                 return dict(values)
             return [value for _, value in values]
         return super().FnGetAtt(name, *path)
+
+    def _member_at(self, index: str) -> Any:
+        try:
+            return self.members()[int(index)]
+        except (ValueError, IndexError):
+            raise exception.NotFound(
+                message=f"Member '{index}' not found in group resource '{self.name}'."
+            ) from None
 
     def _resolve_attribute(self, name: str) -> Any:
         if name == self.CURRENT_SIZE:
