@@ -34,10 +34,8 @@ HOOK_TYPES = ("pre-create", "pre-update", "pre-delete", "post-create", "post-upd
               "post-delete")
 
 
-class NoActionRequired(exception.HearthException):
-    """A handler ignored the signal: nothing is recorded (Heat's NoActionRequired)."""
-
-    msg_fmt = "The resource %(res)s could not perform scaling action: %(reason)s"
+#: A handler ignored the signal: nothing is recorded (Heat's NoActionRequired).
+NoActionRequired = exception.NoActionRequired
 
 
 def add_event(resource: Any, action: str, status: str, reason: str) -> None:
