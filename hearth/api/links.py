@@ -36,9 +36,18 @@ def with_stack_links(base: str, stack: Mapping[str, Any]) -> dict[str, Any]:
     return {**stack, "links": [_link(href, "self")]}
 
 
+#: engine fields that become links (Heat's API shows the links, not the fields)
+RESOURCE_LINK_FIELDS = ("stack_name", "stack_id", "nested_stack_name", "nested_stack_id")
+EVENT_LINK_FIELDS = ("stack_name", "stack_id", "root_stack_name", "root_stack_id")
+
+
 def _owner(item: Mapping[str, Any], stack_name: str, stack_id: str) -> tuple[str, str]:
     """Return the (name, id) of the stack an item belongs to (nested items say so)."""
     return item.get("stack_name") or stack_name, item.get("stack_id") or stack_id
+
+
+def _without(item: Mapping[str, Any], fields: Iterable[str]) -> dict[str, Any]:
+    return {key: value for key, value in item.items() if key not in fields}
 
 
 def with_resource_links(base: str, stack_name: str, stack_id: str,
@@ -50,18 +59,25 @@ def with_resource_links(base: str, stack_name: str, stack_id: str,
     nested = resource.get("nested_stack_name"), resource.get("nested_stack_id")
     if all(nested):
         links.append(_link(stack_url(base, *nested), "nested"))
-    return {**resource, "links": links}
+    return {**_without(resource, RESOURCE_LINK_FIELDS), "links": links}
 
 
 def with_event_links(base: str, stack_name: str, stack_id: str,
                      event: Mapping[str, Any]) -> dict[str, Any]:
-    """Return an event object with its ``self``, ``resource`` and ``stack`` links."""
+    """Return an event object with its ``self``, ``resource`` and ``stack`` links.
+
+    An event of a nested listing also links its ``root_stack`` (the stack
+    asked), which tells heatclient the server listed the nested events.
+    """
     name, ident = _owner(event, stack_name, stack_id)
     resource = resource_url(base, name, ident, event["resource_name"])
     links = [_link(f"{resource}/events/{quote(event['id'])}", "self"),
              _link(resource, "resource"),
              _link(stack_url(base, name, ident), "stack")]
-    return {**event, "links": links}
+    root = event.get("root_stack_name"), event.get("root_stack_id")
+    if all(root):
+        links.append(_link(stack_url(base, *root), "root_stack"))
+    return {**_without(event, EVENT_LINK_FIELDS), "links": links}
 
 
 def next_page(url_without_query: str, query: Iterable[tuple[str, str]], marker: str) -> str:

@@ -41,6 +41,19 @@ def _quote(segment: str) -> str:
     return urllib.parse.quote(str(segment), safe="")
 
 
+#: link relation -> the engine's fields it stands for (the API turns these fields into links)
+LINK_FIELDS = {"stack": ("stack_name", "stack_id"),
+               "nested": ("nested_stack_name", "nested_stack_id"),
+               "root_stack": ("root_stack_name", "root_stack_id")}
+
+
+def _stack_of(href: str) -> tuple[str, str]:
+    """Return (name, id) of the stack a ``.../stacks/{name}/{id}[/...]`` URL names."""
+    path = urllib.parse.urlsplit(href).path.split("/stacks/", 1)[-1]
+    name, stack_id = path.split("/")[:2]
+    return urllib.parse.unquote(name), urllib.parse.unquote(stack_id)
+
+
 def _without_none(values: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in values.items() if value is not None}
 
@@ -150,8 +163,13 @@ class HttpBackend:
 
     @staticmethod
     def _strip(item: Mapping[str, Any]) -> dict[str, Any]:
-        """Drop the links the API adds, so objects equal the engine's."""
-        return {key: value for key, value in item.items() if key != "links"}
+        """Turn the links the API adds back into the engine's fields (objects equal its)."""
+        result = {key: value for key, value in item.items() if key != "links"}
+        for link in item.get("links") or ():
+            fields = LINK_FIELDS.get(link.get("rel"))
+            if fields:
+                result.update(zip(fields, _stack_of(link["href"]), strict=True))
+        return result
 
     def show_stack(self, stack_identity: str, resolve_outputs: bool = True) -> dict[str, Any]:
         """GET /stacks/{name}/{id}."""

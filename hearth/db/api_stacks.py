@@ -168,6 +168,20 @@ def stack_get_all_by_owner(db: Database, owner_id: str) -> list[models.Stack]:
         return list(session.scalars(query.order_by(models.Stack.created_at, models.Stack.id)))
 
 
+def stack_get_all_by_owners(db: Database, owner_ids: Sequence[str],
+                            show_deleted: bool = False) -> list[models.Stack]:
+    """Return the nested stacks whose parent is one of ``owner_ids`` (one level, one query).
+
+    Ordered by creation (id as tie-break); deleted ones too with ``show_deleted``.
+    """
+    if not owner_ids:
+        return []
+    query = _scoped(select(models.Stack).where(models.Stack.owner_id.in_(list(owner_ids))),
+                    None, show_deleted)
+    with db.session_scope() as session:
+        return list(session.scalars(query.order_by(models.Stack.created_at, models.Stack.id)))
+
+
 def stack_update(db: Database, stack_id: str, **values: Any) -> models.Stack:
     """Change column values of a live stack (``tags`` too); return the stack."""
     with db.session_scope(write=True) as session:

@@ -19,7 +19,7 @@ from hearth.cli import command, output, progress_display
 
 STACK_FIELDS = ("id", "stack_name", "description", "creation_time", "updated_time",
                 "stack_status", "stack_status_reason", "parameters", "outputs",
-                "disable_rollback", "timeout_mins", "tags")
+                "disable_rollback", "timeout_mins", "tags", "parent")
 LIST_COLUMNS = ("id", "stack_name", "stack_status", "creation_time", "updated_time")
 
 #: stackctl command -> (EngineService stack_action, action name in the final status).
@@ -199,8 +199,10 @@ def make_simple_action(action: str, final_action: str) -> command.Handler:
 
 def do_stack_list(args: argparse.Namespace) -> int:
     """List stacks."""
-    stacks = _backend(args).list_stacks(show_deleted=args.show_deleted)
-    output.listing(stacks, LIST_COLUMNS, args.format)
+    stacks = _backend(args).list_stacks(show_deleted=args.show_deleted,
+                                        show_nested=args.show_nested)
+    output.listing(stacks, LIST_COLUMNS + (("parent",) if args.show_nested else ()),
+                   args.format)
     return 0
 
 
@@ -254,6 +256,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = command.add_command(subparsers, "stack-list", do_stack_list, "List stacks.",
                                  formats=output.ALL_FORMATS)
     parser.add_argument("--show-deleted", action="store_true", help="Include deleted stacks.")
+    parser.add_argument("--show-nested", action="store_true",
+                        help="Include nested stacks (with their parent stack's id).")
 
     parser = command.add_command(subparsers, "stack-show", do_stack_show, "Show a stack.",
                                  formats=output.ALL_FORMATS)

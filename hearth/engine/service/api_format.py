@@ -84,9 +84,16 @@ def format_stack(row: Any, description: str, parameters: Mapping[str, str],
 
 
 def format_resource(row: Any, stack_row: Any, required_by: list[str],
-                    description: str = "", attributes: Mapping[str, Any] | None = None
-                    ) -> dict[str, Any]:
-    """Return a resource object (list item; ``attributes`` added for show)."""
+                    description: str = "", attributes: Mapping[str, Any] | None = None,
+                    nested: Any = None) -> dict[str, Any]:
+    """Return a resource object (list item; ``attributes`` added for show).
+
+    As Heat's engine answer, it names the stack it belongs to (``stack_name``,
+    ``stack_id``; the REST layer turns them into the ``stack`` link), the
+    ``parent_resource`` of a nested stack's resource, and ``nested`` (the
+    stack row whose physical resource is this resource, if any) as
+    ``nested_stack_name``/``nested_stack_id`` (the ``nested`` link).
+    """
     result = {
         "resource_name": row.name,
         "logical_resource_id": row.name,
@@ -97,15 +104,29 @@ def format_resource(row: Any, stack_row: Any, required_by: list[str],
         "creation_time": format_time(row.created_at),
         "updated_time": format_time(row.updated_at or row.created_at),
         "required_by": list(required_by),
+        "stack_name": stack_row.name,
+        "stack_id": stack_row.id,
     }
+    parent_resource = getattr(stack_row, "parent_resource_name", None)
+    if parent_resource:
+        result["parent_resource"] = parent_resource
+    if nested is not None:
+        result.update(nested_stack_name=nested.name, nested_stack_id=nested.id)
     if attributes is not None:
         result["description"] = description
         result["attributes"] = dict(attributes)
     return result
 
 
-def format_event(row: Any, with_details: bool = False) -> dict[str, Any]:
-    """Return an event object (``resource_type``/``resource_properties`` with details)."""
+def format_event(row: Any, with_details: bool = False, stack_row: Any = None,
+                 root_row: Any = None) -> dict[str, Any]:
+    """Return an event object (``resource_type``/``resource_properties`` with details).
+
+    ``stack_row`` (the stack the event belongs to) adds ``stack_name`` and
+    ``stack_id``; ``root_row`` (the stack a nested listing was asked of)
+    adds ``root_stack_name`` and ``root_stack_id``: the REST layer turns
+    both into links, as Heat does.
+    """
     result = {
         "id": row.uuid,
         "event_time": format_time(row.created_at),
@@ -115,6 +136,10 @@ def format_event(row: Any, with_details: bool = False) -> dict[str, Any]:
         "resource_status": status(row.resource_action, row.resource_status),
         "resource_status_reason": row.resource_status_reason,
     }
+    if stack_row is not None:
+        result.update(stack_name=stack_row.name, stack_id=stack_row.id)
+    if root_row is not None:
+        result.update(root_stack_name=root_row.name, root_stack_id=root_row.id)
     if with_details:
         result["resource_type"] = row.resource_type
         result["resource_properties"] = row.resource_properties or {}

@@ -170,14 +170,13 @@ class StackReads(Catalog):
     def list_resources(self, ctx: RequestContext, stack_identity: str, nested_depth: int = 0,
                        with_detail: bool = False,
                        filters: Mapping[str, Any] | None = None) -> list[JsonMap]:
-        """Return resource summaries."""
-        from hearth.db import api_resources
-        from hearth.engine.service import api_format
+        """Return resource summaries, nested stacks' ones down to ``nested_depth``."""
+        from hearth.engine.stacks import nested_reads
         row = self._row(ctx, stack_identity)
-        rows = api_resources.resource_get_all_by_stack(self.db, row.id, filters)
-        users = self._required_by(row)
-        return [api_format.format_resource(item, row, users.get(item.name, []))
-                for item in rows if item.replaced_by is None]
+        depth = nested_reads.capped_depth(nested_depth)
+        tree = nested_reads.StackTree.read(self.db, row, depth + 1)
+        return nested_reads.tree_resources(self.db, tree, row, depth, self._required_by,
+                                           filters)
 
     def show_resource(self, ctx: RequestContext, stack_identity: str, resource_name: str,
                       with_attr: list[str] | None = None) -> JsonMap:
@@ -195,8 +194,9 @@ class StackReads(Catalog):
         description = (type(resource).__doc__ or "").split("\n")[0] if resource else ""
         from hearth.engine.stacks.stack import required_by
         users = required_by(stack.definitions)
+        nested = self._nested_stack(row, resource_row)
         return api_format.format_resource(resource_row, row, users.get(resource_name, []),
-                                          description, attributes)
+                                          description, attributes, nested)
 
     def resource_metadata(self, ctx: RequestContext, stack_identity: str,
                           resource_name: str) -> JsonMap:
@@ -209,16 +209,22 @@ class StackReads(Catalog):
                     filters: Mapping[str, Any] | None = None, limit: int | None = None,
                     marker: str | None = None, sort_keys: list[str] | None = None,
                     sort_dir: str | None = None, nested_depth: int = 0) -> list[JsonMap]:
-        """Return event summaries."""
+        """Return event summaries, nested stacks' ones down to ``nested_depth`` among them."""
         from hearth.db import api_events
         from hearth.engine.service import api_format
+        from hearth.engine.stacks import nested_reads
         row = self._row(ctx, stack_identity)
         merged = dict(filters or {})
         if resource_name:
             merged["resource_name"] = resource_name
+        depth = nested_reads.capped_depth(nested_depth)
+        if depth:
+            tree = nested_reads.StackTree.read(self.db, row, depth)
+            return nested_reads.tree_events(self.db, tree, merged, limit, marker, sort_keys,
+                                            sort_dir)
         rows = api_events.event_list(self.db, row.id, merged, limit, marker, sort_keys,
                                      sort_dir)
-        return [api_format.format_event(event) for event in rows]
+        return [api_format.format_event(event, stack_row=row) for event in rows]
 
     def show_event(self, ctx: RequestContext, stack_identity: str, resource_name: str,
                    event_id: str) -> JsonMap:
@@ -227,7 +233,7 @@ class StackReads(Catalog):
         from hearth.engine.service import api_format
         row = self._row(ctx, stack_identity)
         return api_format.format_event(api_events.event_get(self.db, row.id, event_id),
-                                       with_details=True)
+                                       with_details=True, stack_row=row)
 
     def list_services(self, ctx: RequestContext) -> list[JsonMap]:
         """Return the engines (Heat's services list), each ``up`` or ``down``."""
@@ -266,6 +272,13 @@ class StackReads(Catalog):
                                              stack_name=row.name, entity="Resource",
                                              name=name_or_physical_id)
         return resource
+
+    def _nested_stack(self, row: models.Stack, resource_row: models.Resource
+                      ) -> models.Stack | None:
+        """Return the nested stack a resource holds (None for a plain resource)."""
+        from hearth.engine.stacks.nested_reads import StackTree
+        nested = StackTree.read(self.db, row, 1).nested_of(row)
+        return nested.get(resource_row.physical_resource_id or "")
 
     def _raw(self, row: models.Stack) -> models.RawTemplate:
         from hearth.db import api_stacks

@@ -1,0 +1,111 @@
+"""The stacks nested below a stack, read from the database, as nested listings show them.
+
+A nested stack is a stack row whose ``owner_id`` is its parent stack's id;
+the parent's resource holding it has the nested stack's id as physical
+resource id.  :class:`StackTree` reads the tree below a stack one level
+per query (never loading a stack); :func:`tree_resources` lists resources
+down to a depth in Heat's order (a stack's own resources, then, for each
+of them holding a nested stack, that stack's resources, depth first) and
+:func:`tree_events` lists the events of the whole tree in one query, so
+sorting, ``limit`` and ``marker`` work across the nested stacks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from hearth.db import api_events, api_resources, api_stacks
+from hearth.engine.service import api_format
+
+if TYPE_CHECKING:
+    from hearth.db import models
+    from hearth.db.session import Database
+
+JsonMap = dict[str, Any]
+#: stack row -> ``{resource name: names of the resources requiring it}``
+RequiredBy = Callable[["models.Stack"], Mapping[str, list[str]]]
+
+
+def capped_depth(nested_depth: int | None) -> int:
+    """Return the depth a nested listing goes to: at most ``max_nested_stack_depth``."""
+    from hearth.common.config import CONF
+    return max(0, min(int(nested_depth or 0), CONF.max_nested_stack_depth))
+
+
+class StackTree:
+    """A stack and the stacks nested below it, ``depth`` levels down.
+
+    Deleted nested stacks are kept (a resource still links to the nested
+    stack it held, as in Heat) but never descended into or listed.
+    """
+
+    def __init__(self, root: models.Stack, children: Mapping[str, list[models.Stack]]) -> None:
+        self.root = root
+        self._children = dict(children)
+
+    @classmethod
+    def read(cls, db: Database, root: models.Stack, depth: int) -> StackTree:
+        """Read the tree below ``root`` down to ``depth`` levels (one query per level)."""
+        children: dict[str, list[models.Stack]] = {}
+        level = [root.id]
+        for _ in range(depth):
+            rows = api_stacks.stack_get_all_by_owners(db, level, show_deleted=True)
+            for row in rows:
+                children.setdefault(row.owner_id, []).append(row)
+            level = [row.id for row in rows if row.deleted_at is None]
+            if not level:
+                break
+        return cls(root, children)
+
+    def nested_of(self, stack: models.Stack) -> dict[str, models.Stack]:
+        """Return ``{nested stack id: row}`` of the stacks ``stack``'s resources hold."""
+        return {row.id: row for row in self._children.get(stack.id, [])}
+
+    def live_stacks(self) -> list[models.Stack]:
+        """Return the root and every live stack below it read, level by level."""
+        found, level = [self.root], [self.root]
+        while level:
+            level = [child for row in level for child in self._children.get(row.id, [])
+                     if child.deleted_at is None]
+            found += level
+        return found
+
+
+def tree_resources(db: Database, tree: StackTree, stack: models.Stack, depth: int,
+                   required_by: RequiredBy,
+                   filters: Mapping[str, Any] | None = None) -> list[JsonMap]:
+    """Return the resources of ``stack`` and of its nested stacks ``depth`` levels down.
+
+    ``filters`` apply at every level.  ``tree`` must reach one level below
+    ``depth``, for the ``nested`` stacks of the deepest resources listed.
+    """
+    every = api_resources.resource_get_all_by_stack(db, stack.id)
+    shown = api_resources.resource_get_all_by_stack(db, stack.id, filters) if filters else every
+    nested = tree.nested_of(stack)
+    users = required_by(stack)
+    items = [api_format.format_resource(item, stack, users.get(item.name, []),
+                                        nested=nested.get(item.physical_resource_id or ""))
+             for item in shown if item.replaced_by is None]
+    if depth <= 0:
+        return items
+    for item in every:
+        child = nested.get(item.physical_resource_id or "")
+        if item.replaced_by is None and child is not None and child.deleted_at is None:
+            items += tree_resources(db, tree, child, depth - 1, required_by, filters)
+    return items
+
+
+def tree_events(db: Database, tree: StackTree, filters: Mapping[str, Any] | None = None,
+                limit: int | None = None, marker: str | None = None,
+                sort_keys: Sequence[str] | None = None,
+                sort_dir: str | None = None) -> list[JsonMap]:
+    """Return the events of every live stack of ``tree`` as one sorted, paged listing.
+
+    Each event names its own stack and the root (``root_stack`` link).
+    """
+    stacks = {row.id: row for row in tree.live_stacks()}
+    rows = api_events.event_list(db, list(stacks), filters, limit, marker, sort_keys,
+                                 sort_dir)
+    return [api_format.format_event(row, stack_row=stacks[row.stack_id], root_row=tree.root)
+            for row in rows]
