@@ -98,15 +98,20 @@ def set_state(resource: Any, action: str, status: str, reason: str = STATE_CHANG
 def _no_op(resource: Any) -> None:
     """Stand in for a store method the store does not have (an in-memory store)."""
 
-def plugin_steps(resource: Any, action: str, *args: Any) -> Task:
+def plugin_steps(resource: Any, action: str, *args: Any, check_action: str | None = None
+                 ) -> Task:
     """Call ``handle_<action>(*args)`` then poll ``check_<action>_complete`` until True.
 
     A missing handle is a no-op; a missing check means done after the handle.
     A number returned by the check (instead of True/False) is a poll-delay request.
+    ``check_action`` names another action's check (``snapshot_delete`` polls
+    ``check_delete_complete``, as Heat).  When the walk is cancelled or times
+    out while the check is pending, ``handle_<action>_cancel(cookie)`` (if
+    the plug-in has one) stops the work.
     """
     name = action.lower()
     handle = getattr(resource, f"handle_{name}", None)
-    check = getattr(resource, f"check_{name}_complete", None)
+    check = getattr(resource, f"check_{(check_action or action).lower()}_complete", None)
     store = resource.stack.store
     if handle is not None:
         # what the handle stores rides with the next state change...
@@ -121,7 +126,13 @@ def plugin_steps(resource: Any, action: str, *args: Any) -> Task:
         done = check(cookie)
         if done is True or (done and not isinstance(done, (int, float))):
             return
-        yield done if isinstance(done, (int, float)) and not isinstance(done, bool) else None
+        try:
+            yield done if isinstance(done, (int, float)) and not isinstance(done, bool) else None
+        except (exception.ForcedCancel, exception.StackTimeout):
+            cancel = getattr(resource, f"handle_{name}_cancel", None)
+            if cancel is not None:
+                cancel(cookie)
+            raise
 
 
 def recorded(resource: Any, action: str, steps: Iterable[Any]) -> Task:
@@ -205,10 +216,10 @@ def create(resource: Any) -> Task:
     """Create the resource (or adopt it and check it when it names an ``external_id``)."""
     external_id = resolved_field(resource.t, "external_id")
     if external_id:
-        resource.resource_id = external_id
-        resource.stack.store.set_resource_id(resource, external_id)
-        yield from recorded(resource, ADOPT, ())
-        yield from recorded(resource, CHECK, plugin_steps(resource, CHECK))
+        # as Heat: ADOPT the named physical resource, then CHECK it
+        from hearth.engine.resources import keeping
+        yield from keeping.adopt(resource, {"resource_id": str(external_id)})
+        yield from check(resource)
         return
     yield from paused_at_hook(resource, CREATE, "pre-create")
     resource.validate()
@@ -216,19 +227,24 @@ def create(resource: Any) -> Task:
     yield from paused_at_hook(resource, CREATE, "post-create")
 
 
-#: deletion_policy -> what deleting does with the physical resource.
-DELETION_STEPS: dict[str, Callable[[Any], Iterable[Any]]] = {
-    "Delete": lambda resource: plugin_steps(resource, DELETE),
-    "Retain": lambda resource: (),
-    "Snapshot": lambda resource: plugin_steps(resource, "snapshot_delete",
-                                              resource.action_state()
-                                              if hasattr(resource, "action_state") else None),
+def _snapshot_steps(resource: Any, state: State) -> Task:
+    from hearth.engine.resources import keeping
+    return keeping.snapshot_delete_steps(resource, state)
+
+
+#: deletion_policy -> what deleting does with the physical resource (given the
+#: resource and its state before the delete started).
+DELETION_STEPS: dict[str, Callable[[Any, State], Iterable[Any]]] = {
+    "Delete": lambda resource, state: plugin_steps(resource, DELETE),
+    "Retain": lambda resource, state: (),
+    "Snapshot": _snapshot_steps,
 }
 
 
 def deletion_policy(resource: Any) -> str:
     """Return the resource's deletion policy (Delete, Retain or Snapshot)."""
-    return resolved_field(resource.t, "deletion_policy") or "Delete"
+    policy = resolved_field(resource.t, "deletion_policy") or "Delete"
+    return str(policy).capitalize()  # 2016-10-14 also allows "delete", "retain", "snapshot"
 
 
 def delete(resource: Any, policy: str | None = None) -> Task:
@@ -236,13 +252,29 @@ def delete(resource: Any, policy: str | None = None) -> Task:
     if (resource.action, resource.status) in ((INIT, COMPLETE), (DELETE, COMPLETE)):
         return
     yield from paused_at_hook(resource, DELETE, "pre-delete")
-    steps = DELETION_STEPS[policy or deletion_policy(resource)](resource)
+    steps = DELETION_STEPS[policy or deletion_policy(resource)](
+        resource, (resource.action, resource.status))
     yield from recorded(resource, DELETE, steps)
 
 
 def restricted(resource: Any, action: str) -> bool:
     """Return whether the environment's restricted_actions forbid ``action`` (update/replace)."""
     return action in registry_values(resource, "restricted_actions")
+
+
+def external_unchanged(resource: Any, after: Any) -> bool:
+    """Return whether an imported resource (``external_id``) is left as it is by an update.
+
+    As Heat: changing (or adding, or removing) ``external_id`` is refused
+    with NotSupported; an unchanged one means nothing to update.
+    """
+    before_id = resolved_field(resource.t, "external_id")
+    after_id = resolved_field(after, "external_id")
+    if before_id != after_id:
+        raise exception.ResourceFailure(exception.NotSupported(
+            feature=f"Update to property external_id of {resource.name} "
+                    f"({resource.type_name})"), resource, UPDATE)
+    return after_id is not None
 
 
 def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = None) -> Task:
@@ -256,6 +288,8 @@ def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = N
     (:class:`NotSupported`) or when restricted_actions forbid it
     (:class:`ResourceActionRestricted`); returns at once when nothing changed.
     """
+    if external_unchanged(resource, after):
+        return
     after_props = resource.make_properties(after)
     try:
         if getattr(after, "type", resource.type_name) != resource.type_name:

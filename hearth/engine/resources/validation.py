@@ -40,11 +40,13 @@ def validate_resource_definition(defn: Any, registry: TypeRegistry, env: Any,
                                  ) -> ResourceValidation:
     """Validate ``defn`` (a ResourceDefinition); raise a located StackValidationFailed.
 
-    ``allow_hidden`` lets an existing stack keep a type that is now hidden.
+    ``allow_hidden`` lets an existing stack keep a type that is now hidden;
+    provider templates are read from the view's ``files``.
     """
     try:
         resource_class = registry.get_class(defn.type, env, resource_name=defn.name,
-                                            allow_hidden=allow_hidden)
+                                            allow_hidden=allow_hidden,
+                                            files=getattr(stack_view, "files", None))
     except (exception.ResourceTypeNotFound, exception.ResourceTypeUnavailable) as exc:
         raise exception.StackValidationFailed(
             str(exc), path=[RESOURCES, defn.name, "type"],
@@ -52,6 +54,7 @@ def validate_resource_definition(defn: Any, registry: TypeRegistry, env: Any,
     resource = resource_class(defn.name, defn, stack_view)
     try:
         resource.validate()
+        check_deletion_policy(resource_class, defn.name, getattr(defn, "deletion_policy", None))
     except exception.StackValidationFailed as exc:
         raise exc.prefixed(RESOURCES, line=defn.line) from None
     warnings = [w for w in (deprecation_warning(defn.type, resource_class),) if w]
@@ -69,14 +72,20 @@ class DefinitionChecker:
     :meth:`resource_class` tells the resolution context which class a
     resource has, so that ``get_attr`` names are checked against its
     attributes.  Validation runs before any stack exists, so the stack view
-    a plug-in's ``validate()`` sees has no name, id, context or store.
+    a plug-in's ``validate()`` sees has no id, context or store: only the
+    stack's ``name``, ``env``, ``files`` (provider templates), ``registry``
+    and ``nested_depth`` (nested stacks validate their own templates).
     """
 
-    def __init__(self, registry: TypeRegistry, env: Any) -> None:
+    def __init__(self, registry: TypeRegistry, env: Any,
+                 files: Mapping[str, str] | None = None, nested_depth: int = 0,
+                 stack_name: str = "") -> None:
         self.registry = registry
         self.env = env
-        self.view = types.SimpleNamespace(name="", id=None, context=None, store=None, env=env,
-                                          clock=time.monotonic)
+        self.files = dict(files or {})
+        self.view = types.SimpleNamespace(name=stack_name, id=None, context=None, store=None,
+                                          env=env, clock=time.monotonic, files=self.files,
+                                          registry=registry, nested_depth=nested_depth)
 
     def __call__(self, definition: Any) -> ResourceValidation:
         """Validate one definition; raise a located StackValidationFailed."""
@@ -88,14 +97,27 @@ class DefinitionChecker:
             return None
         try:
             return self.registry.get_class(type_name, self.env, resource_name=resource_name,
-                                           allow_hidden=True)
+                                           allow_hidden=True, files=self.files)
         except exception.HearthException:
             return None
 
 
-def definition_checker(registry: TypeRegistry, env: Any) -> DefinitionChecker:
-    """Return the template's ``resource_validator`` for ``registry`` and ``env``."""
-    return DefinitionChecker(registry, env)
+def definition_checker(registry: TypeRegistry, env: Any,
+                       files: Mapping[str, str] | None = None) -> DefinitionChecker:
+    """Return the template's ``resource_validator`` for ``registry``, ``env`` and ``files``."""
+    return DefinitionChecker(registry, env, files)
+
+
+def check_deletion_policy(resource_class: type, name: str, policy: Any) -> None:
+    """Refuse ``deletion_policy: Snapshot`` on a type that cannot snapshot (as Heat)."""
+    from hearth.engine.resources import keeping
+    from hearth.engine.template import function
+    try:
+        policy = function.resolve(policy)
+    except exception.HearthException:
+        return  # a policy that cannot be resolved yet is checked by the template's rules
+    if isinstance(policy, str):
+        keeping.check_deletion_policy(resource_class, name, policy.capitalize())
 
 
 def deprecated_properties(resource_name: str, schema: Mapping[str, properties.Schema],

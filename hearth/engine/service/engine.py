@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from hearth.common import exception
 from hearth.common.context import RequestContext
 from hearth.engine import limits
+from hearth.engine.service.keeping import StackKeeping
 from hearth.engine.service.reads import DESCRIPTION_CACHE_SIZE, StackReads, listing_project
 from hearth.engine.states import (
     CHECK,
@@ -64,8 +65,8 @@ CANCEL_ACTIONS = {
 }
 
 
-class EngineService(StackReads):
-    """The engine's public operations: catalog, reads and stack actions.
+class EngineService(StackKeeping, StackReads):
+    """The engine's public operations: catalog, reads, stack actions, snapshots, adopt.
 
     Constructor arguments are test seams: ``db_url`` picks the database,
     ``engine_id`` names this engine in stack locks.  Building one touches
@@ -98,9 +99,20 @@ class EngineService(StackReads):
                      disable_rollback: bool = True, timeout_mins: int | None = None,
                      tags: list[str] | None = None) -> JsonMap:
         """Validate and store a stack, start CREATE; return ``{"id", "stack_name"}``."""
+        from hearth.engine.stacks import actions as stack_actions
+        stack = self._new_stack(ctx, stack_name, template, params, files, environment,
+                                environment_files, disable_rollback, timeout_mins, tags)
+        self._run(stack, CREATE, lambda: stack_actions.run_action(stack, CREATE))
+        return {"id": stack.id, "stack_name": stack.name}
+
+    def _new_stack(self, ctx: RequestContext, stack_name: str, template: Any,
+                   params: Mapping[str, Any] | None, files: Mapping[str, str] | None,
+                   environment: Any, environment_files: list[str] | None,
+                   disable_rollback: bool, timeout_mins: int | None,
+                   tags: list[str] | None) -> Stack:
+        """Validate and store a new stack (create, adopt); return it, not started."""
         from hearth.db import api_stacks
         from hearth.db.models import new_uuid
-        from hearth.engine.stacks import actions as stack_actions
         from hearth.engine.stacks.prepare import StackIdentity
         limits.check_template_size(template)
         limits.check_stack_quota(api_stacks.stack_count_by_project(self.db, ctx.project_id))
@@ -114,9 +126,7 @@ class EngineService(StackReads):
             "project_id": ctx.project_id, "username": ctx.user,
             "timeout_mins": timeout_mins, "disable_rollback": disable_rollback,
             "tags": list(tags or [])})
-        stack = prepared.build(self.db, row, self.registry)
-        self._run(stack, CREATE, lambda: stack_actions.run_action(stack, CREATE))
-        return {"id": row.id, "stack_name": row.name}
+        return prepared.build(self.db, row, self.registry)
 
     def preview_stack(self, ctx: RequestContext, stack_name: str, template: Any,
                       **kwargs: Any) -> JsonMap:
@@ -202,7 +212,7 @@ class EngineService(StackReads):
         if existing:  # PATCH merged the stored environment's JSON with the request's
             env = Environment.from_dict(all_env)
         prepared = prepare(data, all_files, env, StackIdentity.of(row),
-                           self._resource_validator(env))
+                           self._resource_validator(env, all_files))
         limits.check_resource_count(len(prepared.definitions))
         current = self._load(row)
         target = prepared.build(self.db, row, self.registry)
@@ -229,21 +239,6 @@ class EngineService(StackReads):
             row = self._row(ctx, row.id, show_deleted=False)
         stack = self._load(row)
         self._run(stack, DELETE, lambda: stack_actions.run_action(stack, DELETE))
-
-    def abandon_stack(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
-        """Delete the stack's record but keep its physical resources; return its data."""
-        from hearth.db import api_stacks
-        from hearth.engine.stacks import export as stack_export
-        row = self._row(ctx, stack_identity, show_deleted=False)
-        stack = self._load(row)
-        data = stack_export.stack_data(self.db, row, self._raw(row))
-
-        def forget() -> None:
-            stack.state_set(DELETE, COMPLETE, "Stack DELETE completed successfully")
-            api_stacks.stack_delete(self.db, row.id)
-        self._run(stack, DELETE, forget)
-        self.runtime.wait(row.id)
-        return data
 
     def stack_action(self, ctx: RequestContext, stack_identity: str, action: str) -> None:
         """Start ``suspend``/``resume``/``check``/``cancel_update``/``cancel_without_rollback``."""
@@ -318,7 +313,7 @@ class EngineService(StackReads):
         data = self._parse(template)
         env = compose_environment(environment_documents(environment, environment_files, files),
                                   params, data)
-        prepared = prepare(data, files, env, identity, self._resource_validator(env))
+        prepared = prepare(data, files, env, identity, self._resource_validator(env, files))
         limits.check_resource_count(len(prepared.definitions))
         return prepared
 
