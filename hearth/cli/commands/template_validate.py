@@ -33,7 +33,7 @@ def validate(args: argparse.Namespace) -> int:
     try:
         result = get_catalog(args).validate_template(
             template=request["template"], params=params, files=request["files"],
-            environment_files=request.get("environment_files"))
+            environment_files=request.get("environment_files"), show_nested=args.show_nested)
     except exception.StackValidationFailed as exc:
         raise exc.located(args.template_file) from None
     output.show(result, args.format)

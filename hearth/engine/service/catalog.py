@@ -58,8 +58,9 @@ class Catalog:
         """Return Heat's validate object (Description, Parameters, ParameterGroups...).
 
         Resource types and properties are checked against the plug-in
-        registry.  ``show_nested`` and ``ignore_errors`` are accepted for
-        Heat's API; Hearth has no nested validation output nor error codes.
+        registry.  ``show_nested`` adds Heat's ``NestedParameters`` (see
+        :mod:`hearth.engine.template.nested_parameters`); ``ignore_errors``
+        is accepted for Heat's API (Hearth has no error codes).
         """
         from hearth.engine.template.environment import (
             Environment,
@@ -71,8 +72,15 @@ class Catalog:
         data = self._parse(template)
         documents = environment_documents(environment, environment_files, files)
         env = Environment.from_documents(documents, parameter_types(data))
-        return validate_template(data, None, params, documents, files,
-                                 resource_validator=self._resource_validator(env, files))
+        checker: Any = self._resource_validator(env, files)
+        if show_nested:
+            from hearth.engine.template import nested_parameters
+            checker = nested_parameters.NestedParametersCollector(checker)
+        result = validate_template(data, None, params, documents, files,
+                                   resource_validator=checker)
+        if show_nested:
+            result = nested_parameters.with_nested_parameters(result, checker.result())
+        return result
 
     def list_template_versions(self, ctx: RequestContext) -> list[JsonMap]:
         """Return ``[{"version", "type", "aliases"}]``."""
