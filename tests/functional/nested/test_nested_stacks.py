@@ -1,0 +1,210 @@
+"""Nested stacks on the real engine and database: OS::Heat::Stack and provider templates.
+
+Every action recurses into the nested stack (create, update, suspend,
+resume, check, delete, rollback, cancel); the nested stack is a stored
+stack of its own (owner, parent resource, depth); limits and failures read
+as Heat's.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from hearth.common import exception
+from hearth.db import api_stacks
+from tests.fixtures.engine import CTX, create_and_wait, events, statuses
+from tests.functional.nested import templates as t
+
+CHILD_FILES = t.files(child=t.CHILD)
+
+
+def nested_rows(service, parent_id):
+    """Return the live nested stack rows of a parent."""
+    return api_stacks.stack_get_all_by_owner(service.db, parent_id)
+
+
+def outputs(stack):
+    return {o["output_key"]: o.get("output_value") for o in stack["outputs"]}
+
+
+def test_os_heat_stack_create_outputs_and_delete(service):
+    stack = create_and_wait(service, "parent", t.STACK_PARENT, files=CHILD_FILES)
+    assert stack["stack_status"] == "CREATE_COMPLETE", stack["stack_status_reason"]
+    [row] = nested_rows(service, stack["id"])
+    # the stored shape: owner, parent resource, depth, project, name = physical name
+    assert (row.owner_id, row.parent_resource_name, row.nested_depth, row.project_id) == (
+        stack["id"], "inner", 1, CTX.project_id)
+    assert row.name.startswith("parent-inner-") and len(row.name) == len("parent-inner-") + 12
+    assert (row.action, row.status, row.disable_rollback) == ("CREATE", "COMPLETE", True)
+    resource = service.show_resource(CTX, stack["id"], "inner")
+    assert resource["physical_resource_id"] == row.id
+
+    values = outputs(service.show_stack(CTX, stack["id"]))
+    assert values["ref"] == row.id
+    assert values["name"] == row.name
+    assert values["said"] == "hello"
+    # inside the child, OS::stack_name/OS::stack_id/OS::project_id are the child's own
+    assert values["all"] == {"said": "hello", "me": f"{row.name}|{row.id}|{CTX.project_id}"}
+    assert values["member_attr"] == "hello"
+    word = service.show_resource(CTX, row.id, "word")
+    assert values["member_ref"] == word["physical_resource_id"]
+    assert ("word", "CREATE_COMPLETE") in statuses(service, row.id)
+
+    service.delete_stack(CTX, stack["id"])
+    assert service.wait(CTX, stack["id"])["stack_status"] == "DELETE_COMPLETE"
+    assert nested_rows(service, stack["id"]) == []
+    gone = api_stacks.stack_get(service.db, row.id, show_deleted=True)
+    assert (gone.action, gone.status, gone.deleted_at is not None) == ("DELETE", "COMPLETE",
+                                                                        True)
+    assert statuses(service, row.id)[-1] == (row.name, "DELETE_COMPLETE")
+
+
+def test_provider_templates_by_file_and_by_registry(service):
+    stack = create_and_wait(service, "prov", t.PROVIDER_PARENT,
+                            files=t.files(provider=t.PROVIDER), environment=t.REGISTRY)
+    assert stack["stack_status"] == "CREATE_COMPLETE", stack["stack_status_reason"]
+    values = outputs(service.show_stack(CTX, stack["id"]))
+    # properties became the template's parameters, outputs the attributes,
+    # and the OS::stack_id output the reference
+    assert values == {"file_said": "from-file", "file_ref": "from-file",
+                      "type_member": "from-registry"}
+    by_type = {row.parent_resource_name: row for row in nested_rows(service, stack["id"])}
+    assert sorted(by_type) == ["by_file", "by_type"]
+    listed = {r["resource_name"]: r["resource_type"]
+              for r in service.list_resources(CTX, stack["id"])}
+    assert listed == {"by_file": t.PROVIDER_URL, "by_type": "My::Word"}
+
+
+def test_failed_member_fails_the_parent_and_rollback_deletes_the_nested_stack(service):
+    stack = create_and_wait(service, "failing", t.stack_of(t.FAILING_CHILD),
+                            disable_rollback=False)
+    reason = "ValueError: resources.inner.resources.broken: Test Resource failed broken"
+    assert (stack["stack_status"], stack["stack_status_reason"]) == (
+        "ROLLBACK_COMPLETE", "Stack ROLLBACK completed successfully")
+    assert ("inner", "CREATE_FAILED", reason) in events(service, stack["id"])
+    assert ("failing", "CREATE_FAILED", f"Resource CREATE failed: {reason}") in events(
+        service, stack["id"])
+    assert nested_rows(service, stack["id"]) == []  # the rollback deleted it
+
+
+def test_failed_member_without_rollback_keeps_the_failed_nested_stack(service):
+    stack = create_and_wait(service, "kept", t.stack_of(t.FAILING_CHILD))
+    assert stack["stack_status"] == "CREATE_FAILED"
+    [row] = nested_rows(service, stack["id"])
+    assert (row.status, row.status_reason) == (
+        "FAILED", "Resource CREATE failed: ValueError: resources.broken: "
+                  "Test Resource failed broken")
+    service.delete_stack(CTX, stack["id"])
+    assert service.wait(CTX, stack["id"])["stack_status"] == "DELETE_COMPLETE"
+    assert nested_rows(service, stack["id"]) == []
+
+
+def test_update_in_place_and_replacement_inside_the_nested_stack(service):
+    stack = create_and_wait(service, "upd", t.STACK_PARENT, files=CHILD_FILES)
+    [row] = nested_rows(service, stack["id"])
+    word = service.show_resource(CTX, row.id, "word")["physical_resource_id"]
+    secret = service.show_resource(CTX, row.id, "secret")["physical_resource_id"]
+
+    service.update_stack(CTX, stack["id"], t.STACK_PARENT, files=CHILD_FILES,
+                         params={"greeting": "bonjour"})
+    updated = service.wait(CTX, stack["id"])
+    assert updated["stack_status"] == "UPDATE_COMPLETE", updated["stack_status_reason"]
+    [after] = nested_rows(service, stack["id"])
+    assert (after.id, after.action, after.status) == (row.id, "UPDATE", "COMPLETE")
+    # the Value member updated in place, the untouched one left alone
+    assert service.show_resource(CTX, row.id, "word")["physical_resource_id"] == word
+    assert ("word", "UPDATE_COMPLETE") in statuses(service, row.id)
+    assert service.show_resource(CTX, row.id, "secret")["physical_resource_id"] == secret
+    assert outputs(service.show_stack(CTX, stack["id"]))["said"] == "bonjour"
+
+    # a change the member cannot take in place replaces it, inside the nested stack
+    replaced = t.STACK_PARENT.replace("length: 6", "length: 9")
+    service.update_stack(CTX, stack["id"], replaced, files=CHILD_FILES)
+    assert service.wait(CTX, stack["id"])["stack_status"] == "UPDATE_COMPLETE"
+    assert [r.id for r in nested_rows(service, stack["id"])] == [row.id]
+    new_secret = service.show_resource(CTX, row.id, "secret")
+    assert new_secret["physical_resource_id"] != secret
+    assert len(service.show_resource(CTX, row.id, "secret")["attributes"]["value"]) == 9
+
+
+def test_failed_nested_update_rolls_back_to_the_old_template(service):
+    stack = create_and_wait(service, "uroll", t.STACK_PARENT, files=CHILD_FILES,
+                            disable_rollback=False)
+    broken = t.CHILD.replace("outputs:", "  extra:\n    type: OS::Heat::TestResource\n"
+                                         "    properties: {fail: true}\noutputs:")
+    service.update_stack(CTX, stack["id"], t.STACK_PARENT, files=t.files(child=broken))
+    final = service.wait(CTX, stack["id"])
+    assert final["stack_status"] == "ROLLBACK_COMPLETE", final["stack_status_reason"]
+    assert ("uroll", "UPDATE_FAILED",
+            "Resource UPDATE failed: ValueError: resources.inner.resources.extra: "
+            "Test Resource failed extra") in events(service, stack["id"])
+    [row] = nested_rows(service, stack["id"])
+    assert sorted(r["resource_name"] for r in service.list_resources(CTX, row.id)) == [
+        "secret", "word"]
+
+
+def test_suspend_resume_and_check_recurse(service):
+    stack = create_and_wait(service, "acts", t.STACK_PARENT, files=CHILD_FILES)
+    [row] = nested_rows(service, stack["id"])
+    for action in ("suspend", "resume", "check"):
+        service.stack_action(CTX, stack["id"], action)
+        state = f"{action.upper()}_COMPLETE"
+        assert service.wait(CTX, stack["id"])["stack_status"] == state
+        nested = service.show_stack(CTX, row.id, resolve_outputs=False)
+        assert nested["stack_status"] == state
+        members = {r["resource_name"]: r["resource_status"]
+                   for r in service.list_resources(CTX, row.id)}
+        assert set(members.values()) == {state}, members
+
+
+def test_depth_limit_refuses_the_stack_with_heats_text(service, engine_options):
+    engine_options(max_nested_stack_depth=2)
+    levels = t.files(a=f"heat_template_version: 2018-08-31\nresources:\n"
+                       f"  b: {{type: 'file:///templates/b.yaml'}}\n",
+                     b="heat_template_version: 2018-08-31\nresources:\n"
+                       "  c: {type: 'file:///templates/c.yaml'}\n",
+                     c="heat_template_version: 2018-08-31\nresources:\n"
+                       "  none: {type: OS::Heat::None}\n")
+    top = "heat_template_version: 2018-08-31\nresources:\n  a: {type: 'file:///templates/a.yaml'}\n"
+    with pytest.raises(exception.StackValidationFailed) as raised:
+        service.create_stack(CTX, "deep", top, files=levels)
+    assert str(raised.value).endswith(
+        "resources.a.resources.b.resources.c: Request limit exceeded: Recursion depth "
+        "exceeds 2.")
+    with pytest.raises(exception.StackNotFound):
+        service.show_stack(CTX, "deep")
+    engine_options(max_nested_stack_depth=3)
+    assert create_and_wait(service, "deep", top, files=levels)["stack_status"] == \
+        "CREATE_COMPLETE"
+
+
+def test_resource_limit_counts_the_whole_tree(service, engine_options):
+    engine_options(max_resources_per_stack=3)
+    stack = create_and_wait(service, "big", t.stack_of(t.FAILING_CHILD.replace(
+        "properties: {fail: true}", "properties: {}") + "  third: {type: OS::Heat::None}\n"))
+    assert stack["stack_status"] == "CREATE_FAILED"
+    assert stack["stack_status_reason"] == (
+        "Resource CREATE failed: RequestLimitExceeded: resources.inner: Request limit "
+        "exceeded: Maximum resources per stack exceeded.")
+
+
+def test_cancel_without_rollback_reaches_the_nested_walk(service):
+    created = service.create_stack(CTX, "cancel", t.stack_of(t.SLOW_CHILD))
+    deadline = time.monotonic() + 10
+    while not nested_rows(service, created["id"]) and time.monotonic() < deadline:
+        service.wait(CTX, created["id"], timeout=0.05)
+    service.wait(CTX, created["id"], timeout=0.3)
+    service.stack_action(CTX, created["id"], "cancel_without_rollback")
+    started = time.monotonic()
+    stack = service.wait(CTX, created["id"])
+    assert time.monotonic() - started < 10
+    assert (stack["stack_status"], stack["stack_status_reason"]) == (
+        "CREATE_FAILED", "Stack CREATE cancelled")
+    [row] = nested_rows(service, created["id"])
+    assert (row.status, row.status_reason) == ("FAILED", "Stack CREATE cancelled")
+    assert events(service, row.id)[-2] == ("slow", "CREATE_FAILED", "Create cancelled")
+    service.delete_stack(CTX, created["id"])
+    assert service.wait(CTX, created["id"])["stack_status"] == "DELETE_COMPLETE"
+    assert nested_rows(service, created["id"]) == []
