@@ -353,9 +353,45 @@ class ResourceFailure(HearthException):
         inner = exception.exc if isinstance(exception, ResourceFailure) else exception
         exc_type = type(inner).__name__
         message = str(inner)
+        if isinstance(inner, NestedStackFailure):  # as Heat: one path through the stacks
+            exc_type, message = inner.error_type_name, inner.reason
+            path = [*path, *inner.path] if inner.error_type_name else path
+        self.path = path
         if path:
             message = f"{format_path(path)}: {message}"
         super().__init__(exc_type=exc_type, message=message)
+        if not exc_type:  # a nested reason with no error name reads as it is
+            self.message = message
+            self.args = (message,)
+
+
+class NestedStackFailure(HearthException):
+    """A nested stack's action failed; built from its status reason, as Heat reads it.
+
+    A reason ``"Resource CREATE failed: ValueError: resources.bad: oops"``
+    gives ``error_type_name`` "ValueError", ``path`` ["resources", "bad"] and
+    ``reason`` "oops", so the parent resource's failure reads
+    ``ValueError: resources.<parent>.resources.bad: oops``.  Any other reason
+    (a cancel, a timeout) is kept whole.
+    """
+
+    msg_fmt = "%(status_reason)s"
+
+    def __init__(self, status_reason: str, action: str) -> None:
+        super().__init__(status_reason=status_reason)
+        self.error_type_name, self.path, self.reason = "", [], status_reason
+        head = f"Resource {action} failed: "
+        if status_reason.startswith(head):
+            parts = [part.strip() for part in status_reason[len(head):].split(":")]
+            if len(parts) >= 3:
+                self.error_type_name = parts[0]
+                self.path = parts[1].split(".")
+                self.reason = ": ".join(parts[2:])
+
+    @property
+    def error_type(self) -> str:
+        """Return the nested failure's own error name when it has one."""
+        return self.error_type_name or type(self).__name__
 
 
 class ResourceInError(HearthException):

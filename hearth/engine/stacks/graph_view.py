@@ -146,7 +146,7 @@ def template_view(data: Mapping[str, Any], name: str, params: Mapping[str, Any] 
 
     env = Environment.from_documents(list(documents), parameter_types(data))
     template = Template(data, files=files, env=env, filename=filename)
-    checker = definition_checker(registry, env) if registry is not None else None
+    checker = definition_checker(registry, env, files) if registry is not None else None
     parameters = template.validate(resource_validator=checker, user_params=params,
                                    validate_value=False)
     context = template.context(parameters)

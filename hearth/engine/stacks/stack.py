@@ -130,7 +130,7 @@ class Stack:
 
     def make_resource(self, name: str, definition: ResourceDefinition) -> Resource:
         """Build the Resource object of ``definition`` (not stored until it acts)."""
-        cls = self.registry.get_class(definition.type, self.env, name)
+        cls = self.registry.get_class(definition.type, self.env, name, files=self.files)
         resource = cls(name, definition, self)
         resource.db_id = None
         if getattr(cls, "keeps_secrets", False):
