@@ -26,6 +26,7 @@ from hearth.api import (
     resource_types,
     resources,
     services,
+    snapshots,
     stack_data,
     stacks,
     templates,
@@ -65,6 +66,19 @@ CANONICAL_STACK_ROUTES: tuple[Route, ...] = (
            response="StackData"),)),
     Route(f"{STACK}/export", (
         Op("GET", stack_data.export, "Export a stack's data", response="StackData"),)),
+    Route(f"{STACK}/snapshots", (
+        Op("POST", snapshots.create, "Snapshot a stack", body=REQUESTS["SnapshotCreate"],
+           response="Snapshot", provides={"snapshot_id": "$response.body#/id"}),
+        Op("GET", snapshots.index, "List a stack's snapshots", response="SnapshotList",
+           provides=_first("snapshots", snapshot_id="id")),
+    )),
+    Route(f"{STACK}/snapshots/{{snapshot_id}}", (
+        Op("GET", snapshots.show, "Show a snapshot", response="SnapshotShow"),
+        Op("DELETE", snapshots.delete, "Delete a snapshot", status=204),
+    )),
+    Route(f"{STACK}/snapshots/{{snapshot_id}}/restore", (
+        Op("POST", snapshots.restore, "Restore a stack to a snapshot", status=202,
+           response="Accepted"),)),
     Route(f"{STACK}/template", (
         Op("GET", stack_data.template, "Show a stack's template", response="Map"),)),
     Route(f"{STACK}/environment", (

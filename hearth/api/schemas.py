@@ -55,6 +55,9 @@ REQUESTS: dict[str, Schema] = {
                       "properties": {"mark_unhealthy": {"type": "boolean"},
                                      "resource_status_reason": _STRING}},
     "Signal": {"description": "Any JSON value (the signal's details), or nothing."},
+    "SnapshotCreate": {"type": ["object", "null"],
+                       "properties": {"name": {"type": ["string", "null"],
+                                               "description": "The snapshot's name."}}},
     "JobRun": {"type": "object", "required": ["target", "function"],
                "additionalProperties": False,
                "properties": {
@@ -132,6 +135,14 @@ def _list_of(key: str, schema: Schema) -> Schema:
     return _wrap(key, {"type": "array", "items": schema})
 
 
+_SNAPSHOT: Schema = {
+    "type": "object",
+    "required": ["id", "name", "action", "status", "status_reason", "data", "creation_time"],
+    "properties": {"id": _STRING, "name": _NULLABLE_STRING, "action": _STRING,
+                   "status": _STRING, "status_reason": _NULLABLE_STRING,
+                   "data": {"type": ["object", "null"]}, "creation_time": _NULLABLE_STRING},
+}
+
 RESPONSES: dict[str, Schema] = {
     "Error": {"type": "object", "required": ["code", "title", "explanation", "error"],
               "properties": {"code": {"type": "integer"}, "title": _STRING,
@@ -153,6 +164,9 @@ RESPONSES: dict[str, Schema] = {
         "properties": {k: {"type": "array"}
                        for k in ("added", "deleted", "replaced", "updated", "unchanged")}}),
     "StackData": {"type": "object", "required": ["id", "name", "template", "resources"]},
+    "Snapshot": _SNAPSHOT,
+    "SnapshotShow": _wrap("snapshot", _SNAPSHOT),
+    "SnapshotList": _list_of("snapshots", _SNAPSHOT),
     "Map": _OBJECT,
     "Files": {"type": "object", "additionalProperties": _STRING},
     "Accepted": {"type": "object", "required": ["code", "title"]},

@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from hearth.api.routing import ApiRequest
-from hearth.common import exception
-from hearth.common.config import CONF
 
 
 def template(request: ApiRequest) -> Any:
@@ -31,6 +29,4 @@ def export(request: ApiRequest) -> Any:
 
 def abandon(request: ApiRequest) -> Any:
     """DELETE .../abandon: forget the stack, keep its resources; its data (if enabled)."""
-    if not CONF.enable_stack_abandon:
-        raise exception.NotSupported(feature="Stack Abandon")
     return request.service.abandon_stack(request.ctx, request.stack_identity)

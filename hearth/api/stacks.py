@@ -73,15 +73,38 @@ def check_stack_quota(request: ApiRequest) -> None:
     check(request.service.count_stacks(request.ctx))
 
 
+def adopt_data(body: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the request's ``adopt_stack_data`` as a map (JSON or YAML text, or a map).
+
+    Refused as Heat: "Invalid adopt data" when it is no map with a
+    ``template`` (the engine refuses adopt unless ``enable_stack_adopt``).
+    """
+    data = body["adopt_stack_data"]
+    if isinstance(data, str):
+        from hearth.engine.template.parser import parse
+        try:
+            data = parse(data, None)
+        except exception.HearthException as error:
+            raise exception.BadRequest(message=f"Invalid adopt data: {error}") from None
+    if not isinstance(data, Mapping) or "template" not in data:
+        raise exception.BadRequest(message="Invalid adopt data: 'template'")
+    return dict(data)
+
+
 def create(request: ApiRequest) -> Reply:
-    """POST /stacks: create a stack; 201 with its link and Location."""
+    """POST /stacks: create (or adopt) a stack; 201 with its link and Location."""
     body = request.body
-    _refuse_adopt(body)
     check_stack_quota(request)
-    fields = {**stack_fields(body, template_required=True), **_action_fields(body)}
+    adopting = body.get("adopt_stack_data") is not None
+    fields = {**stack_fields(body, template_required=not adopting), **_action_fields(body)}
     if fields["disable_rollback"] is None:
         fields["disable_rollback"] = True
-    result = request.service.create_stack(request.ctx, body["stack_name"], **fields)
+    if adopting:
+        fields.pop("template")
+        result = request.service.adopt_stack(request.ctx, body["stack_name"],
+                                             adopt_data(body), **fields)
+    else:
+        result = request.service.create_stack(request.ctx, body["stack_name"], **fields)
     stack = links.with_stack_links(request.base, {"stack_name": body["stack_name"], **result})
     location = stack["links"][0]["href"]
     return Reply(body={"stack": {"id": stack["id"], "links": stack["links"]}}, status=201,

@@ -203,6 +203,35 @@ class HttpBackend:
         """DELETE .../abandon."""
         return self._stack_get(stack_identity, "/abandon", "DELETE")
 
+    def adopt_stack(self, stack_name: str, adopt_data: Any, **kwargs: Any) -> dict[str, Any]:
+        """POST /stacks with ``adopt_stack_data``; return ``{"id", "stack_name"}``."""
+        body = self._stack_body(stack_name=stack_name, adopt_stack_data=adopt_data, **kwargs)
+        created = self._request("POST", "/stacks", body=body)["stack"]
+        return {"id": created["id"], "stack_name": stack_name}
+
+    def stack_snapshot(self, stack_identity: str, name: str | None = None) -> dict[str, Any]:
+        """POST .../snapshots."""
+        return self._request("POST", self._stack_path(stack_identity) + "/snapshots",
+                             body=_without_none({"name": name}))
+
+    def list_snapshots(self, stack_identity: str) -> list[dict[str, Any]]:
+        """GET .../snapshots."""
+        return self._stack_get(stack_identity, "/snapshots")["snapshots"]
+
+    def show_snapshot(self, stack_identity: str, snapshot_id: str) -> dict[str, Any]:
+        """GET .../snapshots/{id}."""
+        return self._stack_get(stack_identity, f"/snapshots/{_quote(snapshot_id)}")["snapshot"]
+
+    def delete_snapshot(self, stack_identity: str, snapshot_id: str) -> None:
+        """DELETE .../snapshots/{id}."""
+        self._request("DELETE", self._stack_path(stack_identity)
+                      + f"/snapshots/{_quote(snapshot_id)}", expect_json=False)
+
+    def stack_restore(self, stack_identity: str, snapshot_id: str) -> None:
+        """POST .../snapshots/{id}/restore."""
+        self._request("POST", self._stack_path(stack_identity)
+                      + f"/snapshots/{_quote(snapshot_id)}/restore", expect_json=False)
+
     def export_stack(self, stack_identity: str) -> dict[str, Any]:
         """GET .../export."""
         return self._stack_get(stack_identity, "/export")

@@ -154,7 +154,22 @@ def test_snapshot_deletion_policy_and_its_validation(keeper, ledger):
     assert "resources.n.deletion_policy" in str(refused.value)
 
 
-def test_abandon_then_adopt_keeps_the_physical_resources(keeper, ledger):
+def test_abandon_and_adopt_are_refused_by_default(keeper, ledger):
+    sid = create_and_wait(keeper, "staying", disks(ledger))["id"]
+    with pytest.raises(exception.NotSupported) as refused:
+        keeper.abandon_stack(CTX, sid)
+    assert str(refused.value) == "Stack Abandon is not supported."
+    with pytest.raises(exception.NotSupported) as refused:
+        keeper.adopt_stack(CTX, "new", keeper.export_stack(CTX, sid))
+    assert str(refused.value) == "Stack Adopt is not supported."
+
+
+@pytest.fixture
+def movable(engine_options):
+    engine_options(enable_stack_abandon=True, enable_stack_adopt=True)
+
+
+def test_abandon_then_adopt_keeps_the_physical_resources(keeper, ledger, movable):
     created = create_and_wait(keeper, "moving", disks(ledger, size=3))
     before = {r["resource_name"]: r["physical_resource_id"]
               for r in keeper.list_resources(CTX, created["id"])}
@@ -177,7 +192,7 @@ def test_abandon_then_adopt_keeps_the_physical_resources(keeper, ledger):
     assert keeper.show_output(CTX, adopted["id"], "size")["output_value"] == 3
 
 
-def test_adopt_without_an_entry_fails_and_rolls_back_keeping_everything(keeper, ledger):
+def test_adopt_without_an_entry_fails_and_rolls_back_keeping_everything(keeper, movable):
     template = ("heat_template_version: 2021-04-16\nresources:\n"
                 "  kept: {type: OS::Heat::None}\n  lost: {type: OS::Heat::None}\n")
     from hearth.engine.template.parser import parse

@@ -17,7 +17,8 @@ Heat's plug-in contract, run by the engine:
   is restored to (:func:`restore_definition`).
 - ``handle_snapshot_delete(state)`` + ``check_delete_complete`` are what
   ``deletion_policy: Snapshot`` runs instead of a delete; a type without
-  ``handle_snapshot_delete`` refuses that policy at validation (as Heat).
+  ``handle_snapshot_delete`` refuses that policy at validation (as Heat:
+  :func:`hearth.engine.resources.validation.check_deletion_policy`).
 """
 
 from __future__ import annotations
@@ -29,9 +30,6 @@ from hearth.common import exception
 from hearth.engine.resources import actions as resource_actions
 from hearth.engine.scheduler import Task
 from hearth.engine.states import ADOPT, DELETE
-
-#: the deletion policy that keeps a snapshot of the physical resource
-SNAPSHOT_POLICY = "Snapshot"
 
 
 def default_adopt(resource: Any, resource_data: Mapping[str, Any] | None) -> None:
@@ -76,18 +74,6 @@ def snapshot_delete_steps(resource: Any, state: tuple[str, str]) -> Task:
         return
     yield from resource_actions.plugin_steps(resource, "snapshot_delete", state,
                                              check_action=DELETE)
-
-
-def supports_snapshot_policy(resource_class: type) -> bool:
-    """Return whether a type can honour ``deletion_policy: Snapshot``."""
-    return callable(getattr(resource_class, "handle_snapshot_delete", None))
-
-
-def check_deletion_policy(resource_class: type, name: str, policy: Any) -> None:
-    """Refuse ``deletion_policy: Snapshot`` on a type that cannot snapshot (Heat's error)."""
-    if policy == SNAPSHOT_POLICY and not supports_snapshot_policy(resource_class):
-        raise exception.StackValidationFailed(
-            f'"{policy}" deletion policy not supported', path=[name, "deletion_policy"])
 
 
 def delete_snapshot(resource: Any, entry: Mapping[str, Any] | None) -> Task:

@@ -109,15 +109,20 @@ def definition_checker(registry: TypeRegistry, env: Any,
 
 
 def check_deletion_policy(resource_class: type, name: str, policy: Any) -> None:
-    """Refuse ``deletion_policy: Snapshot`` on a type that cannot snapshot (as Heat)."""
-    from hearth.engine.resources import keeping
+    """Refuse ``deletion_policy: Snapshot`` on a type without ``handle_snapshot_delete``.
+
+    Heat's rule and text; a policy that cannot be resolved yet (a function
+    of what is not known) is left to the template's own checks.
+    """
     from hearth.engine.template import function
     try:
         policy = function.resolve(policy)
     except exception.HearthException:
-        return  # a policy that cannot be resolved yet is checked by the template's rules
-    if isinstance(policy, str):
-        keeping.check_deletion_policy(resource_class, name, policy.capitalize())
+        return
+    if (isinstance(policy, str) and policy.capitalize() == "Snapshot"
+            and not callable(getattr(resource_class, "handle_snapshot_delete", None))):
+        raise exception.StackValidationFailed(
+            '"Snapshot" deletion policy not supported', path=[name, "deletion_policy"])
 
 
 def deprecated_properties(resource_name: str, schema: Mapping[str, properties.Schema],

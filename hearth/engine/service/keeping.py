@@ -43,6 +43,13 @@ def snapshot_limit_reached(count: int) -> bool:
     return limit >= 0 and count >= limit
 
 
+def require_enabled(option: str, feature: str) -> None:
+    """Refuse ``feature`` (NotSupported, Heat's text) unless configuration ``option`` is true."""
+    from hearth.common.config import CONF
+    if not getattr(CONF, option):
+        raise exception.NotSupported(feature=feature)
+
+
 def adopt_parameters(adopt_data: Mapping[str, Any],
                      params: Mapping[str, Any] | None) -> dict[str, Any]:
     """Return the parameters of an adopt: the data's environment's, the request's winning."""
@@ -150,6 +157,7 @@ class StackKeeping:
     # --- abandon and adopt -----------------------------------------------------------
     def abandon_stack(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Delete the stack's record but keep its physical resources; return its data."""
+        require_enabled("enable_stack_abandon", "Stack Abandon")
         from hearth.engine.stacks import export as stack_export
         row = self._row(ctx, stack_identity, show_deleted=False)
         stack = self._load(row)
@@ -169,6 +177,7 @@ class StackKeeping:
                     disable_rollback: bool = True, timeout_mins: int | None = None,
                     tags: list[str] | None = None) -> JsonMap:
         """Create a stack from abandon data, adopting its resources; return its identity."""
+        require_enabled("enable_stack_adopt", "Stack Adopt")
         if not isinstance(adopt_data, Mapping) or not isinstance(adopt_data.get("template"),
                                                                  Mapping):
             raise exception.BadRequest(
