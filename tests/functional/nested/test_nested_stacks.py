@@ -161,8 +161,8 @@ def test_suspend_resume_and_check_recurse(service):
 
 def test_depth_limit_refuses_the_stack_with_heats_text(service, engine_options):
     engine_options(max_nested_stack_depth=2)
-    levels = t.files(a=f"heat_template_version: 2018-08-31\nresources:\n"
-                       f"  b: {{type: 'file:///templates/b.yaml'}}\n",
+    levels = t.files(a="heat_template_version: 2018-08-31\nresources:\n"
+                       "  b: {type: 'file:///templates/b.yaml'}\n",
                      b="heat_template_version: 2018-08-31\nresources:\n"
                        "  c: {type: 'file:///templates/c.yaml'}\n",
                      c="heat_template_version: 2018-08-31\nresources:\n"

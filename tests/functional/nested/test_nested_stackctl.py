@@ -1,0 +1,134 @@
+"""Provider templates and nested stacks through ``stackctl`` as a subprocess.
+
+The templates live in a directory: ``type: server.yaml`` and a
+``resource_registry`` entry are read by the client next to the file that
+names them (as heatclient does); the engine only sees the files map.  A
+killed engine mid nested create leaves parent and child FAILED, and both
+delete.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+
+import pytest
+
+from tests.functional.stackctl_process import read_until, run, start
+
+SERVER = """
+heat_template_version: 2018-08-31
+parameters:
+  flavor: {type: string}
+  size: {type: number, default: 1}
+resources:
+  disk:
+    type: OS::Heat::Value
+    properties: {value: {list_join: ['-', [{get_param: flavor}, {get_param: OS::stack_name}]]}}
+  slow:
+    type: OS::Heat::TestResource
+    properties: {action_wait_secs: {create: {get_param: size}}}
+outputs:
+  disk: {value: {get_attr: [disk, value]}}
+"""
+
+MAIN = """
+heat_template_version: 2018-08-31
+resources:
+  web:
+    type: lib/server.yaml
+    properties: {flavor: small, size: 0}
+  db:
+    type: My::Server
+    properties: {flavor: large, size: 0}
+outputs:
+  web_disk: {value: {get_attr: [web, disk]}}
+  db_disk: {value: {get_attr: [db, resource.disk, value]}}
+"""
+
+ENV = "resource_registry:\n  My::Server: lib/server.yaml\n"
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """A directory of templates: main.yaml, env.yaml and lib/server.yaml."""
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "server.yaml").write_text(SERVER)
+    (tmp_path / "main.yaml").write_text(MAIN)
+    (tmp_path / "env.yaml").write_text(ENV)
+    return tmp_path
+
+
+def show(home, name):
+    result = run(home, "stack-show", name, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.mark.slow
+def test_provider_templates_from_a_directory_create_and_delete(hearth_home, tree):
+    created = run(hearth_home, "stack-create", "-f", str(tree / "main.yaml"),
+                  "-e", str(tree / "env.yaml"), "app")
+    assert created.returncode == 0, created.stdout + created.stderr
+    assert "Stack app CREATE_COMPLETE" in created.stdout
+    stack = show(hearth_home, "app")
+    values = {o["output_key"]: o["output_value"] for o in stack["outputs"]}
+    assert values["web_disk"].startswith("small-app-web-")
+    assert values["db_disk"].startswith("large-app-db-")
+    resources = json.loads(run(hearth_home, "resource-list", "app", "--format",
+                               "json").stdout)
+    types = {r["resource_name"]: r["resource_type"] for r in resources}
+    assert types == {"web": f"file://{tree}/lib/server.yaml", "db": "My::Server"}
+
+    deleted = run(hearth_home, "stack-delete", "-y", "app")
+    assert "Stack app DELETE_COMPLETE" in deleted.stdout, deleted.stdout + deleted.stderr
+
+
+@pytest.mark.slow
+def test_validate_and_create_refuse_an_unknown_property_naming_it(hearth_home, tree):
+    (tree / "main.yaml").write_text(MAIN.replace("size: 0}", "size: 0, colour: red}", 1))
+    for command in ("template-validate", "stack-create"):
+        args = [command, "-f", str(tree / "main.yaml"), "-e", str(tree / "env.yaml")]
+        result = run(hearth_home, *args, *(["bad"] if command == "stack-create" else []))
+        assert result.returncode == 1
+        assert "resources.web.properties: Unknown Property colour" in result.stderr, (
+            result.stderr)
+        assert "Traceback" not in result.stderr
+
+
+def test_a_nested_template_error_names_the_file_and_the_path(hearth_home, tree):
+    (tree / "lib" / "server.yaml").write_text(SERVER.replace("get_param: flavor}",
+                                                             "get_param: flavour}"))
+    result = run(hearth_home, "template-validate", "-f", str(tree / "main.yaml"),
+                 "-e", str(tree / "env.yaml"))
+    assert result.returncode == 1
+    assert f"file://{tree}/lib/server.yaml" in result.stderr
+    assert "resources.web.resources.disk.properties.value.list_join.1.0: The specified " \
+           'reference "flavour"' in result.stderr, result.stderr
+
+
+@pytest.mark.slow
+def test_a_killed_engine_mid_nested_create_leaves_both_failed_and_deletable(hearth_home,
+                                                                            tree):
+    (tree / "main.yaml").write_text(MAIN.replace("flavor: small, size: 0", "flavor: small, "
+                                                                           "size: 30"))
+    process = start(hearth_home, "stack-create", "-f", str(tree / "main.yaml"),
+                    "-e", str(tree / "env.yaml"), "doomed")
+    try:
+        read_until(process, "[web]: CREATE_IN_PROGRESS")
+        time.sleep(0.5)  # the nested stack's own members are acting
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.communicate(timeout=30)
+    time.sleep(2.5)  # the default engine_life_check_timeout is 2 s
+    listed = run(hearth_home, "stack-list", "--show-nested", "--format", "json")
+    stacks = {s["stack_name"]: show(hearth_home, s["id"]) for s in json.loads(listed.stdout)}
+    web = next(name for name in stacks if name.startswith("doomed-web-"))
+    for name in ("doomed", web):  # the nested stack too, though it held no lock
+        assert (stacks[name]["stack_status"], stacks[name]["stack_status_reason"]) == (
+            "CREATE_FAILED", "Engine went down during stack CREATE")
+    deleted = run(hearth_home, "stack-delete", "-y", "doomed")
+    assert "Stack doomed DELETE_COMPLETE" in deleted.stdout, deleted.stdout + deleted.stderr
+    left = run(hearth_home, "stack-list", "--show-nested", "--format", "json")
+    assert json.loads(left.stdout) == []
