@@ -76,6 +76,11 @@ class TypeRegistry:
         return resource_class
 
 
+def is_template_name(type_name: str) -> bool:
+    """Return whether a type name is itself a provider template (a file name or URL)."""
+    return _is_template(type_name)
+
+
 def _is_template(resolved: Any) -> bool:
     if not isinstance(resolved, str):
         return resolved is not None

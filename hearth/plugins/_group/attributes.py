@@ -16,7 +16,7 @@ stack does not hold is Heat's "Member ... not found" error.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import Any, Protocol
 
 from hearth.common import exception
@@ -55,10 +55,13 @@ def member_of(key: str) -> str:
 
 
 def read(group: str, key: str, path: Sequence[Any], names: Sequence[str],
-         members: MemberReader) -> Any:
+         members: MemberReader, own: Container[str] = ATTRIBUTES) -> Any:
     """Return attribute ``key`` (with ``path``) of the group ``group`` named ``names``.
 
-    ``attributes`` without a path is an InvalidTemplateAttribute (Heat's).
+    ``own`` are the type's declared attributes (a chain has no ``refs_map``:
+    there it is a member attribute like any other).  ``attributes`` without
+    a path is an InvalidTemplateAttribute (Heat's); ``refs_map`` ignores its
+    path, as Heat's does.
     """
     if key == ATTR_ATTRIBUTES and not path:
         raise exception.InvalidTemplateAttribute(
@@ -70,8 +73,36 @@ def read(group: str, key: str, path: Sequence[Any], names: Sequence[str],
         return members.reference(name)
     if key == REFS:
         return select_from_attribute([members.reference(name) for name in names], path)
-    if key == REFS_MAP:
+    if key == REFS_MAP and REFS_MAP in own:
         return {name: members.reference(name) for name in names}
     if key == ATTR_ATTRIBUTES:
         return {name: members.attribute(name, *path) for name in names}
     return [members.attribute(name, key, *path) for name in names]
+
+
+class NestedMembers:
+    """The :class:`MemberReader` of a group resource's nested stack (``nested()``)."""
+
+    def __init__(self, group: Any) -> None:
+        self.group = group
+        self.child = group.nested() if group.resource_id is not None else None
+
+    def _member(self, name: str) -> Any:
+        if self.child is None:
+            return None
+        member = self.child.resources.get(name)
+        if member is None:
+            raise member_not_found(name, self.group.name)
+        return member
+
+    def reference(self, name: str) -> Any:
+        """Return member ``name``'s reference id (None before the nested stack exists)."""
+        member = self._member(name)
+        return None if member is None else member.FnGetRefId()
+
+    def attribute(self, name: str, *attr_path: Any) -> Any:
+        """Return member ``name``'s attribute (None before the nested stack exists)."""
+        member = self._member(name)
+        if member is None:
+            return None
+        return member.FnGetAtt(str(attr_path[0]), *attr_path[1:])

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from hearth.engine.scaling.rolling_update import Batch, check_pauses_fit, needs_update, next_batch
 
@@ -56,3 +57,21 @@ def plan(target: int, current: int, batch_size: int, min_in_service: int, pause_
     found = tuple(group_batches(target, current, batch_size, min_in_service))
     left = check_pauses_fit(len(found), pause_time, timeout_secs)
     return BatchPlan(found, pause_time, math.ceil(left / 60))
+
+
+@dataclass
+class BatchRun:
+    """A batched action under way: the batch running, or the pause after it."""
+
+    plan: BatchPlan
+    #: the batch started last (-1 before the first)
+    index: int = -1
+    #: the nested action the running batch waits for (None between batches)
+    action: str | None = None
+    #: the pause after the last batch, while it lasts (a :class:`hearth.plugins._waiting.Wait`)
+    pause: Any = None
+
+    def next_batch(self) -> Batch | None:
+        """Return the next batch to start (None when all are done)."""
+        self.index += 1
+        return self.plan.batches[self.index] if self.index < len(self.plan.batches) else None
