@@ -290,6 +290,8 @@ def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = N
     """
     if external_unchanged(resource, after):
         return
+    # as Heat: every resource an update reaches may pause first, changed or not
+    yield from paused_at_hook(resource, UPDATE, "pre-update")
     after_props = resource.make_properties(after)
     try:
         if getattr(after, "type", resource.type_name) != resource.type_name:
@@ -316,6 +318,7 @@ def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = N
     yield from recorded(resource, UPDATE,
                         plugin_steps(resource, UPDATE, after, tmpl_diff, prop_diff))
     resource.t, resource.properties = after, after_props
+    yield from paused_at_hook(resource, UPDATE, "post-update")
 
 
 def simple_action(resource: Any, action: str) -> Task:

@@ -213,9 +213,9 @@ resources:
 """
 
 
-def test_hooks_pause_create_and_delete_until_cleared(service):
+def test_hooks_pause_create_update_and_delete_until_cleared(service):
     environment = {"resource_registry": {"resources": {
-        "b": {"hooks": ["pre-create", "pre-delete"]}}}}
+        "b": {"hooks": ["pre-create", "pre-update", "pre-delete"]}}}}
     stack_id = service.create_stack(CTX, "hk", HOOKED, environment=environment)["id"]
     paused = ("b", "INIT_COMPLETE", "CREATE paused until Hook pre-create is cleared")
     wait_for(lambda: paused in events(service, stack_id))
@@ -225,6 +225,14 @@ def test_hooks_pause_create_and_delete_until_cleared(service):
     service.resource_signal(CTX, stack_id, "b", {"unset_hook": "pre-create"})
     assert service.wait(CTX, stack_id)["stack_status"] == "CREATE_COMPLETE"
     assert ("b", "INIT_COMPLETE", "Hook pre-create is cleared") in events(service, stack_id)
+
+    # every resource an update reaches pauses at pre-update, changed or not (as Heat)
+    service.update_stack(CTX, stack_id, HOOKED, environment=environment)
+    paused = ("b", "CREATE_COMPLETE", "UPDATE paused until Hook pre-update is cleared")
+    wait_for(lambda: paused in events(service, stack_id))
+    assert service.show_stack(CTX, stack_id)["stack_status"] == "UPDATE_IN_PROGRESS"
+    service.resource_signal(CTX, stack_id, "b", {"unset_hook": "pre-update"})
+    assert service.wait(CTX, stack_id)["stack_status"] == "UPDATE_COMPLETE"
 
     service.delete_stack(CTX, stack_id)
     paused = ("b", "CREATE_COMPLETE", "DELETE paused until Hook pre-delete is cleared")
