@@ -14,6 +14,10 @@ from hearth.engine.states import COMPLETE, FAILED, IN_PROGRESS, UPDATE
 
 LOG = logging.getLogger(__name__)
 
+#: Seconds past a resize's timeout after which its "scaling_in_progress" mark
+#: is taken as left by an engine that stopped (see hearth.engine.scaling.cooldown).
+LEASE_MARGIN = 60.0
+
 
 class AutoScalingGroup(StackResource):
     """An autoscaling group that can scale arbitrary resources.
@@ -262,8 +266,9 @@ class AutoScalingGroup(StackResource):
             raise exception.NoActionRequired()
         if cooldown_secs is None:
             cooldown_secs = self.properties[self.COOLDOWN]
+        lease = self._timeout_secs() + LEASE_MARGIN
         self._merge_metadata(lambda stored: cooldown.check_scaling_allowed(
-            stored, self.name, cooldown_secs))
+            stored, self.name, cooldown_secs, lease=lease))
         resized = False
         try:
             self.resize(new_size)

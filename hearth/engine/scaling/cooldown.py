@@ -5,7 +5,9 @@ a scaling to end reads ``scaling_in_progress`` from the resource's
 metadata): ``scaling_in_progress`` (True from the check to the end of the
 resize) and ``cooldown_end``, ``{"<UTC ISO time>": "<reason>"}``, the
 moment before which no new scaling starts.  Metadata is stored with the
-resource, so the cooldown survives a restart of the engine.
+resource, so the cooldown survives a restart of the engine; a third key,
+``scaling_started``, lets a mark left by an engine that stopped in the
+middle of a resize expire (Heat clears it when its engine restarts).
 
 :func:`check_scaling_allowed` refuses with
 :class:`~hearth.common.exception.NoActionRequired` (a signal that is
@@ -28,6 +30,9 @@ LOG = logging.getLogger(__name__)
 
 SCALING_IN_PROGRESS = "scaling_in_progress"
 COOLDOWN_END = "cooldown_end"
+#: When the scaling in progress started (Hearth's own key): a mark older than
+#: the resize's timeout was left by an engine that stopped, and is ignored.
+SCALING_STARTED = "scaling_started"
 
 
 def utc_now() -> datetime:
@@ -48,26 +53,41 @@ def cooldown_end(metadata: dict[str, Any]) -> str | None:
     return None
 
 
+def _scaling_now(metadata: dict[str, Any], now: datetime, lease: float | None) -> bool:
+    """Return whether a scaling runs: marked, and not longer ago than ``lease`` seconds."""
+    if not metadata.get(SCALING_IN_PROGRESS):
+        return False
+    started = metadata.get(SCALING_STARTED)
+    if lease is None or not isinstance(started, str):
+        return True
+    return (now - timedelta(seconds=lease)).isoformat() < started
+
+
 def check_scaling_allowed(metadata: Any, group_name: str, cooldown: float | None,
-                          now: datetime | None = None) -> dict[str, Any]:
+                          now: datetime | None = None, lease: float | None = None
+                          ) -> dict[str, Any]:
     """Return ``metadata`` marked as scaling, or raise NoActionRequired saying why not.
 
     Refused while another scaling runs ("due to scaling activity") and
     before the stored cooldown end ("due to cooldown, cooldown <seconds>").
+    A scaling marked more than ``lease`` seconds ago (the resize's timeout)
+    is taken as ended: its engine stopped before recording the end.
     """
     metadata = dict(metadata) if isinstance(metadata, dict) else {}
-    if metadata.get(SCALING_IN_PROGRESS):
+    now = now or utc_now()
+    if _scaling_now(metadata, now, lease):
         LOG.info("Can not perform scaling action: resource %s is already in scaling.",
                  group_name)
         raise exception.NoActionRequired(res_name=group_name, reason="due to scaling activity")
     end = cooldown_end(metadata)
-    if end is not None and (now or utc_now()).isoformat() < end:
+    if end is not None and now.isoformat() < end:
         seconds = sanitize(cooldown)
         LOG.info("Can not perform scaling action: resource %s is in cooldown (%s).",
                  group_name, seconds)
         raise exception.NoActionRequired(res_name=group_name,
                                          reason=f"due to cooldown, cooldown {seconds}")
     metadata[SCALING_IN_PROGRESS] = True
+    metadata[SCALING_STARTED] = now.isoformat()
     return metadata
 
 
@@ -86,6 +106,7 @@ def finished_scaling(metadata: Any, cooldown: float | None, reason: str,
             end = stored
         metadata[COOLDOWN_END] = {end: reason}
     metadata[SCALING_IN_PROGRESS] = False
+    metadata.pop(SCALING_STARTED, None)
     return metadata
 
 
@@ -94,4 +115,5 @@ def reset_scaling(metadata: Any) -> dict[str, Any]:
     metadata = dict(metadata) if isinstance(metadata, dict) else {}
     if metadata.get(SCALING_IN_PROGRESS):
         metadata[SCALING_IN_PROGRESS] = False
+    metadata.pop(SCALING_STARTED, None)
     return metadata

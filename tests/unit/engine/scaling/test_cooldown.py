@@ -15,10 +15,10 @@ T0 = datetime(2026, 1, 2, 3, 4, 5, 600000)
 def test_first_scaling_is_allowed_and_marked_in_progress():
     stored = {"user": "kept"}
     marked = cooldown.check_scaling_allowed(stored, "asg", 60, now=T0)
-    assert marked == {"user": "kept", "scaling_in_progress": True}
+    assert marked == {"user": "kept", "scaling_in_progress": True,
+                      "scaling_started": T0.isoformat()}
     assert stored == {"user": "kept"}  # a new map: the caller decides to store it
-    assert cooldown.check_scaling_allowed(None, "asg", 60, now=T0) == {
-        "scaling_in_progress": True}
+    assert cooldown.check_scaling_allowed(None, "asg", 60, now=T0)["scaling_in_progress"]
 
 
 def test_scaling_in_progress_refuses_with_heats_reason():
@@ -66,3 +66,17 @@ def test_reset_clears_a_stale_mark_only():
     assert cooldown.reset_scaling({"scaling_in_progress": True, "cooldown_end": {"t": "r"}}) == {
         "scaling_in_progress": False, "cooldown_end": {"t": "r"}}
     assert cooldown.reset_scaling({"a": 1}) == {"a": 1}
+
+
+def test_a_mark_older_than_the_lease_was_left_by_a_stopped_engine():
+    marked = cooldown.check_scaling_allowed({}, "asg", 0, now=T0, lease=600)
+    with pytest.raises(exception.NoActionRequired, match="due to scaling activity"):
+        cooldown.check_scaling_allowed(marked, "asg", 0, now=T0 + timedelta(seconds=599),
+                                       lease=600)
+    again = cooldown.check_scaling_allowed(marked, "asg", 0, now=T0 + timedelta(seconds=601),
+                                           lease=600)
+    assert again["scaling_started"] == (T0 + timedelta(seconds=601)).isoformat()
+    # a mark without its start (Heat's own) is always honoured
+    with pytest.raises(exception.NoActionRequired):
+        cooldown.check_scaling_allowed({"scaling_in_progress": True}, "asg", 0, now=T0,
+                                       lease=1)
