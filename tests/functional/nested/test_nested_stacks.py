@@ -208,3 +208,43 @@ def test_cancel_without_rollback_reaches_the_nested_walk(service):
     service.delete_stack(CTX, created["id"])
     assert service.wait(CTX, created["id"])["stack_status"] == "DELETE_COMPLETE"
     assert nested_rows(service, created["id"]) == []
+
+
+@pytest.mark.parametrize("template, error", [
+    (t.PROVIDER_PARENT.replace("{greeting: from-file}", "{greeting: x, colour: red}"),
+     "resources.by_file.properties: Unknown Property colour"),
+    (t.PROVIDER_PARENT.replace("provider.yaml", "absent.yaml"),
+     'resources.by_file.type: Could not fetch remote template '
+     '"file:///templates/absent.yaml": it is not in the files map'),
+])
+def test_validate_preview_and_create_apply_the_same_rules(service, template, error):
+    request = {"files": t.files(provider=t.PROVIDER), "environment": t.REGISTRY}
+    for call in (lambda: service.validate_template(CTX, template, **request),
+                 lambda: service.preview_stack(CTX, "pre", template, **request),
+                 lambda: service.create_stack(CTX, "pre", template, **request)):
+        with pytest.raises(exception.StackValidationFailed) as raised:
+            call()
+        assert error in str(raised.value)
+    preview = service.preview_stack(CTX, "pre", t.PROVIDER_PARENT, **request)
+    assert [r["resource_type"] for r in preview["resources"]] == [t.PROVIDER_URL, "My::Word"]
+
+
+def test_cancel_update_cancels_the_nested_update_and_rolls_it_back(service):
+    quick = t.SLOW_CHILD.replace("create", "delete")  # slow only at delete: never here
+    stack = create_and_wait(service, "cupd", t.stack_of(quick),
+                            disable_rollback=False)
+    [row] = nested_rows(service, stack["id"])
+    slower = t.SLOW_CHILD.replace("create: 30", "update: 30").replace(
+        "properties: {", "properties: {value: changed, ")
+    service.update_stack(CTX, stack["id"], t.stack_of(slower))
+    deadline = time.monotonic() + 10
+    while ("slow", "UPDATE_IN_PROGRESS") not in statuses(service, row.id) \
+            and time.monotonic() < deadline:
+        service.wait(CTX, stack["id"], timeout=0.05)
+    service.stack_action(CTX, stack["id"], "cancel_update")
+    final = service.wait(CTX, stack["id"])
+    assert (final["stack_status"], final["stack_status_reason"]) == (
+        "ROLLBACK_COMPLETE", "Stack ROLLBACK completed successfully")
+    nested = service.show_stack(CTX, row.id, resolve_outputs=False)
+    assert nested["stack_status"] == "UPDATE_COMPLETE"  # updated back by the rollback
+    assert ("slow", "UPDATE_FAILED", "Update cancelled") in events(service, row.id)
