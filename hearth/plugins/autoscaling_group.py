@@ -290,11 +290,8 @@ class AutoScalingGroup(StackResource):
             stored, cooldown_secs, reason, size_changed))
 
     def _merge_metadata(self, merge: Any) -> None:
-        store = self.stack.store
-        if hasattr(store, "merge_metadata"):
-            self._metadata = store.merge_metadata(self, merge)
-        else:
-            self.metadata_set(merge(self.metadata_get()))
+        """Apply ``merge`` to the stored metadata in one read-modify-write of the row."""
+        self._metadata = self.stack.store.merge_metadata(self, merge)
 
     # --- attributes ---------------------------------------------------------------------
     def FnGetAtt(self, name: str, *path: Any) -> Any:  # noqa: N802 - Heat's name
