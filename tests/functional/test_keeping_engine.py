@@ -228,3 +228,36 @@ def test_external_id_adopts_then_checks_and_cannot_change(keeper, ledger):
     assert (failed["stack_status"], failed["stack_status_reason"]) == (
         "UPDATE_FAILED", "Resource UPDATE failed: NotSupported: resources.n: Update to "
         "property external_id of n (OS::Heat::None) is not supported.")
+
+
+def nested_template(ledger) -> str:
+    """Return a template whose ``inner`` OS::Heat::Stack holds one disk ``d``."""
+    inner = ("heat_template_version: 2021-04-16\\nresources:\\n"
+             f"  d: {{type: Test::Disk, properties: {{size: 6, ledger: {ledger}}}}}\\n")
+    return ("heat_template_version: 2021-04-16\nresources:\n"
+            f"  inner:\n    type: OS::Heat::Stack\n    properties:\n      template: \"{inner}\"\n"
+            "  top: {type: OS::Heat::None}\n")
+
+
+def test_nested_stacks_in_snapshot_abandon_and_adopt(keeper, ledger, movable):
+    sid = create_and_wait(keeper, "outer", nested_template(ledger))["id"]
+    nested_id = keeper.show_resource(CTX, sid, "inner")["physical_resource_id"]
+    snapshot = keeper.stack_snapshot(CTX, sid)
+    assert wait(keeper, sid)["stack_status"] == "SNAPSHOT_COMPLETE"
+    entry = keeper.show_snapshot(CTX, sid, snapshot["id"])["data"]["resources"]["inner"]
+    # as Heat: the nested stack's parent carries the nested stack's own data
+    assert (entry["id"], entry["action"], entry["status"]) == (nested_id, "SNAPSHOT",
+                                                               "COMPLETE")
+    assert entry["resources"]["d"]["resource_data"] == {"backup": "6"}
+
+    data = keeper.abandon_stack(CTX, sid)
+    disk = data["resources"]["inner"]["resources"]["d"]["resource_id"]
+    from hearth.db import api_stacks
+    assert api_stacks.stack_get_all_by_owner(keeper.db, sid) == []
+    adopted = keeper.adopt_stack(CTX, "outer2", data)
+    assert wait(keeper, adopted["id"])["stack_status"] == "ADOPT_COMPLETE"
+    new_nested = keeper.show_resource(CTX, adopted["id"], "inner")["physical_resource_id"]
+    member = keeper.show_resource(CTX, new_nested, "d")
+    assert (member["physical_resource_id"], member["resource_status"]) == (disk,
+                                                                           "ADOPT_COMPLETE")
+    assert lines(ledger)[-1] == f"adopt d {disk}"

@@ -26,6 +26,7 @@ from hearth.common import exception
 from hearth.engine import resource
 from hearth.engine.nested import children
 from hearth.engine.states import (
+    ADOPT,
     CHECK,
     COMPLETE,
     CREATE,
@@ -305,6 +306,23 @@ class StackResource(resource.Resource):
     def check_snapshot_complete(self, cookie: Any = None) -> bool:
         """Return whether the nested SNAPSHOT is complete."""
         return self.check_nested_complete(SNAPSHOT)
+
+    def handle_adopt(self, resource_data: Mapping[str, Any] | None = None) -> None:
+        """Adopt the nested stack: create it from the child template, then ADOPT its members.
+
+        As Heat, the entry of a nested stack's parent is the nested stack's
+        own abandon data, whose ``resources`` entries its members adopt.
+        """
+        from hearth.engine.stacks import adopt
+        entries = (resource_data or {}).get("resources")
+        entries = entries if isinstance(entries, Mapping) else {}
+        child = children.create_child(self, self.child_template(), self.child_params(), None)
+        self.resource_id_set(child.id)
+        self._start(child, ADOPT, lambda: adopt.run_adopt(child, entries))
+
+    def check_adopt_complete(self, cookie: Any = None) -> bool:
+        """Return whether the nested ADOPT is complete."""
+        return self.check_nested_complete(ADOPT)
 
     def handle_create_cancel(self, cookie: Any = None) -> None:
         """Cancel the nested CREATE (the parent's walk was cancelled or timed out)."""

@@ -27,11 +27,10 @@ from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.common.context import RequestContext
-from hearth.engine.states import ADOPT, COMPLETE, DELETE, IN_PROGRESS, RESTORE, ROLLBACK, SNAPSHOT
+from hearth.engine.states import ADOPT, COMPLETE, DELETE, IN_PROGRESS, RESTORE, SNAPSHOT
 
 if TYPE_CHECKING:
-    from hearth.engine.scheduler import WalkResult
-    from hearth.engine.stacks.stack import Stack
+    pass
 
 JsonMap = dict[str, Any]
 
@@ -177,6 +176,7 @@ class StackKeeping:
                     disable_rollback: bool = True, timeout_mins: int | None = None,
                     tags: list[str] | None = None) -> JsonMap:
         """Create a stack from abandon data, adopting its resources; return its identity."""
+        from hearth.engine.stacks import adopt
         require_enabled("enable_stack_adopt", "Stack Adopt")
         if not isinstance(adopt_data, Mapping) or not isinstance(adopt_data.get("template"),
                                                                  Mapping):
@@ -187,7 +187,7 @@ class StackKeeping:
                                 environment_files, disable_rollback, timeout_mins, tags)
         entries = adopt_data.get("resources")
         entries = entries if isinstance(entries, Mapping) else {}
-        self._run(stack, ADOPT, lambda: run_adopt(stack, entries))
+        self._run(stack, ADOPT, lambda: adopt.run_adopt(stack, entries))
         return {"id": stack.id, "stack_name": stack.name}
 
 
@@ -197,31 +197,3 @@ def forget_tree(db: Any, stack_id: str) -> None:
     for child in api_stacks.stack_get_all_by_owner(db, stack_id):
         forget_tree(db, child.id)
     api_stacks.stack_delete(db, stack_id)
-
-
-def run_adopt(stack: Stack, entries: Mapping[str, Any]) -> bool:
-    """Run the stack's ADOPT: each resource adopted with its entry, in dependency order.
-
-    A failed adopt rolls back unless rollback is disabled: every resource is
-    forgotten (deleted with the Retain policy, as Heat's abandon), so nothing
-    physical is lost.
-    """
-    from hearth.engine.resources import actions as resource_actions
-    from hearth.engine.resources import keeping
-    from hearth.engine.scheduler import Direction
-    from hearth.engine.stacks import actions as stack_actions
-
-    def walk() -> WalkResult:
-        stack.store_new_resources()
-        return stack_actions.walk_resources(
-            stack, stack.requires(), Direction.FORWARD,
-            lambda name: keeping.adopt(stack.resources[name], entries.get(name)))
-
-    def failed(result: WalkResult) -> None:
-        if stack_actions.wants_rollback(stack, result):
-            stack_actions.frame(stack, ROLLBACK, lambda: stack_actions.walk_resources(
-                stack, stack.requires(), Direction.REVERSE,
-                lambda name: resource_actions.delete(stack.resources[name], "Retain")),
-                lambda: stack_actions.AFTER_COMPLETE[ROLLBACK](stack))
-
-    return stack_actions.frame(stack, ADOPT, walk, failed=failed)
