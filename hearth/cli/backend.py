@@ -16,8 +16,10 @@ import os
 import time
 from typing import Any
 
-#: Seconds between two event polls while following an action in embedded mode.
-EMBEDDED_POLL_INTERVAL = 0.05
+#: Seconds between two event polls while following an action in embedded mode (the
+#: action's end wakes the follower at once: :meth:`EmbeddedBackend.sleep`).  Each poll
+#: reads the database on the engine's own thread, so polls are not made too often.
+EMBEDDED_POLL_INTERVAL = 0.25
 
 
 class EmbeddedBackend:
@@ -40,9 +42,13 @@ class EmbeddedBackend:
         return functools.partial(method, self.context)
 
     def sleep(self, seconds: float) -> None:
-        """Wait while the engine's green threads keep working."""
-        from hearth.engine.scheduler import green_sleep
-        green_sleep(seconds)
+        """Wait while the engine's green threads keep working; an action that ends wakes it."""
+        pause = getattr(self.service, "pause", None)
+        if pause is not None:
+            pause(seconds)
+        else:
+            from hearth.common.green import green_sleep
+            green_sleep(seconds)
 
     def settle(self, stack_identity: str) -> None:
         """Wait until this process's engine has finished the stack's action.

@@ -90,6 +90,18 @@ class EngineService(StackKeeping, StackReads):
             self._runtime = EngineRuntime(self.db, self._engine_id)
         return self._runtime
 
+    def pause(self, seconds: float) -> None:
+        """Wait (green) ``seconds``, or less: until an action of this engine ends.
+
+        A client following an action here polls at its ease yet sees the end
+        at once.
+        """
+        if self._runtime is None:
+            from hearth.common.green import green_sleep
+            green_sleep(seconds)
+        else:
+            self._runtime.pause(seconds)
+
     # --- stacks -------------------------------------------------------------
     def create_stack(self, ctx: RequestContext, stack_name: str, template: Any,
                      params: Mapping[str, Any] | None = None,

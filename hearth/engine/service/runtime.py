@@ -31,6 +31,9 @@ LOG = logging.getLogger(__name__)
 #: Seconds a new action waits for a finished one (its end stored) to release the lock.
 SETTLE_TIMEOUT = 1.0
 
+#: Longest :meth:`EngineRuntime.pause` while no action runs here (seconds).
+IDLE_PAUSE = 0.05
+
 #: Python's thresholds of the two older generations, kept as they are.
 _OLDER_GC_THRESHOLDS = (10, 10)
 
@@ -53,6 +56,8 @@ class EngineRuntime:
         self.engine_id = engine_id or str(uuid.uuid4())
         self.running: dict[str, Any] = {}      # stack id -> green thread
         self.live_stacks: dict[str, Any] = {}  # stack id -> Stack acting now (for cancel)
+        #: sent when an action ends, then replaced (see :meth:`pause`)
+        self._action_ended = scheduler.Event()
         api_engines.engine_register(db, self.engine_id, socket.gethostname(), os.getpid(),
                                     "hearth-engine")
         self._beating = True
@@ -121,6 +126,8 @@ class EngineRuntime:
                 self.running.pop(stack.id, None)
                 self.live_stacks.pop(stack.id, None)
                 api_locks.lock_release(self.db, stack.id, self.engine_id)
+                ended, self._action_ended = self._action_ended, scheduler.Event()
+                ended.send(True)
         self.live_stacks[stack.id] = stack
         self.running[stack.id] = scheduler.spawn(runner)
 
@@ -132,6 +139,17 @@ class EngineRuntime:
         done = scheduler.Event()
         thread.link(lambda _thread: done.send(True))
         done.wait(timeout)
+
+    def pause(self, seconds: float) -> None:
+        """Wait (green) ``seconds``, or less: until an action of this engine ends.
+
+        With no action running here, at most :data:`IDLE_PAUSE` (one may just
+        have ended, its end already stored).
+        """
+        if self.running:
+            self._action_ended.wait(seconds)
+        else:
+            scheduler.green_sleep(min(seconds, IDLE_PAUSE))
 
     def cancel(self, stack_id: str, with_rollback: bool) -> bool:
         """Throw ForcedCancel into the stack's running walk; return whether one ran here."""
