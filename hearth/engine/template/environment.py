@@ -100,9 +100,7 @@ class ResourceRegistry:
             if not isinstance(overrides, Mapping):
                 raise _invalid("resource overrides must be a map", filename, path,
                                line_of(resources, name))
-            _check_values(overrides, "hooks", HOOK_TYPES, "hook type", filename, path)
-            _check_values(overrides, "restricted_actions", RESTRICTED_ACTIONS,
-                          "restricted action", filename, path)
+            _check_overrides(overrides, filename, path)
             merged = self.resources.setdefault(name, {})
             merged.update(plain(overrides))
 
@@ -170,6 +168,17 @@ class ResourceRegistry:
     def to_dict(self) -> dict[str, Any]:
         """Return the registry as Heat's environment JSON shows it."""
         return {**self.types, "resources": copy.deepcopy(self.resources)}
+
+
+def _check_overrides(overrides: Mapping[str, Any], filename: str | None,
+                     path: list[Any]) -> None:
+    """Check a resource's hooks and restricted actions, and its nested resources' ones."""
+    _check_values(overrides, "hooks", HOOK_TYPES, "hook type", filename, path)
+    _check_values(overrides, "restricted_actions", RESTRICTED_ACTIONS, "restricted action",
+                  filename, path)
+    for key, value in overrides.items():
+        if isinstance(value, Mapping):  # the overrides of a nested stack's resource
+            _check_overrides(value, filename, [*path, key])
 
 
 def _check_values(overrides: Mapping[str, Any], key: str, allowed: Iterable[str], what: str,

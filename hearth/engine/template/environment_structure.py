@@ -44,7 +44,13 @@ ENVIRONMENT_SCHEMA: dict[str, Any] = {
                 "type": "a mapping must be a type name or a template, not {kind}"}}),
             "properties": {
                 "base_url": {"type": "string"},
-                "resources": {**_map({**_map({"type": ["string", "null"]}),
+                # a resource's overrides: type mappings, hooks, restricted_actions, and
+                # maps of the overrides of its nested stack's resources (checked when read)
+                "resources": {**_map({**_map({"type": ["string", "null", "object"],
+                                              "x-messages": {"type": (
+                                                  "must be a type name, a template or the "
+                                                  "overrides of a nested stack's resource, "
+                                                  "not {kind}")}}),
                                       "type": ["object", "null"],
                                       "properties": {"hooks": _OVERRIDE_VALUES,
                                                      "restricted_actions": _OVERRIDE_VALUES},

@@ -145,6 +145,13 @@ def test_curl_with_the_handle_token_while_stackctl_waits(server, tmp_path):
     assert requests.post(endpoint, headers=headers, data="{}", timeout=10).status_code == 401
 
 
+def _pending_hooks(server) -> list:
+    polled = stackctl_process.run(server.home, "hook-poll", "hk", "--nested-depth", "1",
+                                  "--format", "json", config=server.config)
+    assert polled.returncode == 0, polled.stderr
+    return json.loads(polled.stdout)
+
+
 def _status_or_deleted(heat, identity):
     try:
         return heat.stacks.get(identity, resolve_outputs=False).to_dict()
@@ -188,22 +195,30 @@ def test_heatclient_signals_and_hooks(server):
                                             for e in heat.events.list(hooked)]
 
 
+NESTED_HOOKED = HOOKED + """  group:
+    type: OS::Heat::ResourceGroup
+    properties: {count: 2, resource_def: {type: OS::Heat::None}}
+"""
+# Heat's nested overrides: hooks on member "0" inside the group's nested stack
+NESTED_HOOK_ENV = {"resource_registry": {"resources": {
+    "b": {"hooks": "pre-create"}, "group": {"0": {"hooks": "pre-create"}}}}}
+
+
 def test_stackctl_hook_poll_clear_and_resource_signal(server, tmp_path):
     template, env_file = tmp_path / "hooked.yaml", tmp_path / "env.yaml"
-    template.write_text(HOOKED)
-    env_file.write_text(yaml.safe_dump(HOOK_ENV))
+    template.write_text(NESTED_HOOKED)
+    env_file.write_text(yaml.safe_dump(NESTED_HOOK_ENV))
     creating = stackctl_process.start(server.home, "stack-create", "-f", str(template), "-e",
                                       str(env_file), "hk", config=server.config)
     try:
         stackctl_process.read_until(creating, "paused until Hook pre-create")
-        polled = stackctl_process.run(server.home, "hook-poll", "hk", "--format", "json",
-                                      config=server.config)
-        assert polled.returncode == 0, polled.stderr
-        pending = json.loads(polled.stdout)
-        assert [(p["resource_name"], p["resource_status_reason"]) for p in pending] == [
-            ("b", "CREATE paused until Hook pre-create is cleared")]
+        paused = "CREATE paused until Hook pre-create is cleared"
+        pending = _poll(lambda: _pending_hooks(server), lambda rows: len(rows) == 2)
+        assert sorted((p["resource_name"], p["resource_status_reason"], p["stack_name"] == "hk")
+                      for p in pending) == [("0", paused, False), ("b", paused, True)]
+        # the member inside the group's nested stack by heatclient's path syntax
         cleared = stackctl_process.run(server.home, "hook-clear", "--pre-create", "hk", "b*",
-                                       config=server.config)
+                                       "group/0", config=server.config)
         assert cleared.returncode == 0, cleared.stderr
         out, err = creating.communicate(timeout=60)
     finally:

@@ -239,3 +239,11 @@ def test_hooks_pause_create_update_and_delete_until_cleared(service):
     wait_for(lambda: paused in events(service, stack_id))
     service.resource_signal(CTX, stack_id, "b", {"unset_hook": "pre-delete"})
     assert service.wait(CTX, stack_id)["stack_status"] == "DELETE_COMPLETE"
+
+
+def test_nested_hooks_are_checked_like_top_level_ones(service):
+    environment = {"resource_registry": {"resources": {"group": {"0": {"hooks": "pre-lunch"}}}}}
+    with pytest.raises(exception.InvalidEnvironment) as error:
+        service.create_stack(CTX, "hn", HOOKED, environment=environment)
+    assert '"pre-lunch" is not a valid hook type' in str(error.value)
+    assert error.value.path == ["resource_registry", "resources", "group", "0", "hooks"]
