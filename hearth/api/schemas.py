@@ -113,7 +113,11 @@ _RESOURCE: Schema = {
                    "resource_type": _STRING, "resource_status": _STRING,
                    "resource_status_reason": _NULLABLE_STRING,
                    "creation_time": _NULLABLE_STRING, "updated_time": _NULLABLE_STRING,
-                   "required_by": {"type": "array", "items": _STRING}, "links": _LINKS},
+                   "required_by": {"type": "array", "items": _STRING}, "links": _LINKS,
+                   "parent_resource": {"type": "string", "description": (
+                       "A nested stack's resource: the parent stack's resource holding "
+                       "the nested stack (links: 'stack' is the nested stack, 'nested' "
+                       "the stack a resource holds).")}},
 }
 
 _EVENT: Schema = {
