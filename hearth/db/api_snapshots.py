@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 
 from hearth.common import exception
 from hearth.db import models, rows
@@ -60,3 +60,16 @@ def snapshot_delete(db: Database, snapshot_id: str) -> None:
             delete(models.Snapshot).where(models.Snapshot.id == snapshot_id)).rowcount
     if not deleted:
         raise exception.EntityNotFound(entity="Snapshot", name=snapshot_id)
+
+
+def snapshot_fail_unfinished(db: Database, stack_id: str, reason: str) -> int:
+    """Set FAILED (with ``reason``) every snapshot of a stack still IN_PROGRESS; return how many.
+
+    For the recovery of a stack whose engine died while taking a snapshot.
+    """
+    query = (update(models.Snapshot)
+             .where(models.Snapshot.stack_id == stack_id,
+                    models.Snapshot.status == "IN_PROGRESS")
+             .values(status="FAILED", status_reason=reason))
+    with db.session_scope(write=True) as session:
+        return session.execute(query).rowcount

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 
 from hearth.common.config import CONF
-from hearth.db import api_events, api_locks, api_resources, api_stacks
+from hearth.db import api_events, api_locks, api_resources, api_snapshots, api_stacks
 from hearth.db.session import Database
 from hearth.engine.states import FAILED, IN_PROGRESS
 
@@ -28,6 +28,8 @@ def recover(db: Database) -> list[str]:
         for left in api_resources.resource_get_all_by_stack(db, row.id,
                                                             {"status": IN_PROGRESS}):
             api_resources.resource_update(db, left.id, status=FAILED, status_reason=reason)
+        # a snapshot being taken will never be finished: it fails (and may be deleted)
+        api_snapshots.snapshot_fail_unfinished(db, row.id, reason)
         api_events.event_create(db, {
             "stack_id": row.id, "resource_name": row.name, "physical_resource_id": row.id,
             "resource_type": "OS::Heat::Stack", "resource_action": row.action,

@@ -31,3 +31,14 @@ def test_snapshot_errors(db):
         api.snapshot_update(db, "x", status="FAILED")
     with pytest.raises(exception.EntityNotFound, match=r"The Snapshot \(x\) could not be found"):
         api.snapshot_delete(db, "x")
+
+
+def test_unfinished_snapshots_of_a_recovered_stack_fail(db):
+    from hearth.db import api_snapshots
+    stack = make_stack(db, "web")
+    taking = api.snapshot_create(db, {"stack_id": stack.id, "status": "IN_PROGRESS"})
+    done = api.snapshot_create(db, {"stack_id": stack.id, "status": "COMPLETE"})
+    assert api_snapshots.snapshot_fail_unfinished(db, stack.id, "Engine went down") == 1
+    assert (api.snapshot_get(db, taking.id).status,
+            api.snapshot_get(db, taking.id).status_reason) == ("FAILED", "Engine went down")
+    assert api.snapshot_get(db, done.id).status == "COMPLETE"
