@@ -14,13 +14,14 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
-from hearth.db import api_stacks
-from hearth.db.models import new_uuid
-from hearth.engine import scheduler
 from hearth.engine.nested import limits
 from hearth.engine.nested.environment import child_environment
 from hearth.engine.stacks.prepare import PreparedStack, StackIdentity, prepare
 from hearth.engine.states import FAILED
+
+# The database and green-thread modules are imported where a child stack is
+# stored or run: plug-ins import this module, and template-validate loads every
+# plug-in without needing either (SQLAlchemy and eventlet, about half a second).
 
 if TYPE_CHECKING:
     from hearth.engine.nested.stack_resource import StackResource
@@ -72,19 +73,41 @@ def validate_child(resource: StackResource, template: Any,
                    validate_value=False)
 
 
+def facade_value(resource: Any, key: str) -> Any:
+    """Return what ``resource_facade: key`` gives inside ``resource``'s nested stack.
+
+    The parent resource's ``metadata``, ``deletion_policy`` (Delete when
+    unset) or ``update_policy`` (a map), resolved, as Heat gives them.
+    """
+    from hearth.engine.template import function
+    value = function.resolve(getattr(resource.t, key, None))
+    if key == "deletion_policy":
+        return value or "Delete"
+    return value if value is not None else {}
+
+
+def attach_facade(context: Any, resource: Any) -> None:
+    """Make ``resource_facade`` in the child's context read the parent ``resource``."""
+    context.facade = lambda key: facade_value(resource, key)
+
+
 def prepare_child(resource: StackResource, template: Any, params: Mapping[str, Any] | None,
                   identity: StackIdentity) -> PreparedStack:
     """Validate the child in full (as a stack create) and return its pieces."""
     depth = limits.child_depth(depth_of(resource.stack))
     files = resource.child_files()
     env = _environment(resource, params)
-    return prepare(template, files, env, identity,
-                   _checker(resource, env, files, depth, identity.name))
+    prepared = prepare(template, files, env, identity,
+                       _checker(resource, env, files, depth, identity.name))
+    attach_facade(prepared.context, resource)
+    return prepared
 
 
 def create_child(resource: StackResource, template: Any, params: Mapping[str, Any] | None,
                  timeout_mins: int | None) -> Stack:
     """Validate and store the child stack of ``resource``; return it (not yet acting)."""
+    from hearth.db import api_stacks
+    from hearth.db.models import new_uuid
     parent = resource.stack
     identity = StackIdentity(resource.physical_resource_name() or resource.name, new_uuid(),
                              parent.row.project_id)
@@ -106,6 +129,7 @@ def create_child(resource: StackResource, template: Any, params: Mapping[str, An
 def update_target(resource: StackResource, child: Stack, template: Any,
                   params: Mapping[str, Any] | None) -> tuple[int, Stack]:
     """Validate and store the child's new template; return (its raw template id, target)."""
+    from hearth.db import api_stacks
     parent = resource.stack
     prepared = prepare_child(resource, template, params, StackIdentity.of(child.row))
     limits.check_tree_size(parent.db, parent.id, len(prepared.definitions),
@@ -123,20 +147,28 @@ def find_child_id(parent: Stack, resource_name: str) -> str | None:
     Finds a child whose id the parent resource never got to store (a crash
     between the two writes).
     """
+    from hearth.db import api_stacks
     for row in api_stacks.stack_get_all_by_owner(parent.db, parent.id):
         if row.parent_resource_name == resource_name:
             return row.id
     return None
 
 
-def load_child(parent: Stack, stack_id: str) -> Stack | None:
-    """Return the live child stack ``stack_id`` with its stored states (None when gone)."""
+def load_child(parent: Stack, stack_id: str, resource: Any = None) -> Stack | None:
+    """Return the live child stack ``stack_id`` with its stored states (None when gone).
+
+    ``resource`` is the parent resource its ``resource_facade`` reads.
+    """
+    from hearth.db import api_stacks
     from hearth.engine.stacks.loader import load_stack
     try:
         row = api_stacks.stack_get(parent.db, stack_id)
     except exception.StackNotFound:
         return None
-    return load_stack(parent.db, row, parent.registry, clock=parent.clock, sleep=parent.sleep)
+    child = load_stack(parent.db, row, parent.registry, clock=parent.clock, sleep=parent.sleep)
+    if resource is not None:
+        attach_facade(child.context, resource)
+    return child
 
 
 class ChildRun:
@@ -147,6 +179,7 @@ class ChildRun:
     """
 
     def __init__(self, child: Stack, action: str, work: Callable[[], Any]) -> None:
+        from hearth.engine import scheduler
         from hearth.engine.stacks.actions import start_state
         self.child = child
         self.action = action
@@ -172,6 +205,7 @@ class ChildRun:
 
     def cancel(self) -> None:
         """Stop the child's walk (no rollback: the parent decides) and wait for its end."""
+        from hearth.engine import scheduler
         deadline_steps = int(CANCEL_WAIT / 0.01)
         for _ in range(deadline_steps):  # the walk may not have begun yet
             if self.done or getattr(self.child, "walker", None) is not None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from hearth.common import exception
-from hearth.db import api_nested
 
 #: Heat's message when a tree grows over ``max_resources_per_stack``.
 TREE_TOO_BIG = "Maximum resources per stack exceeded."
@@ -36,6 +35,7 @@ def check_tree_size(db: Any, parent_stack_id: str, adding: int, removing: int = 
     limit = _conf().max_resources_per_stack
     if limit < 0:
         return
+    from hearth.db import api_nested  # SQLAlchemy: only where stacks are stored
     root = api_nested.stack_root_id(db, parent_stack_id)
     total = api_nested.tree_resource_count(db, root) + adding - removing
     if total > limit:

@@ -99,7 +99,7 @@ class StackResource(resource.Resource):
         if self._nested is None and children.is_live(self.stack):
             stack_id = self.resource_id or children.find_child_id(self.stack, self.name)
             if stack_id is not None:
-                self._nested = children.load_child(self.stack, stack_id)
+                self._nested = children.load_child(self.stack, stack_id, self)
         return self._nested
 
     def _start(self, child: Stack, action: str, work: Any) -> None:

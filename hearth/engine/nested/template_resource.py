@@ -41,6 +41,38 @@ class TemplateResource(StackResource):
     template_data: ClassVar[Any] = None
     _source_text: ClassVar[str | None] = None
 
+    def current_class(self) -> type[TemplateResource]:
+        """Return the class of the template as the stack's files map has it now.
+
+        An update brings the new files map: a provider template that gained
+        parameters or outputs is read through its new schemas.
+        """
+        text = (getattr(self.stack, "files", None) or {}).get(self.template_url)
+        if text is None or text == self._source_text:
+            return type(self)
+        try:
+            return _class_of(self.template_url, text)
+        except exception.HearthException:
+            return type(self)  # the child's own validation reports it
+
+    def make_properties(self, definition: Any) -> properties.Properties:
+        """Read ``definition``'s properties through the current template's parameters."""
+        current = self.current_class()
+        if self.properties_schema is not current.properties_schema:
+            self.properties_schema = current.properties_schema
+            if hasattr(self, "_properties"):  # the current values, read the new way
+                self.properties = super().make_properties(self.t)
+        return super().make_properties(definition)
+
+    def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> str:
+        """Take the current template's outputs as attributes, then update the nested stack."""
+        current = self.current_class()
+        if current.attributes_schema != self.attributes_schema:
+            self.attributes_schema = current.attributes_schema
+            self.attributes = attributes.Attributes(self.name, self.attributes_schema,
+                                                    self._resolve_any_attribute)
+        return super().handle_update(json_snippet, tmpl_diff, prop_diff)
+
     def child_template(self) -> Any:
         """Return the provider template (as the stack's files map has it now)."""
         text = (getattr(self.stack, "files", None) or {}).get(self.template_url)

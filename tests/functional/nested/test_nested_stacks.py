@@ -248,3 +248,45 @@ def test_cancel_update_cancels_the_nested_update_and_rolls_it_back(service):
     nested = service.show_stack(CTX, row.id, resolve_outputs=False)
     assert nested["stack_status"] == "UPDATE_COMPLETE"  # updated back by the rollback
     assert ("slow", "UPDATE_FAILED", "Update cancelled") in events(service, row.id)
+
+
+FACADE_CHILD = """
+heat_template_version: 2018-08-31
+resources:
+  seen:
+    type: OS::Heat::Value
+    properties:
+      value: {list_join: [',', [{resource_facade: deletion_policy},
+                                {get_attr: [meta, value]}]]}
+  meta:
+    type: OS::Heat::Value
+    properties: {value: {str_replace: {template: m=$m, params: {$m: {resource_facade: metadata}}}}}
+outputs:
+  seen: {value: {get_attr: [seen, value]}}
+"""
+
+
+def test_resource_facade_reads_the_parent_resource(service):
+    parent = ("heat_template_version: 2018-08-31\nresources:\n  prov:\n"
+              "    type: file:///templates/facade.yaml\n    deletion_policy: Retain\n"
+              "    metadata: {m: 1}\noutputs:\n  seen: {value: {get_attr: [prov, seen]}}\n")
+    stack = create_and_wait(service, "facade", parent, files=t.files(facade=FACADE_CHILD))
+    assert stack["stack_status"] == "CREATE_COMPLETE", stack["stack_status_reason"]
+    assert outputs(service.show_stack(CTX, stack["id"]))["seen"] == 'Retain,m={"m": 1}'
+
+
+def test_update_reads_a_provider_template_that_gained_a_parameter_and_an_output(service):
+    request = {"files": t.files(provider=t.PROVIDER), "environment": t.REGISTRY}
+    stack = create_and_wait(service, "grow", t.PROVIDER_PARENT, **request)
+    grown = t.PROVIDER.replace("  count:", "  suffix: {type: string, default: '!'}\n  count:")
+    grown += "  shout: {value: {str_replace: {template: $w$s, params: {$w: {get_attr: " \
+             "[word, value]}, $s: {get_param: suffix}}}}}\n"
+    parent = t.PROVIDER_PARENT.replace("{greeting: from-file}",
+                                       "{greeting: from-file, suffix: '?'}")
+    parent += "  shout: {value: {get_attr: [by_file, shout]}}\n"
+    service.update_stack(CTX, stack["id"], parent, files=t.files(provider=grown),
+                         environment=t.REGISTRY)
+    updated = service.wait(CTX, stack["id"])
+    assert updated["stack_status"] == "UPDATE_COMPLETE", updated["stack_status_reason"]
+    values = outputs(service.show_stack(CTX, stack["id"]))
+    assert (values["shout"], values["file_said"]) == ("from-file?", "from-file")
