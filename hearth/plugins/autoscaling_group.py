@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from hearth.common import exception
-from hearth.engine import attributes, constraints, properties, scheduler, support
+from hearth.engine import attributes, constraints, properties, support
 from hearth.engine.nested.stack_resource import MEMBER_PREFIX, StackResource
 from hearth.engine.scaling import capacity, cooldown, members, rolling_update
 from hearth.engine.states import COMPLETE, FAILED, IN_PROGRESS, UPDATE
@@ -17,6 +17,8 @@ LOG = logging.getLogger(__name__)
 #: Seconds past a resize's timeout after which its "scaling_in_progress" mark
 #: is taken as left by an engine that stopped (see hearth.engine.scaling.cooldown).
 LEASE_MARGIN = 60.0
+#: Seconds between two looks of an update waiting for a signal's resize to end.
+SCALING_POLL = 1.0
 
 
 class AutoScalingGroup(StackResource):
@@ -188,20 +190,47 @@ class AutoScalingGroup(StackResource):
         return self._update_steps(self.RESOURCE in prop_diff)
 
     def check_update_complete(self, steps: Iterator[Any]) -> Any:
-        """Step the update; at its end start the cooldown (as Heat)."""
+        """Step the update (a number asks to be polled no sooner than that many seconds)."""
         step = next(steps, StopIteration)
-        if step is not StopIteration:
-            return step if isinstance(step, (int, float)) and not isinstance(step, bool) else False
-        self._record_scaled(self.properties[self.COOLDOWN],
-                            f"{capacity.CFN_EXACT_CAPACITY} : {self.current_size()}")
-        return True
+        if step is StopIteration:
+            return True
+        return step if isinstance(step, (int, float)) and not isinstance(step, bool) else False
+
+    def handle_update_cancel(self, cookie: Any = None) -> None:
+        """Cancel the nested update and end the update's steps (its scaling mark is cleared)."""
+        super().handle_update_cancel(cookie)
+        if hasattr(cookie, "close"):
+            cookie.close()
 
     def _update_steps(self, replace_members: bool) -> Iterator[Any]:
-        if replace_members:
-            yield from self._rolling_steps()
-        current = self.current_size()
-        wanted = self.properties[self.DESIRED_CAPACITY] or current
-        yield from self._nested_update(self.member_template(self._bounded(current, wanted)))
+        """Resize (and roll) under the group's scaling mark; record the end, then the cooldown.
+
+        The mark keeps a signal's resize and an update from acting on the
+        nested stack at once: the update waits for a running resize.
+        """
+        yield from self._begin_scaling()
+        resized = False
+        try:
+            if replace_members:
+                yield from self._rolling_steps()
+            current = self.current_size()
+            wanted = self.properties[self.DESIRED_CAPACITY] or current
+            yield from self._nested_update(self.member_template(self._bounded(current, wanted)))
+            resized = True
+        finally:
+            self._record_scaled(self.properties[self.COOLDOWN],
+                                f"{capacity.CFN_EXACT_CAPACITY} : {self.current_size()}",
+                                resized)
+
+    def _begin_scaling(self) -> Iterator[float]:
+        lease = self._timeout_secs() + LEASE_MARGIN
+        while True:
+            try:
+                self._merge_metadata(lambda stored: cooldown.begin_scaling(
+                    stored, self.name, lease=lease))
+                return
+            except exception.NoActionRequired:
+                yield SCALING_POLL
 
     def _rolling_steps(self) -> Iterator[Any]:
         """Give every member the new definition a batch at a time (``rolling_updates``)."""
@@ -278,6 +307,7 @@ class AutoScalingGroup(StackResource):
 
     def resize(self, new_size: int) -> None:
         """Update the nested stack to ``new_size`` members and wait for the end (green)."""
+        from hearth.engine import scheduler  # eventlet: only where an engine runs
         LOG.info("%s: resizing from %s to %s members", self.name, self.current_size(), new_size)
         runner = scheduler.TaskRunner(self._nested_update(self.member_template(new_size)),
                                       clock=self.stack.clock, sleep=self.stack.sleep)

@@ -76,3 +76,23 @@ def test_a_suspended_stack_takes_no_signal(service):
     with pytest.raises(exception.NotSupported, match="Signal resource during SUSPEND"):
         service.resource_signal(CTX, stack["id"], "up")
     assert size(service, stack["id"]) == 2
+
+
+def test_an_update_waits_for_a_running_resize(service):
+    from hearth.common.green import green_sleep
+    stack = create_and_wait(service, "queued", TEMPLATE)
+    row = api_resources.resource_get_by_name(service.db, stack["id"], "group")
+    mark = cooldown.begin_scaling({}, "group")  # a signal's resize running elsewhere
+    api_resources.resource_update(service.db, row.id, metadata=mark)
+    service.update_stack(CTX, stack["id"], TEMPLATE.replace("desired_capacity: 2",
+                                                            "desired_capacity: 3"))
+    green_sleep(1.5)
+    assert service.show_stack(CTX, stack["id"])["stack_status"] == "UPDATE_IN_PROGRESS"
+    assert size(service, stack["id"]) == 2
+    api_resources.resource_update(service.db, row.id,
+                                  metadata=cooldown.finished_scaling(mark, 0, "elsewhere"))
+    assert service.wait(CTX, stack["id"])["stack_status"] == "UPDATE_COMPLETE"
+    assert size(service, stack["id"]) == 3
+    stored = service.resource_metadata(CTX, stack["id"], "group")
+    assert stored["scaling_in_progress"] is False
+    assert list(stored["cooldown_end"].values()) == ["ExactCapacity : 3"]

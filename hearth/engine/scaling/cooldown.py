@@ -63,15 +63,13 @@ def _scaling_now(metadata: dict[str, Any], now: datetime, lease: float | None) -
     return (now - timedelta(seconds=lease)).isoformat() < started
 
 
-def check_scaling_allowed(metadata: Any, group_name: str, cooldown: float | None,
-                          now: datetime | None = None, lease: float | None = None
-                          ) -> dict[str, Any]:
-    """Return ``metadata`` marked as scaling, or raise NoActionRequired saying why not.
+def begin_scaling(metadata: Any, group_name: str, now: datetime | None = None,
+                  lease: float | None = None) -> dict[str, Any]:
+    """Return ``metadata`` marked as scaling, or raise NoActionRequired while one runs.
 
-    Refused while another scaling runs ("due to scaling activity") and
-    before the stored cooldown end ("due to cooldown, cooldown <seconds>").
-    A scaling marked more than ``lease`` seconds ago (the resize's timeout)
-    is taken as ended: its engine stopped before recording the end.
+    The mark is the group's mutex between signals and stack updates; a mark
+    set more than ``lease`` seconds ago (the resize's timeout) is taken as
+    ended: its engine stopped before recording the end.
     """
     metadata = dict(metadata) if isinstance(metadata, dict) else {}
     now = now or utc_now()
@@ -79,16 +77,30 @@ def check_scaling_allowed(metadata: Any, group_name: str, cooldown: float | None
         LOG.info("Can not perform scaling action: resource %s is already in scaling.",
                  group_name)
         raise exception.NoActionRequired(res_name=group_name, reason="due to scaling activity")
-    end = cooldown_end(metadata)
+    metadata[SCALING_IN_PROGRESS] = True
+    metadata[SCALING_STARTED] = now.isoformat()
+    return metadata
+
+
+def check_scaling_allowed(metadata: Any, group_name: str, cooldown: float | None,
+                          now: datetime | None = None, lease: float | None = None
+                          ) -> dict[str, Any]:
+    """Return ``metadata`` marked as scaling, or raise NoActionRequired saying why not.
+
+    Refused while another scaling runs ("due to scaling activity", see
+    :func:`begin_scaling`) and before the stored cooldown end ("due to
+    cooldown, cooldown <seconds>").
+    """
+    now = now or utc_now()
+    marked = begin_scaling(metadata, group_name, now, lease)
+    end = cooldown_end(marked)
     if end is not None and now.isoformat() < end:
         seconds = sanitize(cooldown)
         LOG.info("Can not perform scaling action: resource %s is in cooldown (%s).",
                  group_name, seconds)
         raise exception.NoActionRequired(res_name=group_name,
                                          reason=f"due to cooldown, cooldown {seconds}")
-    metadata[SCALING_IN_PROGRESS] = True
-    metadata[SCALING_STARTED] = now.isoformat()
-    return metadata
+    return marked
 
 
 def finished_scaling(metadata: Any, cooldown: float | None, reason: str,

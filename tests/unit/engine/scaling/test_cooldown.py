@@ -80,3 +80,12 @@ def test_a_mark_older_than_the_lease_was_left_by_a_stopped_engine():
     with pytest.raises(exception.NoActionRequired):
         cooldown.check_scaling_allowed({"scaling_in_progress": True}, "asg", 0, now=T0,
                                        lease=1)
+
+
+def test_begin_scaling_marks_without_looking_at_the_cooldown():
+    inside = cooldown.finished_scaling({}, 600, "r", now=T0)
+    marked = cooldown.begin_scaling(inside, "asg", now=T0 + timedelta(seconds=1))
+    assert marked["scaling_in_progress"] is True and marked["cooldown_end"] == inside[
+        "cooldown_end"]
+    with pytest.raises(exception.NoActionRequired, match="due to scaling activity"):
+        cooldown.begin_scaling(marked, "asg", now=T0)
