@@ -99,3 +99,30 @@ def test_an_invalid_nested_template_fails_as_without_show_nested(catalog):
         errors.append(str(caught.value))
     assert errors[0] == errors[1]
     assert "OS::Heat::Nope" in errors[0]
+
+
+def test_groups_show_one_member_as_heat_does(catalog):
+    """Heat validates a group's nested stack at size 1 (member "0"); recorded from Heat 27."""
+    inner = {"heat_template_version": "2021-04-16", "description": "inner tmpl",
+             "parameters": {"ip": {"type": "string", "default": "d"}},
+             "resources": {"leaf": {"type": "OS::Heat::None"}}}
+    template = {"heat_template_version": "2021-04-16", "resources": {
+        "grp": {"type": "OS::Heat::ResourceGroup", "properties": {
+            "count": 3, "resource_def": {"type": "inner.yaml",
+                                         "properties": {"ip": "m%index%"}}}},
+        "grp2": {"type": "OS::Heat::ResourceGroup", "properties": {
+            "count": 2, "resource_def": {"type": "OS::Heat::None"}}},
+        "chain": {"type": "OS::Heat::ResourceChain", "properties": {
+            "resources": ["OS::Heat::None", "OS::Heat::None"]}}}}
+    nested = catalog.validate_template(CTX, template, files={"inner.yaml": json.dumps(inner)},
+                                       show_nested=True)["NestedParameters"]
+    member = {"Type": "inner.yaml", "Description": "inner tmpl", "Parameters": {"ip": {
+        "Type": "String", "Description": "", "NoEcho": "false", "Label": "ip",
+        "Default": "d", "Value": "m0"}}}
+    assert nested == {
+        "grp": {"Type": "OS::Heat::ResourceGroup", "Description": "No description",
+                "Parameters": {}, "NestedParameters": {"0": member}},
+        "grp2": {"Type": "OS::Heat::ResourceGroup", "Description": "No description",
+                 "Parameters": {}},
+        "chain": {"Type": "OS::Heat::ResourceChain", "Description": "No description",
+                  "Parameters": {}}}
