@@ -123,6 +123,9 @@ def test_snapshot_limit_and_refusals(keeper, ledger, engine_options):
     wait(keeper, sid)
     from hearth.db import api_snapshots
     assert api_snapshots.snapshot_count(keeper.db, sid) == 0
+    # as Heat: deleting the stack deleted its two snapshots' data first
+    assert lines(ledger).count("delete_snapshot a 1") == 2
+    assert lines(ledger).index("delete_snapshot a 1") < lines(ledger).index("delete a")
 
 
 def test_hidden_values_kept_for_restore_but_never_shown(keeper, ledger):

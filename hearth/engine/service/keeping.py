@@ -163,6 +163,8 @@ class StackKeeping:
         data = stack_export.stack_data(self.db, row, self._raw(row))
 
         def forget() -> None:
+            from hearth.engine.stacks import snapshots
+            snapshots.delete_all(stack)  # as Heat's abandon (a delete keeping resources)
             stack.state_set(DELETE, COMPLETE, "Stack DELETE completed successfully")
             forget_tree(self.db, row.id)
         self._run(stack, DELETE, forget)

@@ -149,6 +149,20 @@ AFTER_COMPLETE: dict[str, Callable[[Stack], Any]] = {
 }
 
 
+def _delete_snapshots(stack: Stack) -> None:
+    from hearth.engine.stacks import snapshots
+    snapshots.delete_all(stack)
+
+
+#: What an action does before its walk, per action.
+BEFORE_WALK: dict[str, Callable[[Stack], Any]] = {
+    # a stack's resources are listed from the start of its create
+    CREATE: lambda stack: stack.store_new_resources(),
+    # as Heat: deleting a stack deletes its snapshots first (what each resource made too)
+    DELETE: _delete_snapshots,
+}
+
+
 def run_action(stack: Stack, action: str) -> bool:
     """Run a stack action to its end; return whether it completed.
 
@@ -158,8 +172,9 @@ def run_action(stack: Stack, action: str) -> bool:
     plan = ACTION_PLANS[action]
 
     def walk() -> WalkResult:
-        if action == CREATE:
-            stack.store_new_resources()
+        before = BEFORE_WALK.get(action)
+        if before is not None:
+            before(stack)
         return walk_resources(stack, stack.requires(), plan.direction,
                               lambda name: plan.task(stack.resources[name]),
                               aggregate_errors=plan.aggregate_errors)

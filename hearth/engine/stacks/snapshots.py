@@ -105,6 +105,13 @@ def delete_data(stack: Stack, row: Any) -> None:
                 stack.sleep(0)
 
 
+def delete_all(stack: Stack) -> None:
+    """Delete every snapshot of ``stack``, and what its resources made for each (as Heat)."""
+    for row in api_snapshots.snapshot_list(stack.db, stack.id):
+        delete_data(stack, row)
+        api_snapshots.snapshot_delete(stack.db, row.id)
+
+
 def restore_prepared(stack: Stack, data: Mapping[str, Any],
                      prepare: Callable[[Any, Mapping[str, str], Any], PreparedStack]
                      ) -> PreparedStack:
