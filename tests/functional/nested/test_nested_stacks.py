@@ -290,3 +290,22 @@ def test_update_reads_a_provider_template_that_gained_a_parameter_and_an_output(
     assert updated["stack_status"] == "UPDATE_COMPLETE", updated["stack_status_reason"]
     values = outputs(service.show_stack(CTX, stack["id"]))
     assert (values["shout"], values["file_said"]) == ("from-file?", "from-file")
+
+
+def test_a_hook_set_for_a_nested_member_pauses_it_until_cleared(service):
+    env = {"resource_registry": {"resources": {"inner": {"word": {"hooks": "pre-create"}}}}}
+    created = service.create_stack(CTX, "hooked", t.STACK_PARENT, files=CHILD_FILES,
+                                   environment=env)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        rows = nested_rows(service, created["id"])
+        if rows and "Hook" in service.show_resource(CTX, rows[0].id, "word")[
+                "resource_status_reason"]:
+            break
+        service.wait(CTX, created["id"], timeout=0.05)
+    word = service.show_resource(CTX, rows[0].id, "word")
+    assert (word["resource_status"], word["resource_status_reason"]) == (
+        "INIT_COMPLETE", "CREATE paused until Hook pre-create is cleared")
+    assert service.show_stack(CTX, created["id"])["stack_status"] == "CREATE_IN_PROGRESS"
+    service.resource_signal(CTX, rows[0].id, "word", {"unset_hook": "pre-create"})
+    assert service.wait(CTX, created["id"])["stack_status"] == "CREATE_COMPLETE"
