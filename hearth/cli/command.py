@@ -48,6 +48,17 @@ def add_template_file_arguments(parser: argparse.ArgumentParser, required: bool 
                         help="Parameter value (repeatable, or 'K1=V1;K2=V2').")
 
 
+def non_negative_int(text: str) -> int:
+    """Return ``text`` as an integer of zero or more (an argparse ``type``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: must not be negative")
+    return value
+
+
 def parse_key_values(items: Sequence[str] | None, option: str = "-P") -> dict[str, str]:
     """Turn ``KEY=VALUE`` strings into a dict; several ``;``-separated pairs are allowed."""
     result: dict[str, str] = {}

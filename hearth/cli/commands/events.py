@@ -72,16 +72,6 @@ def do_event_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}: an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}: must not be negative")
-    return value
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the event commands."""
     parser = command.add_command(subparsers, "event-list", do_event_list,
@@ -89,9 +79,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                  formats=("log", *output.ALL_FORMATS))
     parser.add_argument("-r", "--resource", metavar="RESOURCE",
                         help="Only the events of this resource.")
-    parser.add_argument("-n", "--nested-depth", type=_non_negative, default=0, metavar="N",
+    parser.add_argument("-n", "--nested-depth", type=command.non_negative_int, default=0,
+                        metavar="N",
                         help="Also list the events of nested stacks down to depth N.")
-    parser.add_argument("-l", "--limit", type=_non_negative, metavar="N",
+    parser.add_argument("-l", "--limit", type=command.non_negative_int, metavar="N",
                         help="List at most N events.")
     parser.add_argument("-m", "--marker", metavar="ID",
                         help="Only the events after the event with this id.")

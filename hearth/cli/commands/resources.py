@@ -73,7 +73,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the resource commands."""
     parser = command.add_command(subparsers, "resource-list", do_resource_list,
                                  "List a stack's resources.", formats=output.ALL_FORMATS)
-    parser.add_argument("--nested-depth", type=int, default=0, metavar="N",
+    parser.add_argument("-n", "--nested-depth", type=command.non_negative_int, default=0,
+                        metavar="N",
                         help="Also list resources of nested stacks down to depth N.")
     parser.add_argument("name", metavar="NAME", help="Stack name or id.")
     for name, handler, help_text, formats in (
