@@ -17,6 +17,9 @@ LOG = logging.getLogger(__name__)
 #: Seconds past a resize's timeout after which its "scaling_in_progress" mark
 #: is taken as left by an engine that stopped (see hearth.engine.scaling.cooldown).
 LEASE_MARGIN = 60.0
+#: The same while the nested stack is not acting: a resize marks the group
+#: only a moment before its nested update starts and after it ends.
+IDLE_LEASE = 60.0
 #: Seconds between two looks of an update waiting for a signal's resize to end.
 SCALING_POLL = 1.0
 
@@ -223,14 +226,27 @@ class AutoScalingGroup(StackResource):
                                 resized)
 
     def _begin_scaling(self) -> Iterator[float]:
-        lease = self._timeout_secs() + LEASE_MARGIN
         while True:
+            lease = self._lease()
             try:
-                self._merge_metadata(lambda stored: cooldown.begin_scaling(
+                self._merge_metadata(lambda stored, lease=lease: cooldown.begin_scaling(
                     stored, self.name, lease=lease))
                 return
             except exception.NoActionRequired:
                 yield SCALING_POLL
+
+    def _lease(self) -> float:
+        """Return how long a scaling mark holds: the resize's timeout, or a minute when idle.
+
+        A mark is only ever set a moment before the nested stack acts, so
+        one on a nested stack that is not acting for that long was left by
+        an engine that stopped.
+        """
+        self._nested = None  # the nested stack's state now
+        nested = self.nested()
+        if nested is not None and nested.status == IN_PROGRESS:
+            return self._timeout_secs() + LEASE_MARGIN
+        return IDLE_LEASE
 
     def _rolling_steps(self) -> Iterator[Any]:
         """Give every member the new definition a batch at a time (``rolling_updates``)."""
@@ -295,7 +311,7 @@ class AutoScalingGroup(StackResource):
             raise exception.NoActionRequired()
         if cooldown_secs is None:
             cooldown_secs = self.properties[self.COOLDOWN]
-        lease = self._timeout_secs() + LEASE_MARGIN
+        lease = self._lease()
         self._merge_metadata(lambda stored: cooldown.check_scaling_allowed(
             stored, self.name, cooldown_secs, lease=lease))
         resized = False

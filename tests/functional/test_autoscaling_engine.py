@@ -61,7 +61,8 @@ def test_two_signals_at_once_resize_once(service):
 def test_a_mark_left_by_a_stopped_engine_expires(service):
     stack = create_and_wait(service, "stale", TEMPLATE)
     row = api_resources.resource_get_by_name(service.db, stack["id"], "group")
-    long_ago = (cooldown.utc_now() - timedelta(days=1)).isoformat()
+    # two minutes ago, its nested stack not acting since: far less than the stack's timeout
+    long_ago = (cooldown.utc_now() - timedelta(minutes=2)).isoformat()
     api_resources.resource_update(service.db, row.id, metadata={
         "scaling_in_progress": True, "scaling_started": long_ago})
     service.resource_signal(CTX, stack["id"], "up")
