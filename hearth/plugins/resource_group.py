@@ -14,7 +14,6 @@ from hearth.engine import attributes, constraints, properties, support
 from hearth.engine.nested import children
 from hearth.engine.nested.stack_resource import StackResource
 from hearth.engine.scaling.members import Member, nested_template
-from hearth.engine.stacks.actions import action_timeout
 from hearth.engine.states import CREATE, FAILED, UPDATE
 from hearth.engine.template import function
 from hearth.plugins._group import attributes as group_attributes
@@ -248,6 +247,7 @@ class ResourceGroup(StackResource):
     def _start_batches(self, current: int, batch_size: int, min_in_service: int,
                        pause_time: float) -> batches.BatchRun | None:
         """Plan the batches (ValueError when the pauses reach the timeout) and start one."""
+        from hearth.engine.stacks.actions import action_timeout  # the database: when acting
         plan = batches.plan(self.get_size(), current, batch_size, min_in_service, pause_time,
                             action_timeout(self.stack))
         if not plan.batches:

@@ -20,11 +20,13 @@ plug-in's ``handle_*``/``check_*_complete`` methods, and for updates
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.engine import states
-from hearth.engine.scheduler import Task
+
+if TYPE_CHECKING:  # the scheduler (eventlet) is imported where an engine runs
+    from hearth.engine.scheduler import Task
 
 #: The state words (:mod:`hearth.engine.states`), under the names tasks use.
 ACTIONS = (INIT, CREATE, DELETE, UPDATE, ROLLBACK, SUSPEND, RESUME, ADOPT, SNAPSHOT,

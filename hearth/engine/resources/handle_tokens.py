@@ -16,7 +16,6 @@ import secrets
 from typing import Any
 
 from hearth.common import exception
-from hearth.db.tokens import hash_token
 
 #: Resource data keys of a signal token.
 TOKEN_KEY, DIGEST_KEY = "token", "token_sha256"
@@ -25,6 +24,7 @@ TOKEN_BYTES = 32
 
 def new_token() -> tuple[str, str]:
     """Return ``(secret, sha256 hex digest)`` of a fresh signal token."""
+    from hearth.db.tokens import hash_token  # SQLAlchemy: not for a plug-in's import
     secret = secrets.token_urlsafe(TOKEN_BYTES)
     return secret, hash_token(secret)
 
@@ -47,6 +47,7 @@ def matches(db: Any, project_id: str, stack_name: str, stack_id: str, resource_n
             secret: str) -> bool:
     """Return whether ``secret`` is the signal token of that live resource of that project."""
     from hearth.db import api_resources, api_stacks
+    from hearth.db.tokens import hash_token
     try:
         stack = api_stacks.stack_get(db, stack_id, project_id=project_id)
         if stack.name != stack_name:
