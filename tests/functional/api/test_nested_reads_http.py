@@ -13,7 +13,9 @@ heatclient's ``event_utils`` the server listed them).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import sys
 
 import pytest
 import requests
@@ -195,6 +197,28 @@ def test_stackctl_url_shows_what_heat_shows(api_server, token, par):
     assert sorted(validated["NestedParameters"]) == ["prov", "reg", "stk"]
 
 
+OPENSTACK = os.path.join(os.path.dirname(sys.executable), "openstack")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists(OPENSTACK), reason="openstack CLI missing")
+def test_openstack_cli_nested_listings(api_server, token, par):
+    def osc(*args):
+        result = subprocess.run(
+            [OPENSTACK, "--os-auth-type", "admin_token", "--os-token", token,
+             "--os-endpoint", api_server.url(PROJECT), *args, "-f", "json"],
+            capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        return json.loads(result.stdout)
+    stacks = osc("stack", "list", "--nested")
+    assert {s["Stack Name"]: s["Parent"] for s in stacks} == {
+        name: s["parent"] for name, s in par["stacks"].items()}
+    resources = osc("stack", "resource", "list", "--nested-depth", "2", "par")
+    assert tree.listed(resources, list(par["stacks"].values())) == tree.RESOURCES_DEPTH_2
+    events = osc("stack", "event", "list", "--nested-depth", "2", "par")
+    assert {e["stack_name"] for e in events} == set(par["stacks"])
+
+
 def test_a_nested_stack_updated_and_deleted_directly(heat, par, resources):
     """Real Heat 27 answers 202 and 204 and leaves the parent as it was: so does Hearth."""
     stk = _by_path(par, resources)["stk"]
@@ -218,3 +242,4 @@ def test_a_nested_stack_updated_and_deleted_directly(heat, par, resources):
                        ("DELETE_COMPLETE", "DELETE_FAILED"))
     assert gone["stack_status"] == "DELETE_COMPLETE"
     assert list(heat.stacks.list(show_nested=True)) == []
+
