@@ -30,7 +30,16 @@ POLL_SECONDS = 0.5
 
 
 class WaitCondition(resource.Resource):
-    """Waits until its handle received enough successful signals, or times out."""
+    """Waits until its handle received enough successful signals, or times out.
+
+    The resource stays CREATE_IN_PROGRESS (UPDATE_IN_PROGRESS on update)
+    until its ``handle`` (an OS::Heat::WaitConditionHandle) holds ``count``
+    SUCCESS signals.  A FAILURE signal fails it with the failure reasons;
+    ``timeout`` seconds without enough signals fail it with
+    "WaitConditionTimeout: <n> of <count> received".  The ``data`` attribute
+    is the JSON of ``{signal id: data}``.  Deleting it clears the handle's
+    signals.
+    """
 
     support_status = support.SupportStatus(version="2014.2")
 

@@ -41,7 +41,18 @@ def _string_attribute(description: str) -> attributes.Schema:
 
 
 class WaitConditionHandle(resource.Resource):
-    """Receives the signals of a wait condition (its own token authenticates them)."""
+    """Receives the signals of a wait condition (its own token authenticates them).
+
+    A machine signals the handle with a ``POST`` of a JSON body
+    ``{"status": "SUCCESS" or "FAILURE", "reason": ..., "data": ..., "id": ...}``
+    to its ``endpoint`` (every key optional: status SUCCESS, reason "Signal N
+    received", data null, id N); a signal with an id already held replaces
+    it.  With ``signal_transport: TOKEN_SIGNAL`` (the default) the handle's
+    own ``token`` authenticates the signal, so ``curl_cli`` plus
+    ``--data-binary '{"status": "SUCCESS"}'`` is all a machine needs; that
+    token is good for signalling this handle only.  The signals are the
+    handle's metadata (``resource-metadata``).
+    """
 
     support_status = support.SupportStatus(version="2014.2")
     keeps_secrets = True
@@ -198,7 +209,12 @@ def normalised(details: Any, number: int) -> dict[str, Any]:
 
 
 class UpdateWaitConditionHandle(WaitConditionHandle):
-    """A handle replaced by every stack update, so its signals must be sent again."""
+    """A wait condition handle replaced by every stack update.
+
+    A new handle (new token, no signals) comes with every update of its
+    stack, so the machines must signal again: an update is complete only
+    once its new configuration has been rolled out.
+    """
 
     support_status = support.SupportStatus(version="2014.1")
 

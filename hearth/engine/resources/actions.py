@@ -192,13 +192,6 @@ def paused_at_hook(resource: Any, action: str, hook: str) -> Task:
     # the signal that cleared it recorded "Hook <hook> is cleared"
 
 
-def pending_hooks(resource: Any) -> list[str]:
-    """Return the hooks ``resource`` is paused at now."""
-    prefix = hook_key("")
-    return [key[len(prefix):] for key in resource.stack.store.load_data(resource)
-            if key.startswith(prefix)]
-
-
 def clear_hook(resource: Any, hook: str) -> None:
     """Clear ``hook`` if the resource is paused at it (the ``unset_hook`` signal)."""
     store = resource.stack.store
