@@ -85,7 +85,8 @@ def adopt_data(body: Mapping[str, Any]) -> dict[str, Any]:
         try:
             data = parse(data, None)
         except exception.HearthException as error:
-            raise exception.BadRequest(message=f"Invalid adopt data: {error}") from None
+            text = getattr(error, "error_message", None) or str(error)
+            raise exception.BadRequest(message=f"Invalid adopt data: {text}") from None
     if not isinstance(data, Mapping) or "template" not in data:
         raise exception.BadRequest(message="Invalid adopt data: 'template'")
     return dict(data)

@@ -240,8 +240,25 @@ class Resource:
     # --- validation ---------------------------------------------------------
 
     def validate(self) -> None:
-        """Validate the properties; plug-ins extend this for type-specific checks."""
+        """Validate the properties and deletion policy; plug-ins extend this for their checks."""
         self.properties.validate()
+        self.validate_deletion_policy()
+
+    def validate_deletion_policy(self) -> None:
+        """Refuse ``deletion_policy: Snapshot`` on a type without ``handle_snapshot_delete``.
+
+        Heat's rule and text (a type replacing :meth:`validate`, as
+        OS::Heat::None, is not checked); a policy that cannot be resolved
+        yet is left to the template's own checks.
+        """
+        try:
+            policy = function.resolve(getattr(self.t, "deletion_policy", None))
+        except exception.HearthException:
+            return
+        if (isinstance(policy, str) and policy.capitalize() == "Snapshot"
+                and not callable(getattr(self, "handle_snapshot_delete", None))):
+            raise exception.StackValidationFailed(
+                '"Snapshot" deletion policy not supported', path=[self.name, "deletion_policy"])
 
     # --- deciding between in-place update and replacement -------------------
 

@@ -152,9 +152,12 @@ def test_snapshot_deletion_policy_and_its_validation(keeper, ledger):
     assert "delete a" not in lines(ledger) and "delete b" in lines(ledger)
     with pytest.raises(exception.StackValidationFailed) as refused:
         keeper.create_stack(CTX, "refused", "heat_template_version: 2021-04-16\nresources:\n"
-                            "  n: {type: OS::Heat::None, deletion_policy: snapshot}\n")
+                            "  n: {type: OS::Heat::RandomString, deletion_policy: snapshot}\n")
     assert '"Snapshot" deletion policy not supported' in str(refused.value)
     assert "resources.n.deletion_policy" in str(refused.value)
+    # as Heat: OS::Heat::None validates nothing, so it takes the policy (and keeps nothing)
+    create_and_wait(keeper, "placeholder", "heat_template_version: 2021-04-16\nresources:\n"
+                    "  n: {type: OS::Heat::None, deletion_policy: Snapshot}\n")
 
 
 def test_abandon_and_adopt_are_refused_by_default(keeper, ledger):

@@ -54,7 +54,6 @@ def validate_resource_definition(defn: Any, registry: TypeRegistry, env: Any,
     resource = resource_class(defn.name, defn, stack_view)
     try:
         resource.validate()
-        check_deletion_policy(resource_class, defn.name, getattr(defn, "deletion_policy", None))
     except exception.StackValidationFailed as exc:
         raise exc.prefixed(RESOURCES, line=defn.line) from None
     warnings = [w for w in (deprecation_warning(defn.type, resource_class),) if w]
@@ -106,23 +105,6 @@ def definition_checker(registry: TypeRegistry, env: Any,
                        files: Mapping[str, str] | None = None) -> DefinitionChecker:
     """Return the template's ``resource_validator`` for ``registry``, ``env`` and ``files``."""
     return DefinitionChecker(registry, env, files)
-
-
-def check_deletion_policy(resource_class: type, name: str, policy: Any) -> None:
-    """Refuse ``deletion_policy: Snapshot`` on a type without ``handle_snapshot_delete``.
-
-    Heat's rule and text; a policy that cannot be resolved yet (a function
-    of what is not known) is left to the template's own checks.
-    """
-    from hearth.engine.template import function
-    try:
-        policy = function.resolve(policy)
-    except exception.HearthException:
-        return
-    if (isinstance(policy, str) and policy.capitalize() == "Snapshot"
-            and not callable(getattr(resource_class, "handle_snapshot_delete", None))):
-        raise exception.StackValidationFailed(
-            '"Snapshot" deletion policy not supported', path=[name, "deletion_policy"])
 
 
 def deprecated_properties(resource_name: str, schema: Mapping[str, properties.Schema],

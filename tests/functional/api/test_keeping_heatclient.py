@@ -101,4 +101,9 @@ def test_abandon_then_adopt(heat, server):
                                                                          "ADOPT_COMPLETE")
     with pytest.raises(heat_exc.HTTPBadRequest) as refused:
         heat.stacks.create(stack_name="broken", adopt_stack_data="[1, 2]")
-    assert "Invalid adopt data" in str(refused.value)
+    # Heat 27.0.1's answer, word for word
+    assert "Invalid adopt data: The template is not a JSON object or YAML mapping." in str(
+        refused.value)
+    with pytest.raises(heat_exc.HTTPBadRequest) as refused:
+        heat.stacks.create(stack_name="broken", adopt_stack_data="{}")
+    assert "Invalid adopt data: 'template'" in str(refused.value)
