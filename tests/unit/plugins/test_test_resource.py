@@ -87,3 +87,19 @@ def test_schema_matches_heat():
     res = make(TestResource, {"client_name": "nova", "entity_name": "servers"},
                stack=FakeStack())
     res.validate()
+
+
+def test_attr_wait_secs_sleeps_through_the_stack_before_resolving():
+    res = created({"value": "v", "attr_wait_secs": 2})
+    slept = []
+    res.stack.sleep = slept.append
+    res.handle_create()
+    assert res.FnGetAtt("output") == "v" and slept == [2]
+
+
+def test_takes_no_signals_as_heat():
+    from hearth.engine.resources import signals
+    res = created()
+    with pytest.raises(exception.ResourceActionNotSupported,
+                       match="signal is not supported for resource."):
+        signals.deliver(res, {})
