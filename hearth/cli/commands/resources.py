@@ -21,8 +21,11 @@ def _backend(args: argparse.Namespace):
 
 def do_resource_list(args: argparse.Namespace) -> int:
     """List a stack's resources (nested ones down to --nested-depth)."""
-    rows = _backend(args).list_resources(args.name, nested_depth=args.nested_depth)
-    columns = LIST_COLUMNS + (("stack_name",) if args.nested_depth else ())
+    rows = _backend(args).list_resources(args.name, nested_depth=args.nested_depth,
+                                         with_detail=args.with_detail)
+    columns = LIST_COLUMNS + (("stack_name",) if args.nested_depth or args.with_detail else ())
+    if args.with_detail and args.format in ("json", "yaml"):
+        columns += ("description", "attributes")
     output.listing(rows, columns, args.format)
     return 0
 
@@ -76,6 +79,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-n", "--nested-depth", type=command.non_negative_int, default=0,
                         metavar="N",
                         help="Also list resources of nested stacks down to depth N.")
+    parser.add_argument("--with-detail", action="store_true",
+                        help="Add the stack_name column (and, in JSON or YAML, each "
+                             "resource's description and attributes).")
     parser.add_argument("name", metavar="NAME", help="Stack name or id.")
     for name, handler, help_text, formats in (
             ("resource-show", do_resource_show, "Show a resource.", output.ALL_FORMATS),

@@ -170,21 +170,39 @@ class StackReads(Catalog):
     def list_resources(self, ctx: RequestContext, stack_identity: str, nested_depth: int = 0,
                        with_detail: bool = False,
                        filters: Mapping[str, Any] | None = None) -> list[JsonMap]:
-        """Return resource summaries, nested stacks' ones down to ``nested_depth``."""
+        """Return resource summaries, nested stacks' ones down to ``nested_depth``.
+
+        ``with_detail`` adds each resource's ``description`` and ``attributes``.
+        """
         from hearth.engine.stacks import nested_reads
         row = self._row(ctx, stack_identity)
         depth = nested_reads.capped_depth(nested_depth)
         tree = nested_reads.StackTree.read(self.db, row, depth + 1)
-        return nested_reads.tree_resources(self.db, tree, row, depth, self._required_by,
-                                           filters)
+        items = nested_reads.tree_resources(self.db, tree, row, depth, self._required_by,
+                                            filters)
+        if with_detail:
+            self._add_details(items, {stack.id: stack for stack in tree.live_stacks()})
+        return items
 
     def show_resource(self, ctx: RequestContext, stack_identity: str, resource_name: str,
                       with_attr: list[str] | None = None) -> JsonMap:
-        """Return one resource with ``attributes``."""
+        """Return one resource with ``description`` and ``attributes``."""
         from hearth.engine.service import api_format
         row = self._row(ctx, stack_identity)
         stack = self._load(row)
         resource_row = self._resource_row(row, resource_name)
+        details = self._resource_details(stack, resource_name, with_attr)
+        from hearth.engine.stacks.stack import required_by
+        users = required_by(stack.definitions)
+        nested = self._nested_stack(row, resource_row)
+        return api_format.format_resource(resource_row, row, users.get(resource_name, []),
+                                          details["description"], details["attributes"],
+                                          nested)
+
+    @staticmethod
+    def _resource_details(stack: Stack, resource_name: str,
+                          with_attr: list[str] | None = None) -> JsonMap:
+        """Return ``{"description", "attributes"}`` of a live resource (as resource-show)."""
         resource = stack.resources.get(resource_name)
         attributes = {}
         if resource is not None and resource.action != INIT:
@@ -192,11 +210,19 @@ class StackReads(Catalog):
             from hearth.engine.resources.attributes import show_attributes
             attributes = mask(show_attributes(resource, with_attr), stack.secrets())
         description = (type(resource).__doc__ or "").split("\n")[0] if resource else ""
-        from hearth.engine.stacks.stack import required_by
-        users = required_by(stack.definitions)
-        nested = self._nested_stack(row, resource_row)
-        return api_format.format_resource(resource_row, row, users.get(resource_name, []),
-                                          description, attributes, nested)
+        return {"description": description, "attributes": attributes}
+
+    def _add_details(self, items: list[JsonMap], stacks: Mapping[str, models.Stack]) -> None:
+        """Add resource-show's ``description`` and ``attributes`` to listed resources.
+
+        Each stack of the listing is loaded once.
+        """
+        loaded: dict[str, Stack] = {}
+        for item in items:
+            stack_id = item["stack_id"]
+            if stack_id not in loaded:
+                loaded[stack_id] = self._load(stacks[stack_id])
+            item.update(self._resource_details(loaded[stack_id], item["resource_name"]))
 
     def resource_metadata(self, ctx: RequestContext, stack_identity: str,
                           resource_name: str) -> JsonMap:

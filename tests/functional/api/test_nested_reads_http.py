@@ -135,8 +135,13 @@ def test_resource_list_nested_depth(heat, par, resources):
     prov = heat.resources.get(par["identity"], "prov")
     nested = next(link["href"] for link in prov.links if link["rel"] == "nested")
     assert nested.endswith(f"/stacks/{by_path['prov']['stack_name']}/{by_path['prov']['id']}")
-    one = heat.resources.list(par["identity"], nested_depth=1)
+    one = heat.resources.list(par["identity"], nested_depth=1, with_detail=True)
     assert len(one) == len(tree.RESOURCES_DEPTH_1)
+    detailed = {(r.stack_name, r.resource_name): r for r in one}
+    # Heat's detail: the attributes resource-show shows (a provider template's outputs)
+    assert detailed[by_path["prov"]["stack_name"], "deep"].attributes == {"o": "x"}
+    assert detailed["par", "reg"].attributes == {"o": "w"}
+    assert detailed["par", "top"].attributes == {}
 
 
 def test_event_list_nested_depth_as_heatclient_lists_it(heat, par):

@@ -74,8 +74,12 @@ def test_stack_list_hides_nested_stacks_and_shows_them_with_their_parent(home, s
 def test_resource_list_nested_depth(home, stacks, resources):
     rows = list(stacks.values())
     assert tree.listed(resources, rows) == tree.RESOURCES_DEPTH_2
-    assert tree.listed(_json(home, "resource-list", "--nested-depth", "1", "par"),
-                       rows) == tree.RESOURCES_DEPTH_1
+    detailed = _json(home, "resource-list", "--nested-depth", "1", "--with-detail", "par")
+    assert tree.listed(detailed, rows) == tree.RESOURCES_DEPTH_1
+    attributes = {(row["stack_name"], row["resource_name"]): row["attributes"]
+                  for row in detailed}
+    assert attributes["par", "reg"] == {"o": "w"}
+    assert attributes[_named(stacks, resources, "prov")["stack_name"], "deep"] == {"o": "x"}
     flat = _json(home, "resource-list", "par")
     assert [row["resource_name"] for row in flat] == ["top", "stk", "prov", "reg"]
     assert "stack_name" not in flat[0]
