@@ -69,9 +69,11 @@ def server(tmp_path_factory):
         process.kill()
         raise RuntimeError(f"hearth-api did not start: {line}{process.stderr.read()}")
     api = ApiServer(root=f"http://127.0.0.1:{port}", env=env, process=process)
-    api.home, api.config = home, config
+    api.home, api.config, api.secrets = home, config, []
     yield api
     _stop(api)
+    log = process.stderr.read()
+    assert api.secrets and not [secret for secret in api.secrets if secret in log]
 
 
 def _client(server, project: str):
@@ -105,6 +107,7 @@ def test_curl_with_the_handle_token_while_stackctl_waits(server, tmp_path):
         handle = _poll(lambda: _handle_state(heat, "wc"),
                        lambda h: h is not None and h.resource_status == "CREATE_COMPLETE")
         curl_cli, token = handle.attributes["curl_cli"], handle.attributes["token"]
+        server.secrets.append(token)  # never in the API's log (checked at the end)
         endpoint = handle.attributes["endpoint"]
         stack_id = heat.stacks.get("wc").id
         assert endpoint == (f"{server.root}/v1/admin/stacks/wc/{stack_id}"
