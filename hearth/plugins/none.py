@@ -18,6 +18,9 @@ class NoneResource(resource.Resource):
 
     support_status = support.SupportStatus(version="5.0.0")
     IS_PLACEHOLDER = "is_placeholder"
+    #: its handles change nothing outside the database (its IN_PROGRESS need not be
+    #: committed before they run: hearth.engine.stacks.stack.Stack.record_resource_state)
+    acts_outside = False
 
     def make_properties(self, definition: Any) -> Any:
         """Read no property at all: every key is accepted."""

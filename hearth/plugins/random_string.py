@@ -54,6 +54,8 @@ class RandomString(resource.Resource):
     """
 
     support_status = support.SupportStatus(version="2014.1")
+    #: its handles change nothing outside the database (see OS::Heat::None)
+    acts_outside = False
 
     PROPERTIES = (LENGTH, SEQUENCE, CHARACTER_CLASSES, CHARACTER_SEQUENCES, SALT) = (
         "length", "sequence", "character_classes", "character_sequences", "salt")

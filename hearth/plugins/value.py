@@ -26,6 +26,8 @@ class Value(resource.Resource):
     """
 
     support_status = support.SupportStatus(version="7.0.0")
+    #: its handles change nothing outside the database (see OS::Heat::None)
+    acts_outside = False
 
     PROPERTIES = (VALUE, TYPE) = ("value", "type")
     ATTRIBUTES = (VALUE_ATTR,) = ("value",)

@@ -190,8 +190,11 @@ class Stack:
         (:mod:`hearth.db.write_queue`).  An IN_PROGRESS state (the plug-in
         acts next) returns only once committed; a finished one (COMPLETE,
         FAILED) returns at once and is committed with the next batch, always
-        before anything that follows it is.  The event is published on the
-        bus after the commit.
+        before anything that follows it is.  So does the IN_PROGRESS of a type
+        whose ``acts_outside`` is False (its handles change nothing outside
+        this database, as ``OS::Heat::None``: a crash before the commit leaves
+        nothing to clean up).  The event is published on the bus after the
+        commit.
         """
         values = {"action": resource.action, "status": resource.status,
                   "status_reason": resource.status_reason,
@@ -204,7 +207,8 @@ class Stack:
                                   resource_actions.event_properties(resource, self.secrets()))
         resource.db_id, _event_uuid = api_batch.resource_state_record(
             self.db, resource.db_id, values, event, data=self.store.take_pending(resource),
-            wait=resource.status == resource_actions.IN_PROGRESS,
+            wait=(resource.status == resource_actions.IN_PROGRESS
+                  and getattr(resource, "acts_outside", True)),
             on_commit=lambda event_uuid: self.publish_event(event, event_uuid))
 
     def event_values(self, resource_name: str, physical_id: str | None, type_name: str,
