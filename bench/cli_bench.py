@@ -99,14 +99,25 @@ def median(runs: list[Run]) -> Run:
 def measure_actions(shape: str, size: int, repeats: int, base: Path, cache: Path
                     ) -> tuple[Run, Run]:
     """Create then delete a stack ``repeats`` times (after one warm-up); return the medians."""
-    home = base / f"home-{shape}"
+    return measure_template(shape, none_template(shape, size), repeats, base, cache)
+
+
+def measure_template(label: str, text: str, repeats: int, base: Path, cache: Path,
+                     config: Path | None = None) -> tuple[Run, Run]:
+    """Create then delete a stack of ``text`` ``repeats`` times (after a warm-up); medians.
+
+    ``config`` is a configuration file the processes read (``HEARTH_CONFIG``).
+    """
+    home = base / f"home-{label}"
     env = environment(home, cache)
-    template = base / f"{shape}.yaml"
-    template.write_text(none_template(shape, size))
+    if config is not None:
+        env["HEARTH_CONFIG"] = str(config)
+    template = base / f"{label}.yaml"
+    template.write_text(text)
     run_stackctl(["stack-list"], env)  # creates and migrates the database
     creates, deletes = [], []
     for index in range(repeats + 1):
-        name = f"{shape}{index}"
+        name = f"{label}{index}"
         created = run_stackctl(["stack-create", "-f", str(template), name], env)
         deleted = run_stackctl(["stack-delete", "-y", name], env)
         if index:  # the first pair is the warm-up
