@@ -118,6 +118,13 @@ class ResourceGroup(StackResource):
         }, support_status=support.SupportStatus(version="5.0.0")),
     }
 
+    def make_properties(self, definition: Any) -> properties.Properties:
+        """Read the properties; while validating, unknown parameters read as None."""
+        props = super().make_properties(definition)
+        if not self._live():
+            props.resolve = definitions.resolve_known
+        return props
+
     # --- the group's shape ------------------------------------------------------------
     def get_size(self) -> int:
         """Return ``count`` (1 while it cannot be known yet, during validation)."""
@@ -126,9 +133,10 @@ class ResourceGroup(StackResource):
 
     def update_policy(self) -> properties.Properties:
         """Return the definition's ``update_policy`` read through its schema."""
+        resolver = function.resolve if self._live() else definitions.resolve_known
         return properties.Properties(
             self.update_policy_schema, getattr(self.t, "update_policy", None) or {},
-            resolver=function.resolve, parent_name=[self.name, "update_policy"])
+            resolver=resolver, parent_name=[self.name, "update_policy"])
 
     def _live(self) -> bool:
         return children.is_live(self.stack)

@@ -18,11 +18,33 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from hearth.common import exception
 from hearth.engine.scaling.members import Definition, Member, member_definition, nested_template
+from hearth.engine.template import function
 
 #: The default of ``index_var``.
 DEFAULT_INDEX_VAR = "%index%"
 RESOURCE_DEF_KEYS = (TYPE, PROPERTIES, METADATA) = ("type", "properties", "metadata")
+
+
+def resolve_known(snippet: Any) -> Any:
+    """Resolve ``snippet``, a function needing a parameter without a value giving None.
+
+    Validation reads a group's properties before parameters have values
+    (``template-validate``): what is not known yet is left out, as Heat does.
+    """
+    if isinstance(snippet, function.Function):
+        try:
+            result = snippet.result()
+        except exception.UserParameterMissing:
+            return None
+        return resolve_known(result)
+    if isinstance(snippet, Mapping):
+        resolved = {key: resolve_known(value) for key, value in snippet.items()}
+        return {key: value for key, value in resolved.items() if value is not function.ABSENT}
+    if isinstance(snippet, list):
+        return [item for item in map(resolve_known, snippet) if item is not function.ABSENT]
+    return snippet
 
 
 def replace_index(value: Any, index_var: str, name: str) -> Any:

@@ -103,3 +103,32 @@ resources:
 def none_group(count: int) -> str:
     """Return a template of one group of ``count`` OS::Heat::None (the scale test and bench)."""
     return group_of("OS::Heat::None", count)
+
+
+#: A group whose size, members and update policy use parameters given no value.
+UNKNOWN_PARAMETERS = """
+heat_template_version: 2021-04-16
+parameters:
+  count: {type: number}
+  value: {type: string}
+  pause: {type: number}
+resources:
+  g:
+    type: OS::Heat::ResourceGroup
+    update_policy: {rolling_update: {pause_time: {get_param: pause}}}
+    properties:
+      count: {get_param: count}
+      resource_def:
+        type: OS::Heat::TestResource
+        properties: {value: {list_join: ["-", [{get_param: value}, "%index%"]]}}
+"""
+
+#: A group whose update policy is out of range.
+BAD_POLICY = """
+heat_template_version: 2021-04-16
+resources:
+  g:
+    type: OS::Heat::ResourceGroup
+    update_policy: {rolling_update: {max_batch_size: 0}}
+    properties: {resource_def: {type: OS::Heat::None}}
+"""

@@ -135,7 +135,9 @@ def test_pauses_reaching_the_timeout_fail_the_create_with_heats_reason(home):
      "resources.c.resources.0.type: The Resource Type (OS::Heat::Nope) could not be found."),
     (templates.chain_of("OS::Heat::None", "lib/member.yaml"),
      'Property error: resources.c.properties.resources.1: "lib/member.yaml" is a template'),
-], ids=["group-type", "group-property", "chain-type", "chain-template"])
+    (templates.BAD_POLICY, "Property error: resources.g.update_policy.rolling_update."
+                           "max_batch_size: 0 is out of range (min: 1, max: None)"),
+], ids=["group-type", "group-property", "chain-type", "chain-template", "policy"])
 def test_member_definitions_are_validated_by_template_validate(home, text, expected):
     result = stackctl(home, "template-validate", "-f", write(home, "bad.yaml", text), ok=False)
     assert result.returncode != 0
@@ -143,10 +145,13 @@ def test_member_definitions_are_validated_by_template_validate(home, text, expec
     assert "Traceback" not in result.stderr
 
 
-def test_a_group_of_no_members_is_not_validated(home):
+def test_groups_validate_without_what_is_not_known_yet(home):
     # count 0 disables a group whatever its members would be (Heat's rule)
     stackctl(home, "template-validate", "-f",
              write(home, "zero.yaml", templates.group_of("OS::Heat::Nope", count=0)))
+    # parameters without values: the size and the members' values are not known yet
+    stackctl(home, "template-validate", "-f",
+             write(home, "unknown.yaml", templates.UNKNOWN_PARAMETERS))
 
 
 def test_chain_members_follow_each_other_with_the_shared_properties(home):

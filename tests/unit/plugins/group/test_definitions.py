@@ -79,3 +79,22 @@ def test_chain_members_depend_on_the_previous_unless_concurrent():
     }
     concurrent = definitions.chain_template(["A", "B"], None, concurrent=True)
     assert concurrent["resources"] == {"0": {"type": "A"}, "1": {"type": "B"}}
+
+
+def test_unknown_parameters_resolve_as_none_while_validating():
+    from hearth.common import exception
+    from hearth.engine.template import function
+
+    class Missing(function.Function):
+        def result(self):
+            raise exception.UserParameterMissing(key="p")
+
+    class Joined(function.Function):
+        def result(self):
+            return "-".join(function.resolve(self.args))
+
+    missing = Missing(None, "get_param", "p")
+    snippet = {"a": missing, "b": [1, missing], "c": Joined(None, "list_join", ["x", missing]),
+               "d": Joined(None, "list_join", ["x", "y"])}
+    assert definitions.resolve_known(snippet) == {"a": None, "b": [1, None], "c": None,
+                                                  "d": "x-y"}
