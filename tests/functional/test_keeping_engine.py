@@ -267,3 +267,21 @@ def test_nested_stacks_in_snapshot_abandon_and_adopt(keeper, ledger, movable):
     assert (member["physical_resource_id"], member["resource_status"]) == (disk,
                                                                            "ADOPT_COMPLETE")
     assert lines(ledger)[-1] == f"adopt d {disk}"
+
+
+def test_adopt_does_not_take_a_masked_hidden_value(keeper, ledger, movable):
+    sid = create_and_wait(keeper, "masked", disks(ledger, hidden=True),
+                          params={"secret": "t0ps3cr3t"})["id"]
+    data = keeper.abandon_stack(CTX, sid)
+    assert data["environment"]["parameters"] == {"secret": "******"}
+    adopted = keeper.adopt_stack(CTX, "unmasked", data, params={"secret": "again"})
+    assert wait(keeper, adopted["id"])["stack_status"] == "ADOPT_COMPLETE"
+    from hearth.db import api_stacks
+    row = api_stacks.stack_get(keeper.db, adopted["id"])
+    raw = api_stacks.raw_template_get(keeper.db, row.raw_template_id)
+    assert raw.environment["parameters"]["secret"] == "again"
+    defaulted = keeper.adopt_stack(CTX, "defaulted", data)
+    wait(keeper, defaulted["id"])
+    row = api_stacks.stack_get(keeper.db, defaulted["id"])
+    assert "secret" not in api_stacks.raw_template_get(
+        keeper.db, row.raw_template_id).environment["parameters"]

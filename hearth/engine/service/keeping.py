@@ -51,10 +51,19 @@ def require_enabled(option: str, feature: str) -> None:
 
 def adopt_parameters(adopt_data: Mapping[str, Any],
                      params: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Return the parameters of an adopt: the data's environment's, the request's winning."""
+    """Return the parameters of an adopt: the data's environment's, the request's winning.
+
+    A hidden parameter's value shows as ``******`` in abandon data: it is
+    not taken as a value (its default applies, or the request gives it).
+    """
+    from hearth.engine.service.api_format import HIDDEN
+    from hearth.engine.stacks.export import hidden_parameter_names
     environment = adopt_data.get("environment")
     given = environment.get("parameters") if isinstance(environment, Mapping) else None
-    return {**(given if isinstance(given, Mapping) else {}), **(params or {})}
+    hidden = hidden_parameter_names(adopt_data.get("template"))
+    kept = {name: value for name, value in (given if isinstance(given, Mapping) else {}).items()
+            if not (name in hidden and value == HIDDEN)}
+    return {**kept, **(params or {})}
 
 
 class StackKeeping:
