@@ -140,6 +140,14 @@ class Resource:
         """Return the type the template named (or the registered type)."""
         return getattr(self.t, "type", None) or self.resource_type or type(self).__name__
 
+    def same_type(self, type_name: Any) -> bool:
+        """Return whether a definition of type ``type_name`` keeps this resource's type.
+
+        A different type is a replacement; a type naming the same
+        implementation (a provider template's two aliases) is updated in place.
+        """
+        return type_name == self.type_name
+
     @classmethod
     def has_attribute(cls, name: str) -> bool:
         """Return whether ``get_attr`` may name ``name`` for this type."""

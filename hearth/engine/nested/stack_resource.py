@@ -198,6 +198,8 @@ class StackResource(resource.Resource):
         if child is None:
             return None
         definitions = outputs.output_definitions(child)
+        if name not in definitions and name in child.template.section("outputs"):
+            return None  # an output whose condition is false has no value (as Heat)
         if name not in definitions:
             raise exception.InvalidTemplateAttribute(
                 f"The Referenced Attribute ({self.name} {name}) is incorrect.")

@@ -22,6 +22,7 @@ from types import SimpleNamespace
 from typing import Any, ClassVar
 
 from hearth.common import exception
+from hearth.db import api_resources
 from hearth.engine import attributes, properties
 from hearth.engine.nested.stack_resource import StackResource
 from hearth.engine.template.environment import is_template
@@ -66,6 +67,10 @@ class TemplateResource(StackResource):
 
     def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> str:
         """Take the current template's outputs as attributes, then update the nested stack."""
+        new_type = getattr(json_snippet, "type", None)
+        if isinstance(new_type, str) and new_type != self.type_name:
+            # another alias of the same template: updated in place, listed by its new name
+            api_resources.resource_update(self.stack.db, self.db_id, type=new_type)
         current = self.current_class()
         if current.attributes_schema != self.attributes_schema:
             self.attributes_schema = current.attributes_schema
@@ -103,6 +108,19 @@ class TemplateResource(StackResource):
         type_name = getattr(self.t, "type", None)
         return None if not isinstance(type_name, str) or is_template(type_name) \
             or "://" in type_name else type_name
+
+    def same_type(self, type_name: Any) -> bool:
+        """Return True also for another type naming this same template (updated in place)."""
+        if super().same_type(type_name):
+            return True
+        registry = getattr(getattr(self.stack, "env", None), "registry", None)
+        if not isinstance(type_name, str) or registry is None:
+            return False
+        try:
+            resolved = registry.resolve_type(type_name, resource_name=self.name)
+        except exception.HearthException:
+            return False
+        return str(getattr(resolved, "url", resolved)) == self.template_url
 
     def get_reference_id(self) -> str:
         """Return the ``OS::stack_id`` output if the template has one, else the stack id."""

@@ -289,7 +289,7 @@ def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = N
     yield from paused_at_hook(resource, UPDATE, "pre-update")
     after_props = resource.make_properties(after)
     try:
-        if getattr(after, "type", resource.type_name) != resource.type_name:
+        if not resource.same_type(getattr(after, "type", resource.type_name)):
             raise exception.UpdateReplace(resource.name)
         if not resource._needs_update(after, before or resource.t, after_props,
                                       resource.properties, prev_resource):

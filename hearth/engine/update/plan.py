@@ -74,7 +74,7 @@ def change_of(resource: Any, after: Any) -> str:
     Raises what the resource raises for a change it refuses (an immutable
     property: :class:`NotSupported`).
     """
-    if not exists(resource) or resource.type_name != getattr(after, "type", None):
+    if not exists(resource) or not resource.same_type(getattr(after, "type", None)):
         return REPLACED
     try:
         after_props = resource.make_properties(after)

@@ -102,7 +102,7 @@ class StackUpdate:
         """Update ``name`` in place, or replace it (create the new one first)."""
         after = self.target.definitions[name]
         resource = self.target.resources[name]
-        if update_plan.exists(resource) and resource.type_name == after.type:
+        if update_plan.exists(resource) and resource.same_type(after.type):
             try:
                 yield from resource.update(after)
                 return

@@ -311,3 +311,16 @@ def test_a_hook_set_for_a_nested_member_pauses_it_until_cleared(service):
     assert service.show_stack(CTX, created["id"])["stack_status"] == "CREATE_IN_PROGRESS"
     service.resource_signal(CTX, rows[0].id, "word", {"unset_hook": "pre-create"})
     assert service.wait(CTX, created["id"])["stack_status"] == "CREATE_COMPLETE"
+
+
+def test_another_alias_of_the_same_template_updates_in_place(service):
+    registry = {"resource_registry": {"My::Word": t.PROVIDER_URL, "My::Say": t.PROVIDER_URL}}
+    request = {"files": t.files(provider=t.PROVIDER), "environment": registry}
+    stack = create_and_wait(service, "alias", t.PROVIDER_PARENT, **request)
+    before = {row.parent_resource_name: row.id for row in nested_rows(service, stack["id"])}
+    service.update_stack(CTX, stack["id"], t.PROVIDER_PARENT.replace("My::Word", "My::Say"),
+                         **request)
+    assert service.wait(CTX, stack["id"])["stack_status"] == "UPDATE_COMPLETE"
+    after = {row.parent_resource_name: row.id for row in nested_rows(service, stack["id"])}
+    assert after == before  # the same nested stacks: updated, not replaced
+    assert service.show_resource(CTX, stack["id"], "by_type")["resource_type"] == "My::Say"

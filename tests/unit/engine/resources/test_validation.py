@@ -101,7 +101,7 @@ def test_hidden_type_refused_for_new_stacks_only():
 
 
 def test_registry_template_factory_and_failures():
-    registry = TypeRegistry(REGISTRY.manager, template_class_factory=lambda ref: Old)
+    registry = TypeRegistry(REGISTRY.manager, template_class_factory=lambda ref, files: Old)
 
     class TemplateEnv:
         class registry:  # noqa: N801
