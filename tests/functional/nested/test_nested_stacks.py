@@ -324,3 +324,16 @@ def test_another_alias_of_the_same_template_updates_in_place(service):
     after = {row.parent_resource_name: row.id for row in nested_rows(service, stack["id"])}
     assert after == before  # the same nested stacks: updated, not replaced
     assert service.show_resource(CTX, stack["id"], "by_type")["resource_type"] == "My::Say"
+
+
+def test_a_timed_out_parent_stops_the_nested_walk(service, engine_options):
+    engine_options(stack_action_timeout=2)
+    started = time.monotonic()
+    stack = create_and_wait(service, "late", t.stack_of(t.SLOW_CHILD))
+    assert time.monotonic() - started < 15
+    assert (stack["stack_status"], stack["stack_status_reason"]) == (
+        "CREATE_FAILED", "Create timed out")
+    [row] = nested_rows(service, stack["id"])
+    assert (row.action, row.status) == ("CREATE", "FAILED")
+    slow = service.show_resource(CTX, row.id, "slow")
+    assert slow["resource_status"] == "CREATE_FAILED"
