@@ -22,7 +22,6 @@ from types import SimpleNamespace
 from typing import Any, ClassVar
 
 from hearth.common import exception
-from hearth.db import api_resources
 from hearth.engine import attributes, properties
 from hearth.engine.nested.stack_resource import StackResource
 from hearth.engine.template.environment import is_template
@@ -70,6 +69,7 @@ class TemplateResource(StackResource):
         new_type = getattr(json_snippet, "type", None)
         if isinstance(new_type, str) and new_type != self.type_name:
             # another alias of the same template: updated in place, listed by its new name
+            from hearth.db import api_resources  # SQLAlchemy: not at plug-in loading
             api_resources.resource_update(self.stack.db, self.db_id, type=new_type)
         current = self.current_class()
         if current.attributes_schema != self.attributes_schema:
