@@ -145,9 +145,9 @@ class EngineService(StackKeeping, StackReads):
         """Return the preview object of a stack that is not created (nothing is stored)."""
         from types import SimpleNamespace
 
+        from hearth.engine.nested import preview
         from hearth.engine.service import api_format
         from hearth.engine.stacks.prepare import StackIdentity
-        from hearth.engine.stacks.stack import required_by
         from hearth.engine.update import run as update
         identity = StackIdentity(stack_name, "None", ctx.project_id)
         prepared = self._prepare(template, kwargs.get("files"), kwargs.get("environment"),
@@ -157,7 +157,6 @@ class EngineService(StackKeeping, StackReads):
                               action=INIT, status=COMPLETE, timeout_mins=None,
                               disable_rollback=True)
         stack = prepared.build(self.db, row, self.registry)
-        users = required_by(stack.definitions)
         description = prepared.template.data.get("description", "") or ""
         return {
             "stack_name": stack_name, "id": "None", "description": description,
@@ -168,9 +167,10 @@ class EngineService(StackKeeping, StackReads):
             "timeout_mins": kwargs.get("timeout_mins"), "tags": kwargs.get("tags"),
             "capabilities": [], "notification_topics": [], "parent": None,
             "creation_time": None, "updated_time": None, "deletion_time": None,
-            "resources": [update.resource_summary(resource, row, users[name],
-                                                  with_properties=True)
-                          for name, resource in stack.resources.items()],
+            # a nested stack's resources are a list in its place (as Heat)
+            "resources": preview.preview_resources(
+                stack, lambda resource, owner, users: update.resource_summary(
+                    resource, owner.row, users, with_properties=True)),
         }
 
     def update_stack(self, ctx: RequestContext, stack_identity: str, template: Any = None,

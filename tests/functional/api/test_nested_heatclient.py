@@ -82,6 +82,13 @@ def _wait(heat, identity):
     return wait_status(lambda: heat.stacks.get(identity, resolve_outputs=False).to_dict())
 
 
+def test_preview_lists_each_nested_stack_as_its_resources(heat, request_args):
+    preview = heat.stacks.preview(stack_name="pv", **request_args).to_dict()
+    shapes = [[(r["resource_name"], r["resource_type"]) for r in nested]
+              for nested in preview["resources"]]
+    assert shapes == [[("disk", "OS::Heat::Value")]] * 3
+
+
 def test_nested_stacks_created_read_and_deleted_over_http(heat, request_args):
     stack_id = heat.stacks.create(stack_name="nest", **request_args)["stack"]["id"]
     assert _wait(heat, stack_id)["stack_status"] == "CREATE_COMPLETE"

@@ -226,7 +226,13 @@ def test_validate_preview_and_create_apply_the_same_rules(service, template, err
             call()
         assert error in str(raised.value)
     preview = service.preview_stack(CTX, "pre", t.PROVIDER_PARENT, **request)
-    assert [r["resource_type"] for r in preview["resources"]] == [t.PROVIDER_URL, "My::Word"]
+    # as Heat: each nested stack is the list of its own resources, never stored
+    assert [[(r["resource_name"], r["resource_type"], r["stack_name"]) for r in nested]
+            for nested in preview["resources"]] == [
+        [("word", "OS::Heat::Value", "pre-by_file")], [("word", "OS::Heat::Value",
+                                                       "pre-by_type")]]
+    assert preview["resources"][1][0]["properties"] == {"value": "from-registry"}
+    assert nested_rows(service, "None") == []
 
 
 def test_cancel_update_cancels_the_nested_update_and_rolls_it_back(service):

@@ -1,0 +1,49 @@
+"""Preview a stack whose resources include nested stacks, as Heat's preview shows them.
+
+Heat's preview lists each resource; a resource that is a nested stack is
+shown as the list of the nested stack's own resources (recursively).  The
+nested stacks are built from their templates as a create would build them,
+validated, and never stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
+
+from hearth.engine.nested import children
+from hearth.engine.nested.stack_resource import StackResource
+from hearth.engine.stacks.prepare import StackIdentity
+from hearth.engine.states import COMPLETE, INIT
+
+#: (resource, its stack, the names requiring it) -> the preview object of one resource
+Summary = Callable[[Any, Any, list[str]], dict[str, Any]]
+
+
+def preview_child(resource: StackResource) -> Any:
+    """Return the unstored Stack a nested resource would create (None: not known yet)."""
+    template = resource.child_template()
+    if template is None:
+        return None
+    parent = resource.stack
+    name = f"{parent.name}-{resource.name}"
+    identity = StackIdentity(name, "None", parent.row.project_id)
+    prepared = children.prepare_child(resource, template, resource.child_params(), identity)
+    row = SimpleNamespace(name=name, id="None", project_id=parent.row.project_id,
+                          action=INIT, status=COMPLETE, timeout_mins=None,
+                          disable_rollback=True, owner_id=parent.id,
+                          nested_depth=children.depth_of(parent) + 1)
+    return prepared.build(parent.db, row, parent.registry)
+
+
+def preview_resources(stack: Any, summary: Summary) -> list[Any]:
+    """Return the preview objects of ``stack``'s resources; a nested stack is a list."""
+    from hearth.engine.stacks.stack import required_by
+    users = required_by(stack.definitions)
+    result: list[Any] = []
+    for name, resource in stack.resources.items():
+        child = preview_child(resource) if isinstance(resource, StackResource) else None
+        result.append(preview_resources(child, summary) if child is not None
+                      else summary(resource, stack, users[name]))
+    return result
