@@ -9,22 +9,14 @@ from typing import Any
 from hearth.common import exception
 from hearth.engine import attributes, constraints, properties, support
 from hearth.engine.nested.stack_resource import MEMBER_PREFIX, StackResource
-from hearth.engine.scaling import capacity, cooldown, members, rolling_update
-from hearth.engine.states import COMPLETE, FAILED, IN_PROGRESS, UPDATE
+from hearth.engine.scaling import capacity, members, rolling_update
+from hearth.engine.states import COMPLETE, DELETE, FAILED, IN_PROGRESS, UPDATE
+from hearth.plugins._scaling import CooldownMixin
 
 LOG = logging.getLogger(__name__)
 
-#: Seconds past a resize's timeout after which its "scaling_in_progress" mark
-#: is taken as left by an engine that stopped (see hearth.engine.scaling.cooldown).
-LEASE_MARGIN = 60.0
-#: The same while the nested stack is not acting: a resize marks the group
-#: only a moment before its nested update starts and after it ends.
-IDLE_LEASE = 60.0
-#: Seconds between two looks of an update waiting for a signal's resize to end.
-SCALING_POLL = 1.0
 
-
-class AutoScalingGroup(StackResource):
+class AutoScalingGroup(CooldownMixin, StackResource):
     """An autoscaling group that can scale arbitrary resources.
 
     The group is a nested stack of ``desired_capacity`` (else ``min_size``)
@@ -182,7 +174,7 @@ class AutoScalingGroup(StackResource):
         """Poll the nested create; at its end start the cooldown (as Heat)."""
         done = super().check_create_complete(cookie)
         if done:
-            self._record_scaled(self.properties[self.COOLDOWN],
+            self._finished_scaling(self.properties[self.COOLDOWN],
                                 f"{capacity.CFN_EXACT_CAPACITY} : {self.current_size()}")
         return done
 
@@ -194,6 +186,10 @@ class AutoScalingGroup(StackResource):
 
     def check_update_complete(self, steps: Iterator[Any]) -> Any:
         """Step the update (a number asks to be polled no sooner than that many seconds)."""
+        return self._step(steps)
+
+    @staticmethod
+    def _step(steps: Iterator[Any]) -> Any:
         step = next(steps, StopIteration)
         if step is StopIteration:
             return True
@@ -221,32 +217,9 @@ class AutoScalingGroup(StackResource):
             yield from self._nested_update(self.member_template(self._bounded(current, wanted)))
             resized = True
         finally:
-            self._record_scaled(self.properties[self.COOLDOWN],
+            self._finished_scaling(self.properties[self.COOLDOWN],
                                 f"{capacity.CFN_EXACT_CAPACITY} : {self.current_size()}",
                                 resized)
-
-    def _begin_scaling(self) -> Iterator[float]:
-        while True:
-            lease = self._lease()
-            try:
-                self._merge_metadata(lambda stored, lease=lease: cooldown.begin_scaling(
-                    stored, self.name, lease=lease))
-                return
-            except exception.NoActionRequired:
-                yield SCALING_POLL
-
-    def _lease(self) -> float:
-        """Return how long a scaling mark holds: the resize's timeout, or a minute when idle.
-
-        A mark is only ever set a moment before the nested stack acts, so
-        one on a nested stack that is not acting for that long was left by
-        an engine that stopped.
-        """
-        self._nested = None  # the nested stack's state now
-        nested = self.nested()
-        if nested is not None and nested.status == IN_PROGRESS:
-            return self._timeout_secs() + LEASE_MARGIN
-        return IDLE_LEASE
 
     def _rolling_steps(self) -> Iterator[Any]:
         """Give every member the new definition a batch at a time (``rolling_updates``)."""
@@ -274,14 +247,25 @@ class AutoScalingGroup(StackResource):
             yield None
         self._nested = None  # read the members and their template afresh from now on
 
-    def _timeout_secs(self) -> float:
-        from hearth.engine.stacks.actions import action_timeout
-        return action_timeout(self.stack) if getattr(self.stack, "row", None) else 3600.0
-
     def _bounded(self, current: int, wanted: int) -> int:
         return capacity.new_capacity(current, wanted, capacity.EXACT_CAPACITY, None,
                                      self.properties[self.MIN_SIZE],
                                      self.properties[self.MAX_SIZE])
+
+    # --- delete -------------------------------------------------------------------------
+    def handle_delete(self) -> Iterator[Any]:
+        """Delete the nested stack once no signal's resize runs on it."""
+        return self._delete_steps()
+
+    def check_delete_complete(self, steps: Iterator[Any]) -> Any:
+        """Step the delete."""
+        return self._step(steps)
+
+    def _delete_steps(self) -> Iterator[Any]:
+        yield from self._begin_scaling()
+        self.delete_nested()
+        while not self.check_nested_complete(DELETE):
+            yield None
 
     # --- scaling by signals ---------------------------------------------------------
     def adjust(self, adjustment: float, adjustment_type: str = capacity.CHANGE_IN_CAPACITY,
@@ -311,15 +295,13 @@ class AutoScalingGroup(StackResource):
             raise exception.NoActionRequired()
         if cooldown_secs is None:
             cooldown_secs = self.properties[self.COOLDOWN]
-        lease = self._lease()
-        self._merge_metadata(lambda stored: cooldown.check_scaling_allowed(
-            stored, self.name, cooldown_secs, lease=lease))
+        self._check_scaling_allowed(cooldown_secs)
         resized = False
         try:
             self.resize(new_size)
             resized = True
         finally:
-            self._record_scaled(cooldown_secs, f"{adjustment_type} : {adjustment}", resized)
+            self._finished_scaling(cooldown_secs, f"{adjustment_type} : {adjustment}", resized)
 
     def resize(self, new_size: int) -> None:
         """Update the nested stack to ``new_size`` members and wait for the end (green)."""
@@ -329,15 +311,6 @@ class AutoScalingGroup(StackResource):
                                       clock=self.stack.clock, sleep=self.stack.sleep)
         runner.cancel_at(self.stack.clock() + self._timeout_secs(), exception.StackTimeout())
         runner.run()
-
-    def _record_scaled(self, cooldown_secs: float | None, reason: str,
-                       size_changed: bool = True) -> None:
-        self._merge_metadata(lambda stored: cooldown.finished_scaling(
-            stored, cooldown_secs, reason, size_changed))
-
-    def _merge_metadata(self, merge: Any) -> None:
-        """Apply ``merge`` to the stored metadata in one read-modify-write of the row."""
-        self._metadata = self.stack.store.merge_metadata(self, merge)
 
     # --- attributes ---------------------------------------------------------------------
     def FnGetAtt(self, name: str, *path: Any) -> Any:  # noqa: N802 - Heat's name

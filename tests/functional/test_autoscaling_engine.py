@@ -56,6 +56,10 @@ def test_two_signals_at_once_resize_once(service):
     # the second found the first one's scaling in progress: ignored, no event (as Heat)
     assert signal_events(service, stack["id"]) == ["No signal details provided"]
     assert service.resource_metadata(CTX, stack["id"], "group")["scaling_in_progress"] is False
+    group_id = service.show_resource(CTX, stack["id"], "group")["physical_resource_id"]
+    service.delete_stack(CTX, stack["id"])
+    assert service.wait(CTX, stack["id"])["stack_status"] == "DELETE_COMPLETE"
+    assert service.show_stack(CTX, group_id)["stack_status"] == "DELETE_COMPLETE"
 
 
 def test_a_mark_left_by_a_stopped_engine_expires(service):
