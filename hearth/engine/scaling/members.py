@@ -45,9 +45,13 @@ def member_definition(resource: Mapping[str, Any]) -> Definition:
             if value is not None and not (key in ("properties", "metadata") and value == {})}
 
 
-def member_order_key(status: str, created_time: datetime | str | None, name: str) -> tuple:
-    """Return the sort key of a member: failed ones first, then the oldest, then by name."""
-    return (status != "FAILED", created_time or "", name)
+def member_order_key(status: str, created: datetime | int | str, name: str) -> tuple:
+    """Return the sort key of a member: failed ones first, then the oldest, then by name.
+
+    ``created`` orders members by age: a creation time, or the id of the
+    member's stored row (rows are numbered in creation order).
+    """
+    return (status != "FAILED", created, name)
 
 
 def member_definitions(old_members: Sequence[Member], new_definition: Definition, count: int,
