@@ -84,11 +84,12 @@ DEFAULT_OPTS = [
                     "generations walks them all; collecting less often keeps that cost "
                     "off the engine's hot path. 0 keeps Python's setting."),
     cfg.IntOpt("max_snapshots_per_stack", default=32,
-               help="Most snapshots kept per stack; -1 means no limit."),
+               help="Most snapshots kept per stack (admins are not held by it, as in "
+                    "Heat); -1 means no limit."),
     cfg.BoolOpt("enable_stack_abandon", default=False,
-                help="Allow stack abandon through the API."),
+                help="Allow stack abandon (the API's and stackctl's; Heat's default)."),
     cfg.BoolOpt("enable_stack_adopt", default=False,
-                help="Allow stack adopt through the API."),
+                help="Allow stack adopt (the API's and stackctl's; Heat's default)."),
     cfg.FloatOpt("poll_interval_min", default=0.005, min=0.0,
                  help="First delay in seconds between two polls of a resource's check_X_complete."),
     cfg.FloatOpt("poll_interval_max", default=1.0, min=0.001,
