@@ -285,3 +285,16 @@ def test_adopt_does_not_take_a_masked_hidden_value(keeper, ledger, movable):
     row = api_stacks.stack_get(keeper.db, defaulted["id"])
     assert "secret" not in api_stacks.raw_template_get(
         keeper.db, row.raw_template_id).environment["parameters"]
+
+
+def test_snapshot_of_a_failed_stack(keeper):
+    failing = ("heat_template_version: 2021-04-16\nresources:\n"
+               "  good: {type: OS::Heat::TestResource, properties: {value: ok}}\n"
+               "  bad: {type: OS::Heat::TestResource, depends_on: good, "
+               "properties: {fail: true}}\n")
+    sid = create_and_wait(keeper, "broken", failing)["id"]
+    snapshot = keeper.stack_snapshot(CTX, sid)
+    assert wait(keeper, sid)["stack_status"] == "SNAPSHOT_COMPLETE"
+    resources = keeper.show_snapshot(CTX, sid, snapshot["id"])["data"]["resources"]
+    assert {name: (entry["action"], entry["status"]) for name, entry in resources.items()} == {
+        "good": ("SNAPSHOT", "COMPLETE"), "bad": ("SNAPSHOT", "COMPLETE")}

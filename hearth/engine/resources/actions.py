@@ -52,7 +52,8 @@ ACTION_STARTS: dict[str, frozenset[State]] = {
     RESUME: frozenset({(SUSPEND, COMPLETE), (SUSPEND, FAILED), (RESUME, FAILED)}),
     # check may follow anything that exists, including a failed check
     CHECK: _LIVE | {(CREATE, FAILED)},
-    SNAPSHOT: _LIVE,
+    # as Heat: a snapshot also runs on what failed to be created
+    SNAPSHOT: _LIVE | {(CREATE, FAILED)},
 }
 
 #: Every allowed (old state, new state) pair; :func:`check_transition` is the one checker.
