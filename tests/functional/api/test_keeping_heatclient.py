@@ -107,3 +107,30 @@ def test_abandon_then_adopt(heat, server):
     with pytest.raises(heat_exc.HTTPBadRequest) as refused:
         heat.stacks.create(stack_name="broken", adopt_stack_data="{}")
     assert "Invalid adopt data: 'template'" in str(refused.value)
+
+
+def test_stackctl_over_http(heat, server, tmp_path):
+    """The same commands through ``stackctl --url`` (the HTTP backend)."""
+    import subprocess
+    import sys
+    token = create_token(server.env, "proj-keep")
+    stackctl = os.path.join(os.path.dirname(sys.executable), "stackctl")
+
+    def run(*args):
+        done = subprocess.run([stackctl, "--url", server.url("proj-keep"), "--token", token,
+                               *args], capture_output=True, text=True, timeout=120,
+                              stdin=subprocess.DEVNULL)
+        assert done.returncode == 0, (args, done.stdout, done.stderr)
+        return done.stdout
+
+    stack_id = heat.stacks.create(stack_name="remote", template=template(server, 4))["stack"]["id"]
+    _wait(heat, stack_id)
+    taken = json.loads(run("stack-snapshot", "-n", "over-http", "remote"))
+    assert (taken["name"], taken["status"]) == ("over-http", "COMPLETE")
+    heat.stacks.update(stack_id, template=template(server, 1))
+    _wait(heat, stack_id)
+    assert "Stack remote RESTORE_COMPLETE" in run("stack-restore", "remote", taken["id"])
+    assert heat.stacks.output_show("remote", "size")["output"]["output_value"] == 4
+    data_file = tmp_path / "remote.json"
+    run("stack-abandon", "-O", str(data_file), "remote")
+    assert "Stack back ADOPT_COMPLETE" in run("stack-adopt", "-a", str(data_file), "back")
