@@ -112,7 +112,8 @@ def create_child(resource: StackResource, template: Any, params: Mapping[str, An
     identity = StackIdentity(resource.physical_resource_name() or resource.name, new_uuid(),
                              parent.row.project_id)
     prepared = prepare_child(resource, template, params, identity)
-    limits.check_tree_size(parent.db, parent.id, len(prepared.definitions))
+    limits.check_tree_size(parent.db, parent.id, len(prepared.definitions),
+                           top_level=parent.row.owner_id is None)
     data, files, env = prepared.stored()
     raw = api_stacks.raw_template_create(parent.db, data, files, env)
     row = api_stacks.stack_create(parent.db, {
@@ -133,7 +134,8 @@ def update_target(resource: StackResource, child: Stack, template: Any,
     parent = resource.stack
     prepared = prepare_child(resource, template, params, StackIdentity.of(child.row))
     limits.check_tree_size(parent.db, parent.id, len(prepared.definitions),
-                           removing=len(child.resources))
+                           removing=len(child.resources),
+                           top_level=parent.row.owner_id is None)
     data, files, env = prepared.stored()
     raw = api_stacks.raw_template_create(parent.db, data, files, env)
     target = prepared.build(parent.db, child.row, parent.registry, clock=parent.clock,

@@ -8,6 +8,7 @@ of the whole tree under the root, the new nested stack's included
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from hearth.common import exception
@@ -16,7 +17,9 @@ from hearth.common import exception
 TREE_TOO_BIG = "Maximum resources per stack exceeded."
 
 
+@functools.lru_cache(maxsize=1)
 def _conf() -> Any:
+    """Return the configuration, its options registered (once: registering is not cheap)."""
     from hearth.common import config
     config.register_opts()
     return config.CONF
@@ -30,13 +33,17 @@ def child_depth(parent_depth: int) -> int:
     return parent_depth + 1
 
 
-def check_tree_size(db: Any, parent_stack_id: str, adding: int, removing: int = 0) -> None:
-    """Refuse ``adding`` resources (replacing ``removing``) in the tree of ``parent_stack_id``."""
+def check_tree_size(db: Any, parent_stack_id: str, adding: int, removing: int = 0,
+                    top_level: bool = False) -> None:
+    """Refuse ``adding`` resources (replacing ``removing``) in the tree of ``parent_stack_id``.
+
+    ``top_level`` says the parent is the root (no query to find it).
+    """
     limit = _conf().max_resources_per_stack
     if limit < 0:
         return
     from hearth.db import api_nested  # SQLAlchemy: only where stacks are stored
-    root = api_nested.stack_root_id(db, parent_stack_id)
+    root = parent_stack_id if top_level else api_nested.stack_root_id(db, parent_stack_id)
     total = api_nested.tree_resource_count(db, root) + adding - removing
     if total > limit:
         raise exception.RequestLimitExceeded(message=TREE_TOO_BIG)
