@@ -233,7 +233,9 @@ def test_pre_create_hook_pauses_until_cleared(service):
     assert service.show_stack(CTX, created["id"])["stack_status"] == "CREATE_IN_PROGRESS"
     with pytest.raises(exception.InvalidBreakPointHook) as error:
         service.resource_signal(CTX, created["id"], "b", {"unset_hook": "pre-delete"})
-    assert str(error.value) == 'The "pre-delete" hook is not defined on b'
+    # Heat 27.0.1's words (the class, the resource, its stack)
+    assert str(error.value) == (f'The "pre-delete" hook is not defined on TestResource "b" '
+                                f'Stack "hooked" [{created["id"]}]')
     service.resource_signal(CTX, created["id"], "b", {"unset_hook": "pre-create"})
     stack = service.wait(CTX, created["id"])
     assert stack["stack_status"] == "CREATE_COMPLETE"

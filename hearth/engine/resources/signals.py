@@ -51,15 +51,22 @@ def add_event(resource: Any, action: str, status: str, reason: str) -> None:
     stack.publish_event(values, row.uuid)
 
 
+def describe(resource: Any) -> str:
+    """Return how Heat names a resource in messages: ``Class "name" Stack "stack" [id]``."""
+    stack = resource.stack
+    return (f'{type(resource).__name__} "{resource.name}" Stack "{stack.name}" '
+            f"[{stack.id}]")
+
+
 def check_hook(resource: Any, details: Any) -> None:
     """Refuse an ``unset_hook`` naming an unknown hook type or one not set on the resource."""
     hook = details["unset_hook"]
     if hook not in HOOK_TYPES:
         raise exception.InvalidBreakPointHook(
-            message=f'Invalid hook type "{hook}" for {resource.name}')
+            message=f'Invalid hook type "{hook}" for {describe(resource)}')
     if not actions.has_hook(resource, hook):
         raise exception.InvalidBreakPointHook(
-            message=f'The "{hook}" hook is not defined on {resource.name}')
+            message=f'The "{hook}" hook is not defined on {describe(resource)}')
 
 
 def check_action(resource: Any) -> None:

@@ -1,7 +1,13 @@
 """Wait conditions, signals and hooks end to end through the real engine (SQLite).
 
 Expected texts are Heat's (heat/engine/resources/wait_condition.py,
-openstack/heat/wait_condition*.py and Resource.signal()).  The same tests
+openstack/heat/wait_condition*.py and Resource.signal()), checked with the
+Heat 27.0.1 oracle (heat-oracle.md): hook events and their states, the
+hook and "signal is not supported" refusals, SIGNAL_COMPLETE "Signal: ..."
+events, the same-id replacement ("Signal 2 received") and the timeout text.
+One deliberate difference: Heat handles a wait condition handle's signal
+after answering 200, so a malformed body is dropped silently; Hearth
+handles it before answering and refuses it (400, "Metadata format invalid").  The same tests
 run on PostgreSQL from ``test_wait_condition_postgres.py``.
 """
 
@@ -132,7 +138,8 @@ def test_refused_signals(service):
     assert str(error.value) == "signal is not supported for resource."
     with pytest.raises(exception.InvalidBreakPointHook) as error:
         service.resource_signal(CTX, stack_id, "handle", {"unset_hook": "pre-lunch"})
-    assert str(error.value) == 'Invalid hook type "pre-lunch" for handle'
+    assert str(error.value) == ('Invalid hook type "pre-lunch" for WaitConditionHandle '
+                                f'"handle" Stack "wr" [{stack_id}]')  # Heat's words
     with pytest.raises(exception.ResourceNotFound):
         service.resource_signal(CTX, stack_id, "nothere", {})
     service.resource_signal(CTX, stack_id, "handle", {})
@@ -221,7 +228,8 @@ def test_hooks_pause_create_update_and_delete_until_cleared(service):
     wait_for(lambda: paused in events(service, stack_id))
     with pytest.raises(exception.InvalidBreakPointHook) as error:
         service.resource_signal(CTX, stack_id, "a", {"unset_hook": "pre-create"})
-    assert str(error.value) == 'The "pre-create" hook is not defined on a'
+    assert str(error.value) == (
+        f'The "pre-create" hook is not defined on NoneResource "a" Stack "hk" [{stack_id}]')
     service.resource_signal(CTX, stack_id, "b", {"unset_hook": "pre-create"})
     assert service.wait(CTX, stack_id)["stack_status"] == "CREATE_COMPLETE"
     assert ("b", "INIT_COMPLETE", "Hook pre-create is cleared") in events(service, stack_id)
