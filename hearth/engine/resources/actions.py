@@ -258,21 +258,6 @@ def restricted(resource: Any, action: str) -> bool:
     return action in registry_values(resource, "restricted_actions")
 
 
-def external_unchanged(resource: Any, after: Any) -> bool:
-    """Return whether an imported resource (``external_id``) is left as it is by an update.
-
-    As Heat: changing (or adding, or removing) ``external_id`` is refused
-    with NotSupported; an unchanged one means nothing to update.
-    """
-    before_id = resolved_field(resource.t, "external_id")
-    after_id = resolved_field(after, "external_id")
-    if before_id != after_id:
-        raise exception.ResourceFailure(exception.NotSupported(
-            feature=f"Update to property external_id of {resource.name} "
-                    f"({resource.type_name})"), resource, UPDATE)
-    return after_id is not None
-
-
 def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = None) -> Task:
     """Update the resource in place to definition ``after``, or raise UpdateReplace.
 
@@ -284,7 +269,8 @@ def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = N
     (:class:`NotSupported`) or when restricted_actions forbid it
     (:class:`ResourceActionRestricted`); returns at once when nothing changed.
     """
-    if external_unchanged(resource, after):
+    from hearth.engine.resources import keeping
+    if keeping.external_unchanged(resource, after):
         return
     # as Heat: every resource an update reaches may pause first, changed or not
     yield from paused_at_hook(resource, UPDATE, "pre-update")

@@ -29,7 +29,7 @@ from typing import Any
 from hearth.common import exception
 from hearth.engine.resources import actions as resource_actions
 from hearth.engine.scheduler import Task
-from hearth.engine.states import ADOPT, DELETE
+from hearth.engine.states import ADOPT, DELETE, UPDATE
 
 
 def default_adopt(resource: Any, resource_data: Mapping[str, Any] | None) -> None:
@@ -93,3 +93,18 @@ def restore_definition(resource: Any, definition: Any, entry: Mapping[str, Any] 
     if handle is None:
         return definition
     return handle(definition, entry)
+
+
+def external_unchanged(resource: Any, after: Any) -> bool:
+    """Return whether an imported resource (``external_id``) is left as it is by an update.
+
+    As Heat: changing (or adding, or removing) ``external_id`` is refused
+    with NotSupported; an unchanged one means nothing to update.
+    """
+    before_id = resource_actions.resolved_field(resource.t, "external_id")
+    after_id = resource_actions.resolved_field(after, "external_id")
+    if before_id != after_id:
+        raise exception.ResourceFailure(exception.NotSupported(
+            feature=f"Update to property external_id of {resource.name} "
+                    f"({resource.type_name})"), resource, UPDATE)
+    return after_id is not None
