@@ -8,10 +8,12 @@ is created and deleted
   HEARTH_HOME and bytecode cache; :mod:`cli_bench`'s measurement: wall, CPU
   and peak RSS of each process, medians of ``--repeats`` after a warm-up);
 * in-process, through one EngineService (:mod:`engine_bench`'s ``Bench``:
-  from the call to the final state, medians of ``--repeats``).
+  from the call to the final state, medians of ``--repeats``; the CPU time
+  of this process over the create and the delete together).
 
-The cost per resource is (create + delete) / size, in milliseconds; the
-group's extra cost is what a nested stack adds.  ``max_resources_per_stack``
+The cost per resource is (create + delete) / size, in milliseconds, of wall
+and of CPU time (in-process: this process's CPU over both); the group's
+extra cost is what a nested stack adds.  ``max_resources_per_stack``
 is lifted for both (the group and its members count as one tree, 1001 >
 1000, as in Heat).
 
@@ -21,8 +23,10 @@ is lifted for both (the group and its members count as one tree, 1001 >
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -60,7 +64,8 @@ def processes(size: int, repeats: int, base: Path) -> list[str]:
         rows.append(f"| stackctl, {label} | {create.wall:.2f} s | {create.cpu:.2f} s | "
                     f"{delete.wall:.2f} s | {delete.cpu:.2f} s | "
                     f"{max(create.peak_mib, delete.peak_mib):.0f} MiB | "
-                    f"{per_resource(create.wall, delete.wall, size)} |")
+                    f"{per_resource(create.wall, delete.wall, size)} | "
+                    f"{per_resource(create.cpu, delete.cpu, size)} |")
     return rows
 
 
@@ -72,10 +77,15 @@ def in_process(size: int, repeats: int, base: Path) -> list[str]:
     rows = []
     try:
         for label, text in templates(size).items():
-            create, delete = engine_bench.median_pair(
-                [bench.create_delete(text) for _ in range(repeats)])
+            runs, cpu = [], []
+            for _ in range(repeats):
+                started = time.process_time()
+                runs.append(bench.create_delete(text))
+                cpu.append(time.process_time() - started)
+            create, delete = engine_bench.median_pair(runs)
             rows.append(f"| in-process, {label} | {create:.2f} s | | {delete:.2f} s | | | "
-                        f"{per_resource(create, delete, size)} |")
+                        f"{per_resource(create, delete, size)} | "
+                        f"{per_resource(statistics.median(cpu), 0, size)} |")
     finally:
         bench.stop()
     return rows
@@ -88,8 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=1000)
     options = parser.parse_args(argv)
     lines = [f"| N = {options.size} × OS::Heat::None | create wall | create CPU | delete wall | "
-             "delete CPU | peak RSS | per resource (create + delete) |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+             "delete CPU | peak RSS | wall per resource | CPU per resource |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     with tempfile.TemporaryDirectory(prefix="hearth-group-bench-") as directory:
         base = Path(directory)
         lines += processes(options.size, options.repeats, base)
