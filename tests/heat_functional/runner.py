@@ -53,7 +53,7 @@ class Run:
         rendered = {}
         for key, ref in (files or {}).items():
             value = self.template(ref)
-            rendered[key] = value if isinstance(value, str) else json.dumps(value)
+            rendered[key] = value if isinstance(value, str) else json.dumps(value, default=str)
         return rendered
 
     def request(self, args: dict) -> dict:
@@ -64,7 +64,7 @@ class Run:
                 "disable_rollback": args.get("disable_rollback", True)}
         if "template" in args:
             body["template"] = self.template(args["template"])
-        for key in ("tags", "timeout_mins", "existing", "show_nested"):
+        for key in ("tags", "timeout_mins", "existing", "show_nested", "environment_files"):
             if key in args:
                 body[key] = args[key]
         return body
@@ -83,6 +83,8 @@ class Run:
         """Replace ``$name`` strings by values saved earlier in the scenario."""
         if isinstance(expected, str) and expected.startswith("$"):
             return self.saved[expected[1:]]
+        if isinstance(expected, list):
+            return [self.value(item) for item in expected]
         return expected
 
 
@@ -263,13 +265,14 @@ def step_outputs(run: Run, args: dict) -> None:
     """The stack's outputs (resolved, or their ``output_error``) are as expected.
 
     ``expect``: equal values; ``differ``: values they must not be; ``errors``: patterns of
-    output errors; ``save``: values kept for later steps. Outputs are read one by one with
+    output errors; ``save``: values kept for later steps; ``lengths``: sizes of values
+    (``key.path`` reaches inside one). Outputs are read one by one with
     ``output-show`` when ``show`` is true, else from ``stack-show``.
     """
     identity = run.stack(args.get("at"))
     if args.get("show"):
         keys = {*args.get("expect", {}), *args.get("differ", {}), *args.get("errors", {}),
-                *args.get("save", {})}
+                *args.get("save", {}), *(k.split(".")[0] for k in args.get("lengths", {}))}
         outputs = {key: run.heat.stacks.output_show(identity, key)["output"] for key in keys}
     else:
         stack = run.heat.stacks.get(identity)
@@ -282,6 +285,10 @@ def step_outputs(run: Run, args: dict) -> None:
         assert re.search(pattern, outputs[key].get("output_error") or ""), outputs[key]
     for key, var in args.get("save", {}).items():
         run.saved[var] = outputs[key].get("output_value")
+    for path, length in args.get("lengths", {}).items():
+        key, _, rest = path.partition(".")
+        value = outputs[key].get("output_value")
+        assert len(dig(value, rest) if rest else value) == length, (path, value)
 
 
 def step_stack(run: Run, args: dict) -> None:
@@ -329,6 +336,22 @@ def step_wait_stack(run: Run, args: dict) -> None:
                                                                               WAIT_SECS))
 
 
+def step_settle(run: Run, args: dict) -> None:
+    """Poll until the group behind ``name`` has ``count`` members, all complete, and its
+    metadata no longer says ``scaling_in_progress`` (as Heat's check_autoscale_complete)."""
+    deadline = time.monotonic() + args.get("timeout", WAIT_SECS)
+    while True:
+        members = run.heat.resources.list(run.stack(args["name"]))
+        done = len(members) == args["count"] and all(
+            m.resource_status in ("CREATE_COMPLETE", "UPDATE_COMPLETE") for m in members)
+        if done and not run.heat.resources.metadata(run.identity, args["name"]).get(
+                "scaling_in_progress"):
+            return
+        assert time.monotonic() < deadline, [(m.resource_name, m.resource_status)
+                                             for m in members]
+        time.sleep(POLL_SECS)
+
+
 def step_signal(run: Run, args: dict) -> None:
     """Signal a resource (``data`` the signal's body); ``error`` the refusal expected."""
     identity = run.stack(args.get("at"))
@@ -359,7 +382,7 @@ def _flat(resources: list) -> list:
 
 
 def step_validate(run: Run, args: dict) -> None:
-    """template-validate: ``expect`` fields of the answer, or ``error`` the refusal."""
+    """template-validate: ``expect`` fields (or ``equal`` the whole answer), or ``error``."""
     body = {k: v for k, v in run.request(args).items() if k != "disable_rollback"}
     result = {}
 
@@ -370,16 +393,19 @@ def step_validate(run: Run, args: dict) -> None:
         return
     for key, expected in args.get("expect", {}).items():
         assert dig(result, key) == expected, (key, dig(result, key))
+    if "equal" in args:
+        assert result == args["equal"], result
 
 
 def step_events(run: Run, args: dict) -> None:
-    """Events of a resource with these reasons exist (polled until they do)."""
+    """A resource's events carry each reason of ``counts`` that many times (polled)."""
     identity = run.stack(args.get("at"))
-    deadline = time.monotonic() + WAIT_SECS
+    deadline = time.monotonic() + args.get("timeout", 10)
     while True:
         events = run.heat.events.list(identity, resource_name=args.get("name"))
         reasons = [e.resource_status_reason for e in events]
-        if all(reason in reasons for reason in args["reasons"]):
+        counts = {reason: reasons.count(reason) for reason in args["counts"]}
+        if counts == args["counts"]:
             return
         assert time.monotonic() < deadline, reasons
         time.sleep(POLL_SECS)
@@ -428,7 +454,7 @@ STEPS: dict[str, Callable[[Run, dict], None]] = {
     "create": step_create, "update": step_update, "action": step_action,
     "delete": step_delete, "resources": step_resources, "resource": step_resource,
     "ids": step_ids, "outputs": step_outputs, "stack": step_stack, "is_stack": step_is_stack,
-    "wait_resource": step_wait_resource, "wait_stack": step_wait_stack, "signal": step_signal,
+    "wait_resource": step_wait_resource, "settle": step_settle, "wait_stack": step_wait_stack, "signal": step_signal,
     "preview_update": step_preview_update, "preview": step_preview, "validate": step_validate,
     "events": step_events, "snapshot": step_snapshot, "restore": step_restore,
     "abandon": step_abandon, "save": step_save,
@@ -455,7 +481,7 @@ def play(heat: Any, scenario: dict) -> None:
     name = f"{scenario['name'].replace('_', '-')}-{uuid.uuid4().hex[:6]}"
     run = Run(heat, scenario["templates"], name)
     try:
-        for number, step in enumerate(scenario["steps"], 1):
+        for number, step in enumerate(_flat(scenario["steps"]), 1):
             (kind, args), = step.items()
             try:
                 STEPS[kind](run, args or {})
