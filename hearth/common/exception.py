@@ -383,7 +383,7 @@ class NestedStackFailure(HearthException):
         head = f"Resource {action} failed: "
         if status_reason.startswith(head):
             parts = [part.strip() for part in status_reason[len(head):].split(":")]
-            if len(parts) >= 3:
+            if len(parts) >= 3 and parts[1].startswith("resources."):
                 self.error_type_name = parts[0]
                 self.path = parts[1].split(".")
                 self.reason = ": ".join(parts[2:])

@@ -27,3 +27,10 @@ def test_another_reason_is_kept_whole():
     assert failure.error_type == "NestedStackFailure"
     assert str(ResourceFailure(failure, PARENT, "CREATE")) == (
         "resources.outer: Stack CREATE cancelled")
+
+
+def test_a_reason_without_a_resource_path_is_kept_whole():
+    reason = "Resource CHECK failed: bad: Resource CHECK failed: ValueError: resources.bad: x"
+    failure = NestedStackFailure(reason, "CHECK")
+    assert failure.error_type == "NestedStackFailure"
+    assert str(ResourceFailure(failure, PARENT, "CHECK")) == f"resources.outer: {reason}"
