@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -51,6 +51,17 @@ def raw_template_get(db: Database, template_id: int) -> models.RawTemplate:
     with db.session_scope() as session:
         row = rows.get_or_raise(session, models.RawTemplate, template_id, "Template")
     return row
+
+
+def raw_template_get_many(db: Database, template_ids: Iterable[int]
+                          ) -> dict[int, models.RawTemplate]:
+    """Return ``{id: raw template}`` of the templates that exist among ``template_ids``."""
+    ids = list(set(template_ids))
+    if not ids:
+        return {}
+    query = select(models.RawTemplate).where(models.RawTemplate.id.in_(ids))
+    with db.session_scope() as session:
+        return {row.id: row for row in session.scalars(query)}
 
 
 def raw_template_update(db: Database, template_id: int, **values: Any) -> models.RawTemplate:

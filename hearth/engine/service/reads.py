@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 JsonMap = dict[str, Any]
 
-#: most template descriptions kept in memory for stack listings
+#: most template descriptions (and requirement maps) kept in memory for listings
 DESCRIPTION_CACHE_SIZE = 10000
 
 
@@ -50,6 +50,8 @@ class StackReads(Catalog):
         super().__init__()
         #: raw template id -> description (stored templates never change; updates add new ones)
         self._descriptions: dict[int, str] = {}
+        #: raw template id -> ``{resource: names requiring it}`` (see ``_required_by``)
+        self._required: dict[int, dict[str, list[str]]] = {}
         self._recovered = False
 
     def _recover_once(self) -> None:
@@ -178,8 +180,7 @@ class StackReads(Catalog):
         row = self._row(ctx, stack_identity)
         depth = nested_reads.capped_depth(nested_depth)
         tree = nested_reads.StackTree.read(self.db, row, depth + 1)
-        items = nested_reads.tree_resources(self.db, tree, row, depth, self._required_by,
-                                            filters)
+        items = nested_reads.tree_resources(self.db, tree, depth, self._required_by, filters)
         if with_detail:
             self._add_details(items, {stack.id: stack for stack in tree.live_stacks()})
         return items
@@ -332,14 +333,25 @@ class StackReads(Catalog):
             raise exception.ResourceNotFound(resource_name=resource_name, stack_name=row.name,
                                              entity="Resource", name=resource_name)
 
-    def _context(self, row: models.Stack) -> ResolutionContext:
+    def _context(self, row: models.Stack, raw: models.RawTemplate | None = None
+                 ) -> ResolutionContext:
         """Return the stored template's context (parameters; no resources built)."""
         from hearth.engine.stacks.prepare import StackIdentity, stored_context
-        raw = self._raw(row)
+        raw = raw or self._raw(row)
         return stored_context(raw.template, raw.files, raw.environment, StackIdentity.of(row))
 
-    def _required_by(self, row: models.Stack) -> dict[str, list[str]]:
-        """Return ``{resource: names that require it}`` from the stored definitions alone."""
+    def _required_by(self, row: models.Stack, raw: models.RawTemplate | None = None
+                     ) -> dict[str, list[str]]:
+        """Return ``{resource: names that require it}`` from the stored definitions alone.
+
+        Kept per raw template (a stored template never changes; updates store new ones).
+        """
         from hearth.engine.stacks.stack import required_by
-        context = self._context(row)
-        return required_by(context.template.resource_definitions(context))
+        cached = self._required.get(row.raw_template_id)
+        if cached is None:
+            context = self._context(row, raw)
+            cached = required_by(context.template.resource_definitions(context))
+            if len(self._required) >= DESCRIPTION_CACHE_SIZE:
+                self._required.clear()
+            self._required[row.raw_template_id] = cached
+        return {name: list(users) for name, users in cached.items()}

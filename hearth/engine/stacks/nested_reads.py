@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from hearth.db.session import Database
 
 JsonMap = dict[str, Any]
-#: stack row -> ``{resource name: names of the resources requiring it}``
-RequiredBy = Callable[["models.Stack"], Mapping[str, list[str]]]
+#: (stack row, its raw template) -> ``{resource name: names of the resources requiring it}``
+RequiredBy = Callable[["models.Stack", "models.RawTemplate"], Mapping[str, list[str]]]
 
 
 def capped_depth(nested_depth: int | None) -> int:
@@ -62,37 +62,52 @@ class StackTree:
         """Return ``{nested stack id: row}`` of the stacks ``stack``'s resources hold."""
         return {row.id: row for row in self._children.get(stack.id, [])}
 
-    def live_stacks(self) -> list[models.Stack]:
-        """Return the root and every live stack below it read, level by level."""
-        found, level = [self.root], [self.root]
-        while level:
+    def live_stacks(self, depth: int | None = None) -> list[models.Stack]:
+        """Return the root and the live stacks below it, level by level (``depth`` levels)."""
+        found, level, levels = [self.root], [self.root], 0
+        while level and (depth is None or levels < depth):
             level = [child for row in level for child in self._children.get(row.id, [])
                      if child.deleted_at is None]
             found += level
+            levels += 1
         return found
 
 
-def tree_resources(db: Database, tree: StackTree, stack: models.Stack, depth: int,
-                   required_by: RequiredBy,
+def tree_resources(db: Database, tree: StackTree, depth: int, required_by: RequiredBy,
                    filters: Mapping[str, Any] | None = None) -> list[JsonMap]:
-    """Return the resources of ``stack`` and of its nested stacks ``depth`` levels down.
+    """Return the resources of the tree's root and of its nested stacks ``depth`` levels down.
 
     ``filters`` apply at every level.  ``tree`` must reach one level below
     ``depth``, for the ``nested`` stacks of the deepest resources listed.
+    The resources and templates of every stack listed are read in one
+    query each.
     """
-    every = api_resources.resource_get_all_by_stack(db, stack.id)
-    shown = api_resources.resource_get_all_by_stack(db, stack.id, filters) if filters else every
+    stacks = tree.live_stacks(depth)
+    ids = [stack.id for stack in stacks]
+    every = api_resources.resource_get_all_by_stacks(db, ids)
+    shown = api_resources.resource_get_all_by_stacks(db, ids, filters) if filters else every
+    raws = api_stacks.raw_template_get_many(db, (stack.raw_template_id for stack in stacks))
+    return _listing(tree, tree.root, depth, every, shown,
+                    lambda stack: required_by(stack, raws[stack.raw_template_id]))
+
+
+def _listing(tree: StackTree, stack: models.Stack, depth: int,
+             every: Mapping[str, list[models.Resource]],
+             shown: Mapping[str, list[models.Resource]],
+             required_by: Callable[[models.Stack], Mapping[str, list[str]]]
+             ) -> list[JsonMap]:
+    """Heat's order: a stack's own resources, then each holder's nested stack, depth first."""
     nested = tree.nested_of(stack)
     users = required_by(stack)
     items = [api_format.format_resource(item, stack, users.get(item.name, []),
                                         nested=nested.get(item.physical_resource_id or ""))
-             for item in shown if item.replaced_by is None]
+             for item in shown[stack.id] if item.replaced_by is None]
     if depth <= 0:
         return items
-    for item in every:
+    for item in every[stack.id]:
         child = nested.get(item.physical_resource_id or "")
         if item.replaced_by is None and child is not None and child.deleted_at is None:
-            items += tree_resources(db, tree, child, depth - 1, required_by, filters)
+            items += _listing(tree, child, depth - 1, every, shown, required_by)
     return items
 
 
