@@ -23,7 +23,11 @@ def heat(tmp_path_factory):
     if oracle:
         yield heatclient.Client("1", endpoint=oracle, token="oracle")
         return
-    server = _start(str(tmp_path_factory.mktemp("hearth-heat-functional")))
+    home = tmp_path_factory.mktemp("hearth-heat-functional")
+    # as Heat's functional gate (.zuul.yaml HEAT_ENABLE_ADOPT_ABANDON: devstack sets both)
+    config = home / "hearth.conf"
+    config.write_text("[DEFAULT]\nenable_stack_abandon = true\nenable_stack_adopt = true\n")
+    server = _start(str(home), "--config-file", str(config))
     try:
         token = create_token(server.env, "heat-functional")
         yield heatclient.Client("1", endpoint=server.url("heat-functional"), token=token)
