@@ -17,7 +17,7 @@ from hearth.common import exception
 from hearth.engine.nested import limits
 from hearth.engine.nested.environment import child_environment
 from hearth.engine.stacks.prepare import PreparedStack, StackIdentity, prepare
-from hearth.engine.states import FAILED
+from hearth.engine.states import FAILED, IN_PROGRESS
 
 # The database and green-thread modules are imported where a child stack is
 # stored or run: plug-ins import this module, and template-validate loads every
@@ -141,6 +141,21 @@ def update_target(resource: StackResource, child: Stack, template: Any,
     target = prepared.build(parent.db, child.row, parent.registry, clock=parent.clock,
                             sleep=parent.sleep)
     return raw.id, target
+
+
+def check_tree_idle(db: Any, row: Any) -> None:
+    """Refuse a direct action on nested stack ``row`` while its top-level stack acts.
+
+    Nested stacks act under the top-level stack's lock; a user's own action
+    on one of them waits until the tree is idle (ActionInProgress).
+    """
+    from hearth.db import api_nested, api_stacks
+    root_id = api_nested.stack_root_id(db, row.id)
+    if root_id == row.id:
+        return
+    root = api_stacks.stack_get(db, root_id, show_deleted=True)
+    if root.status == IN_PROGRESS:
+        raise exception.ActionInProgress(stack_name=root.name, action=root.action)
 
 
 def find_child_id(parent: Stack, resource_name: str) -> str | None:

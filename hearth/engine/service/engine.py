@@ -335,6 +335,9 @@ class EngineService(StackKeeping, StackReads):
 
     def _run(self, stack: Stack, action: str, work: Callable[[], Any]) -> None:
         from hearth.engine.stacks.actions import start_state
+        if getattr(stack.row, "owner_id", None) is not None:  # a nested stack acted on directly
+            from hearth.engine.nested.children import check_tree_idle
+            check_tree_idle(self.db, stack.row)
         self.runtime.lock(stack.id, stack.name, action)
         start_state(stack, action)
         self.runtime.start(stack, work)

@@ -343,3 +343,18 @@ def test_a_timed_out_parent_stops_the_nested_walk(service, engine_options):
     assert (row.action, row.status) == ("CREATE", "FAILED")
     slow = service.show_resource(CTX, row.id, "slow")
     assert slow["resource_status"] == "CREATE_FAILED"
+
+
+def test_a_nested_stack_acted_on_directly_waits_for_its_tree(service):
+    created = service.create_stack(CTX, "busy", t.stack_of(t.SLOW_CHILD))
+    deadline = time.monotonic() + 10
+    while not nested_rows(service, created["id"]) and time.monotonic() < deadline:
+        service.wait(CTX, created["id"], timeout=0.05)
+    [row] = nested_rows(service, created["id"])
+    with pytest.raises(exception.ActionInProgress) as raised:
+        service.stack_action(CTX, row.id, "suspend")
+    assert str(raised.value) == "Stack busy already has an action (CREATE) in progress."
+    service.stack_action(CTX, created["id"], "cancel_without_rollback")
+    service.wait(CTX, created["id"])
+    service.stack_action(CTX, row.id, "check")  # the tree is idle: a direct action runs
+    assert service.wait(CTX, row.id)["stack_status"].startswith("CHECK_")
