@@ -4,6 +4,7 @@
 (:class:`StackResource`), :mod:`~hearth.engine.nested.template_resource` the
 provider templates built on it; :mod:`~hearth.engine.nested.children` builds,
 stores, loads and runs the child stacks, :mod:`~hearth.engine.nested.limits`
-checks the depth and tree-size limits and
-:mod:`~hearth.engine.nested.environment` derives a child's environment.
+checks the depth and tree-size limits,
+:mod:`~hearth.engine.nested.environment` derives a child's environment and
+:mod:`~hearth.engine.nested.preview` shows nested stacks in a stack preview.
 """
