@@ -89,6 +89,8 @@ _STACK_SUMMARY: Schema = {
         "updated_time": _NULLABLE_STRING, "deletion_time": _NULLABLE_STRING,
         "stack_owner": _NULLABLE_STRING, "parent": _NULLABLE_STRING,
         "tags": {"type": ["array", "null"]},
+        "project": {"type": "string",
+                    "description": "The stack's project (stack listings of an admin)."},
     },
 }
 

@@ -131,6 +131,15 @@ def _list_arguments(request: ApiRequest) -> dict[str, Any]:
     return {"filters": filters or None, **arguments}
 
 
+def _listed(request: ApiRequest, stack: dict[str, Any]) -> dict[str, Any]:
+    """Return a stack-list item: its links, and its ``project`` for an admin (as Heat)."""
+    item = links.with_stack_links(request.base, stack)
+    if request.ctx.is_admin:
+        item = {"id": item["id"], "links": item["links"],
+                "project": stack["stack_user_project_id"], **item}
+    return item
+
+
 def index(request: ApiRequest) -> dict[str, Any]:
     """GET /stacks: stack summaries, with a next link when a page is full."""
     query = request.query
@@ -138,8 +147,7 @@ def index(request: ApiRequest) -> dict[str, Any]:
     stacks = request.service.list_stacks(
         request.ctx, limit=query.get("limit"), marker=query.get("marker"),
         sort_keys=query.get("sort_keys"), sort_dir=query.get("sort_dir"), **arguments)
-    result: dict[str, Any] = {"stacks": [links.with_stack_links(request.base, s)
-                                         for s in stacks]}
+    result: dict[str, Any] = {"stacks": [_listed(request, s) for s in stacks]}
     limit = query.get("limit")
     if limit and len(stacks) >= limit:
         pairs = urllib.parse.parse_qsl(request.raw.query_string, keep_blank_values=True)
