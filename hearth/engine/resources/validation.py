@@ -55,6 +55,8 @@ def validate_resource_definition(defn: Any, registry: TypeRegistry, env: Any,
     try:
         resource.validate()
     except exception.StackValidationFailed as exc:
+        if tuple(exc.path[:2]) == (RESOURCES, defn.name):  # a function's: already absolute
+            raise exc.located(None, line=defn.line) from None
         raise exc.prefixed(RESOURCES, line=defn.line) from None
     warnings = [w for w in (deprecation_warning(defn.type, resource_class),) if w]
     warnings += deprecated_properties(defn.name, resource_class.properties_schema,
