@@ -144,9 +144,31 @@ class Resource:
         """Return whether a definition of type ``type_name`` keeps this resource's type.
 
         A different type is a replacement; a type naming the same
-        implementation (a provider template's two aliases) is updated in place.
+        implementation (two aliases of one plug-in in the environment's
+        resource_registry, or of one provider template) is updated in place,
+        as Heat does.
         """
-        return type_name == self.type_name
+        if type_name == self.type_name:
+            return True
+        registry = getattr(self.stack, "registry", None)
+        if not isinstance(type_name, str) or registry is None:
+            return False
+        try:
+            resolved = registry.get_class(type_name, getattr(self.stack, "env", None),
+                                          self.name, allow_hidden=True,
+                                          files=getattr(self.stack, "files", None))
+        except exception.HearthException:
+            return False
+        return resolved is type(self)
+
+    def same_implementation(self, other_class: type) -> bool:
+        """Return whether ``other_class`` (a type's class in the new environment) is this one's.
+
+        An update keeps a resource in place only when its new type is
+        implemented by the same plug-in; a type name the environment now maps
+        elsewhere is a replacement, as Heat does.
+        """
+        return other_class is type(self)
 
     @classmethod
     def has_attribute(cls, name: str) -> bool:

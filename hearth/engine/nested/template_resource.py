@@ -122,6 +122,10 @@ class TemplateResource(StackResource):
             return False
         return str(getattr(resolved, "url", resolved)) == self.template_url
 
+    def same_implementation(self, other_class: type) -> bool:
+        """Return True for any class made from this same provider template."""
+        return getattr(other_class, "template_url", None) == self.template_url
+
     def get_reference_id(self) -> str:
         """Return the ``OS::stack_id`` output if the template has one, else the stack id."""
         if self.resource_id is not None and STACK_ID_OUTPUT in self.attributes_schema:

@@ -198,10 +198,11 @@ class Stack:
         """
         values = {"action": resource.action, "status": resource.status,
                   "status_reason": resource.status_reason,
-                  "physical_resource_id": resource.resource_id}
+                  "physical_resource_id": resource.resource_id,
+                  # an in-place update may change the type to another alias of it
+                  "type": resource.type_name}
         if resource.db_id is None:
-            values.update(name=resource.name, uuid=resource.uuid, stack_id=self.id,
-                          type=resource.type_name)
+            values.update(name=resource.name, uuid=resource.uuid, stack_id=self.id)
         event = self.event_values(resource.name, resource.resource_id, resource.type_name,
                                   resource.action, resource.status, resource.status_reason,
                                   resource_actions.event_properties(resource, self.secrets()))

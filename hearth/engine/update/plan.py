@@ -11,7 +11,7 @@ the new template and a ``cleanup`` node per resource that may have to go.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from hearth.common import exception
@@ -68,13 +68,17 @@ def exists(resource: Any) -> bool:
     return resource is not None and resource.db_id is not None
 
 
-def change_of(resource: Any, after: Any) -> str:
+def change_of(resource: Any, after: Any, after_class: type | None = None) -> str:
     """Return how ``resource`` changes to definition ``after``: replaced, updated or unchanged.
+
+    ``after_class`` is the class the new environment gives ``after``'s type:
+    another plug-in than the resource's is a replacement.
 
     Raises what the resource raises for a change it refuses (an immutable
     property: :class:`NotSupported`).
     """
-    if not exists(resource) or not resource.same_type(getattr(after, "type", None)):
+    if (not exists(resource) or not resource.same_type(getattr(after, "type", None))
+            or (after_class is not None and not resource.same_implementation(after_class))):
         return REPLACED
     try:
         after_props = resource.make_properties(after)
@@ -86,13 +90,21 @@ def change_of(resource: Any, after: Any) -> str:
     return UPDATED
 
 
-def classify(current: Mapping[str, Any], definitions: Mapping[str, Any]
-             ) -> dict[str, list[str]]:
-    """Return ``{change: [resource names]}`` for ``current`` live resources -> ``definitions``."""
+def classify(current: Mapping[str, Any], definitions: Mapping[str, Any],
+             class_of: Callable[[str, Any], type] | None = None) -> dict[str, list[str]]:
+    """Return ``{change: [resource names]}`` for ``current`` live resources -> ``definitions``.
+
+    ``class_of(name, definition)`` gives the class the new environment gives
+    a definition (another plug-in than the live one's is a replacement).
+    """
     result: dict[str, list[str]] = {change: [] for change in CHANGES}
     for name, after in definitions.items():
         resource = current.get(name)
-        result[ADDED if not exists(resource) else change_of(resource, after)].append(name)
+        if not exists(resource):
+            result[ADDED].append(name)
+            continue
+        after_class = None if class_of is None else class_of(name, after)
+        result[change_of(resource, after, after_class)].append(name)
     result[DELETED] = [name for name, resource in current.items()
                        if name not in definitions and exists(resource)]
     return result

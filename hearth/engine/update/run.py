@@ -92,6 +92,12 @@ class StackUpdate:
         return update_plan.update_graph(live, self.target.definitions, self.doomed,
                                         self.target.requires())
 
+    def new_class(self, name: str, after: Any) -> type:
+        """Return the class the new environment gives definition ``after`` of ``name``."""
+        target = self.target
+        return target.registry.get_class(after.type, target.env, name, allow_hidden=True,
+                                         files=target.files)
+
     # --- the node tasks -------------------------------------------------------
     def task(self, node: Node) -> Task:
         """Return the task of one walk node."""
@@ -102,7 +108,8 @@ class StackUpdate:
         """Update ``name`` in place, or replace it (create the new one first)."""
         after = self.target.definitions[name]
         resource = self.target.resources[name]
-        if update_plan.exists(resource) and resource.same_type(after.type):
+        if (update_plan.exists(resource) and resource.same_type(after.type)
+                and resource.same_implementation(self.new_class(name, after))):
             try:
                 yield from resource.update(after)
                 return
@@ -289,7 +296,7 @@ def resource_summary(resource: Any, stack_row: Any, required_by: list[str],
 def preview_update(current: Stack, target: Stack) -> dict[str, Any]:
     """Return Heat's update preview: ``{"resource_changes": {change: [resource objects]}}``."""
     updater = StackUpdate(target, current.resources)
-    changes = update_plan.classify(updater.current, target.definitions)
+    changes = update_plan.classify(updater.current, target.definitions, updater.new_class)
     new_users = required_by(target.definitions)
     old_users = required_by({n: r.t for n, r in updater.current.items()})
     result = {}
