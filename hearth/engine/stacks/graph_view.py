@@ -1,6 +1,6 @@
 """What a stack's dependency picture shows, read from the engine's one graph.
 
-:func:`describe` turns the dependency graph the template layer builds
+:func:`describe` turns the networkx graph the template layer builds
 (:func:`hearth.engine.template.graph.build`, the graph validation and the
 walk use) into a :class:`GraphView`: one node per resource with its type
 and state, one edge per dependency saying what made it (``depends_on``,
@@ -20,8 +20,9 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import networkx as nx
+
 from hearth.engine.template import function
-from hearth.engine.template.graph import DiGraph
 from hearth.engine.template.resource_definition import REFERENCE_FIELDS
 
 #: Edge kinds, in the order a label lists them.
@@ -99,7 +100,7 @@ def edge_kinds(definition: Any, target: str) -> tuple[list[str], list[str]]:
     return kinds, attributes
 
 
-def describe(graph: DiGraph, definitions: Mapping[str, Any], name: str,
+def describe(graph: nx.DiGraph, definitions: Mapping[str, Any], name: str,
              state: str | None = None,
              resource_states: Mapping[str, tuple[str, str]] | None = None,
              clusters: Mapping[str, GraphView] | None = None) -> GraphView:

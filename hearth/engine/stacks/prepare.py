@@ -25,11 +25,12 @@ from hearth.engine.template.environment import Environment, parameter_types
 from hearth.engine.template.template import ResourceValidator, Template
 
 if TYPE_CHECKING:
+    import networkx as nx
+
     from hearth.db.session import Database
     from hearth.engine.registry.types import TypeRegistry
     from hearth.engine.stacks.stack import Stack
     from hearth.engine.template.context import ResolutionContext
-    from hearth.engine.template.graph import DiGraph
     from hearth.engine.template.parameters import Parameters
     from hearth.engine.template.resource_definition import ResourceDefinition
 
@@ -64,7 +65,7 @@ class PreparedStack:
     parameters: Parameters
     context: ResolutionContext
     definitions: dict[str, ResourceDefinition]
-    graph: DiGraph | None = None
+    graph: nx.DiGraph | None = None
 
     @property
     def env(self) -> Environment:

@@ -3,10 +3,9 @@
 The schema is not written by hand for each version: :func:`build_schema`
 derives it from the version's key-set data (``sections``,
 ``resource_keys``, ``output_keys``, ``parameter_keys``, ``parameter_types``,
-``deletion_policies``) and evaluated by :mod:`hearth.engine.template.schema_check`
-(the keywords used here, with jsonschema's semantics).  Its errors are
-rewritten into Hearth's located messages through the ``x-messages`` table
-attached to each sub-schema (keyed by the keyword that failed), and the best
+``deletion_policies``).  jsonschema's errors are rewritten into Hearth's
+located messages through the ``x-messages`` table attached to each
+sub-schema (keyed by the jsonschema keyword that failed), and the best
 error (deepest path, then first by line) is the one reported, so the
 result is deterministic.  :func:`check_document` runs the same steps for
 any located document and schema (the environment's structure is one).
@@ -18,15 +17,16 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import jsonschema
+
 from hearth.common import exception
 from hearth.engine.template.located import line_of
-from hearth.engine.template.schema_check import SchemaError, iter_errors
 
 _MAP = {"type": "object"}
 _FUNCTION_OR_MAP = {"type": ["object", "null"]}
 _TEXT = {"type": "string", "x-messages": {"type": "must be a string, not {kind}"}}
 
-#: Generic messages, per failing JSON Schema keyword, when a schema has none.
+#: Generic messages, per failing jsonschema keyword, when a schema has none.
 GENERIC_MESSAGES = {
     "type": "must be {expected}, not {kind}",
     "required": 'is missing "{missing}"',
@@ -160,13 +160,13 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
-def _unexpected_keys(error: SchemaError) -> list[Any]:
+def _unexpected_keys(error: jsonschema.ValidationError) -> list[Any]:
     allowed = set(error.schema.get("properties", {}))
     keys = [key for key in error.instance if key not in allowed]
     return sorted(keys, key=lambda key: (line_of(error.instance, key) or 0, str(key)))
 
 
-def _fields(error: SchemaError) -> dict[str, Any]:
+def _fields(error: jsonschema.ValidationError) -> dict[str, Any]:
     path = list(error.absolute_path)
     fields: dict[str, Any] = {"value": error.instance, "kind": _kind(error.instance),
                               "name": path[1] if len(path) > 1 else "",
@@ -189,7 +189,7 @@ def _fields(error: SchemaError) -> dict[str, Any]:
     return fields
 
 
-def _line(document: Any, error: SchemaError) -> int | None:
+def _line(document: Any, error: jsonschema.ValidationError) -> int | None:
     """Return the line of the offending key (or value) of ``error``."""
     container, key = None, None
     node = document
@@ -203,7 +203,7 @@ def _line(document: Any, error: SchemaError) -> int | None:
     return line_of(container, key)
 
 
-def _to_validation_error(document: Any, error: SchemaError,
+def _to_validation_error(document: Any, error: jsonschema.ValidationError,
                          filename: str | None,
                          error_class: type[exception.StackValidationFailed]
                          ) -> exception.StackValidationFailed:
@@ -214,9 +214,13 @@ def _to_validation_error(document: Any, error: SchemaError,
         line=_line(document, error), filename=filename)
 
 
-def _rank(document: Any, error: SchemaError) -> tuple[Any, ...]:
+def _rank(document: Any, error: jsonschema.ValidationError) -> tuple[Any, ...]:
     line = _line(document, error) or 0
     return (-len(error.absolute_path), line, [str(step) for step in error.absolute_path])
+
+
+def _validator(schema: dict[str, Any]) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema)
 
 
 def schema_errors(document: Any, schema: dict[str, Any], filename: str | None = None,
@@ -228,8 +232,8 @@ def schema_errors(document: Any, schema: dict[str, Any], filename: str | None = 
     :data:`GENERIC_MESSAGES`); each error is an ``error_class`` carrying its
     path and line.
     """
-    errors: Sequence[SchemaError] = sorted(
-        iter_errors(document, schema), key=lambda error: _rank(document, error))
+    errors: Sequence[jsonschema.ValidationError] = sorted(
+        _validator(schema).iter_errors(document), key=lambda error: _rank(document, error))
     return [_to_validation_error(document, error, filename, error_class) for error in errors]
 
 

@@ -29,7 +29,7 @@ from hearth.engine.template.resource_definition import ResourceDefinition
 from hearth.engine.template.snippet import parse_snippet
 
 if TYPE_CHECKING:
-    from hearth.engine.template.graph import DiGraph
+    import networkx as nx
 
 DEFAULT_DESCRIPTION = "No description"
 ResourceValidator = Callable[[ResourceDefinition], Any]
@@ -40,7 +40,7 @@ class CheckedTemplate:
     """What validating a template built: its enabled definitions and dependency graph."""
 
     definitions: dict[str, ResourceDefinition]
-    graph: DiGraph
+    graph: nx.DiGraph
 
 
 @dataclasses.dataclass(slots=True)
@@ -202,8 +202,8 @@ class Template:
 
     def dependency_graph(self, context: Any,
                          definitions: Mapping[str, ResourceDefinition] | None = None
-                         ) -> DiGraph:
-        """Return the dependency graph of the enabled resources."""
+                         ) -> nx.DiGraph:
+        """Return the networkx dependency graph of the enabled resources."""
         if definitions is None:
             definitions = self.resource_definitions(context)
         return graph.build(definitions, self.disabled_resource_names(context), self.filename)

@@ -90,9 +90,10 @@ def test_an_unknown_type_is_located_in_the_file():
 
 
 def test_describe_takes_states_from_the_stack():
-    from hearth.engine.template.graph import DiGraph
+    import networkx as nx
+
     from hearth.engine.template.resource_definition import ResourceDefinition
-    graph = DiGraph([("a", "b")])
+    graph = nx.DiGraph([("a", "b")])
     definitions = {"a": ResourceDefinition("a", "T::A", depends_on=["b"]),
                    "b": ResourceDefinition("b", "T::B")}
     view = graph_view.describe(graph, definitions, "s", "CREATE_FAILED",
