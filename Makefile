@@ -27,9 +27,11 @@ run: venv graphviz-deps
 stop:
 	@if [ -x $(BIN)/python ]; then $(BIN)/python tools/demo.py stop $(DEMO); fi
 
-## test: lint, then the whole suite (PostgreSQL tests included)
+## test: lint, then the whole suite (PostgreSQL tests included) on two workers, each
+## test module on one worker (its module-scoped servers are shared by its tests)
+TEST_WORKERS ?= 2
 test: venv postgres-deps graphviz-deps lint
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile
 
 lint: venv
 	$(BIN)/ruff check hearth tests bench tools examples
