@@ -97,6 +97,10 @@ class Resource:
     resource_type: ClassVar[str | None] = None
     #: True when the type may hold values shown nowhere (see :meth:`secret_values`).
     keeps_secrets: ClassVar[bool] = False
+    #: False when the handlers change nothing outside Hearth's database: the
+    #: engine then need not wait for the IN_PROGRESS state to be committed
+    #: before calling them (nothing outside can be left behind by a crash).
+    acts_outside: ClassVar[bool] = True
 
     ACTIONS = ACTIONS
     STATUSES = STATUSES
