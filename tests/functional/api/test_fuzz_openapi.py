@@ -30,7 +30,12 @@ PROJECT = "fuzz"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
 CONFIG = ('headers = { X-Auth-Token = "${HEARTH_FUZZ_TOKEN}" }\n\n'
-          f'[parameters]\n"path.tenant_id" = "{PROJECT}"\n')
+          f'[parameters]\n"path.tenant_id" = "{PROJECT}"\n\n'
+          # the stateful phase's own bound: longer scenarios, more of them, so that the
+          # links reach the operations below a live stack (snapshots, signal, outputs...)
+          f'[phases.stateful]\nmax-steps = {int(os.environ.get("HEARTH_FUZZ_STEPS", "12"))}\n\n'
+          '[phases.stateful.generation]\n'
+          f'max-examples = {int(os.environ.get("HEARTH_FUZZ_SCENARIOS", "40"))}\n')
 HEAT_ERROR_KEYS = {"code", "title", "explanation", "error"}
 
 
@@ -71,6 +76,18 @@ def _body(response):
     return content
 
 
+LIVE = re.compile(r"/stacks/(seed\d|fuzzed\d+)/[0-9a-f-]{36}(/|$)")
+
+
+def _route(interaction):
+    """Return ``METHOD /stacks/{name}/{id}/...`` of a request on a live stack, else None."""
+    request = interaction["request"]
+    path = request["uri"].split("?")[0].split(f"/v1/{PROJECT}", 1)[-1]
+    if not LIVE.search(path):
+        return None
+    return request["method"] + " " + LIVE.sub("/stacks/{name}/{id}/", path)
+
+
 @pytest.mark.slow
 def test_schemathesis_finds_no_server_error(fuzz_server, tmp_path):
     server, token = fuzz_server
@@ -103,10 +120,10 @@ def test_schemathesis_finds_no_server_error(fuzz_server, tmp_path):
             assert set(body) == HEAT_ERROR_KEYS and body["code"] == response["status_code"]
             assert set(body["error"]) == {"type", "message", "traceback"}
     # the stateful phase followed links to real stacks: 200s on canonical stack URLs
-    live = re.compile(r"/stacks/(seed\d|fuzzed\d+)/[0-9a-f-]{36}(/|$)")
-    followed = sorted({interaction["request"]["method"] + " " + live.sub(
-        "/stacks/{name}/{id}/", interaction["request"]["uri"].split("?")[0].split(PROJECT)[1])
-        for phase, interaction in seen
-        if phase == "stateful" and (interaction.get("response") or {}).get("status_code") == 200
-        and live.search(interaction["request"]["uri"])})
+    stateful = [(_route(interaction), (interaction.get("response") or {}).get("status_code"))
+                for phase, interaction in seen if phase == "stateful"]
+    followed = sorted({route for route, status in stateful if route and status == 200})
     assert followed, "the stateful phase never reached a live stack through a link"
+    # and reached composition's operations below a live stack (snapshots, resources/signal)
+    reached = {(route.split()[1].split("/") + [""])[4] for route, _ in stateful if route}
+    assert {"snapshots", "resources"} <= reached, reached
