@@ -106,8 +106,11 @@ def composition_requests(draw):
             body = {**body, "template": _mutate(body["template"], path, draw(replacements))}
         elif where == "type":
             name = draw(st.sampled_from(sorted(PARENT["resources"])))
-            body = {**body, "template": _mutate(body["template"], ("resources", name, "type"),
-                                                draw(st.sampled_from(TYPES)))}
+            try:
+                body = {**body, "template": _mutate(
+                    body["template"], ("resources", name, "type"), draw(st.sampled_from(TYPES)))}
+            except (TypeError, KeyError, IndexError):
+                pass  # an earlier mutation took that resource away
         elif where == "child":
             files = body["files"] if isinstance(body["files"], dict) else {}
             body = {**body, "files": {**files, CHILD_URL: draw(mutated_children())}}
