@@ -91,12 +91,34 @@ def attach_facade(context: Any, resource: Any) -> None:
     context.facade = lambda key: facade_value(resource, key)
 
 
+def hiding_inherited_secrets(template: Any, params: Mapping[str, Any] | None,
+                             secrets: list[str]) -> Any:
+    """Return ``template`` with every parameter given a parent's secret declared hidden.
+
+    A value hidden in the parent (a hidden parameter, a secret a resource
+    keeps) stays hidden in the nested stack's parameters and events, even
+    when the nested template does not declare that parameter hidden.
+    """
+    given = {name for name, value in (params or {}).items()
+             if value not in (None, "") and str(value) in secrets}
+    declared = template.get("parameters") if isinstance(template, Mapping) else None
+    if not given or not isinstance(declared, Mapping):
+        return template
+    hidden = {name: ({**definition, "hidden": True}
+                     if name in given and isinstance(definition, Mapping) else definition)
+              for name, definition in declared.items()}
+    return {**template, "parameters": hidden}
+
+
 def prepare_child(resource: StackResource, template: Any, params: Mapping[str, Any] | None,
                   identity: StackIdentity) -> PreparedStack:
     """Validate the child in full (as a stack create) and return its pieces."""
     depth = limits.child_depth(depth_of(resource.stack))
     files = resource.child_files()
     env = _environment(resource, params)
+    secrets = getattr(resource.stack, "secrets", None)
+    if secrets is not None:
+        template = hiding_inherited_secrets(template, params, secrets())
     prepared = prepare(template, files, env, identity,
                        _checker(resource, env, files, depth, identity.name))
     attach_facade(prepared.context, resource)

@@ -1,7 +1,8 @@
 """Secrets of composed stacks never leave hearth-api: nested stacks, export, abandon.
 
 One hearth-api (abandon enabled) and one stack: a hidden parameter handed
-to a provider template's hidden parameter, a RandomString inside the nested
+to a provider template's parameter that the provider template does not
+declare hidden (the parent's secret stays hidden all the same), a RandomString inside the nested
 stack and a wait condition handle whose token signals it.  Over real HTTP
 the secrets must not appear in the nested stack's events, its parameters in
 stack-show, the environment, export or abandon output; a masked value given
@@ -22,7 +23,7 @@ SECRET = "s3cret-Pa55"
 CHILD = """
 heat_template_version: 2018-08-31
 parameters:
-  password: {type: string, hidden: true}
+  password: {type: string}
 resources:
   salt:
     type: OS::Heat::RandomString
