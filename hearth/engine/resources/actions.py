@@ -258,6 +258,15 @@ def restricted(resource: Any, action: str) -> bool:
     return action in registry_values(resource, "restricted_actions")
 
 
+def check_restricted(resource: Any, action: str) -> None:
+    """Raise ResourceActionRestricted, after Heat's UPDATE_FAILED event, if ``action`` is."""
+    if restricted(resource, action):
+        from hearth.engine.resources import signals
+        error = exception.ResourceActionRestricted(action=action)
+        signals.add_event(resource, UPDATE, FAILED, str(error))  # the resource keeps its state
+        raise error
+
+
 def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = None) -> Task:
     """Update the resource in place to definition ``after``, or raise UpdateReplace.
 
@@ -291,11 +300,9 @@ def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = N
                 set_state(resource, UPDATE, COMPLETE, str(replace))
             raise
     except exception.UpdateReplace:
-        if restricted(resource, "replace"):
-            raise exception.ResourceActionRestricted(action="replace")
+        check_restricted(resource, "replace")
         raise
-    if restricted(resource, "update"):
-        raise exception.ResourceActionRestricted(action="update")
+    check_restricted(resource, "update")
     after_props.validate()
     yield from recorded(resource, UPDATE,
                         plugin_steps(resource, UPDATE, after, tmpl_diff, prop_diff))
