@@ -21,8 +21,19 @@ def description(definition: Any) -> str:
 
 
 def output_definitions(stack: Any) -> dict[str, Any]:
-    """Return ``{key: output definition}`` of the stack's template (parsed snippets)."""
-    return dict(stack.template.outputs(stack.context) or {})
+    """Return ``{key: output definition}`` of the stack's template (parsed snippets).
+
+    As Heat, an output whose condition is false is kept, in template order,
+    with no value: it is listed and shown with ``output_value`` null.
+    """
+    enabled = dict(stack.template.outputs(stack.context) or {})
+    declared = stack.template.section("outputs") or {}
+    return {key: enabled[key] if key in enabled else _disabled(raw)
+            for key, raw in declared.items()}
+
+
+def _disabled(raw: Any) -> dict[str, Any]:
+    return {"value": None, "description": _field(raw, "description")}
 
 
 def list_outputs(stack: Any) -> list[dict[str, Any]]:

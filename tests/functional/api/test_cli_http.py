@@ -64,3 +64,30 @@ def test_template_listings_go_through_the_api(noauth_server, tmp_path, command):
                             text=True, timeout=60)
     assert result.returncode != 0
     assert "Traceback" not in result.stderr
+
+
+DISABLED_OUTPUT = """
+heat_template_version: 2016-10-14
+conditions:
+  never: false
+outputs:
+  shown: {value: here}
+  hidden_by_condition: {value: there, condition: never, description: "not in use"}
+"""
+
+
+def test_an_output_whose_condition_is_false_is_listed_and_shown_null(noauth_server, tmp_path):
+    env = {**noauth_server.env, "HEARTH_URL": noauth_server.url("admin")}
+    path = tmp_path / "cond.yaml"
+    path.write_text(DISABLED_OUTPUT)
+    _stackctl(env, "stack-create", "-f", str(path), "cond-out")
+    shown = json.loads(_stackctl(env, "output-show", "cond-out", "hidden_by_condition",
+                                 "--format", "json"))
+    assert shown["output_key"] == "hidden_by_condition"
+    assert shown["output_value"] is None
+    assert shown["description"] == "not in use"
+    listed = json.loads(_stackctl(env, "output-list", "cond-out", "--format", "json"))
+    assert [item["output_key"] for item in listed] == ["shown", "hidden_by_condition"]
+    stack = json.loads(_stackctl(env, "stack-show", "cond-out", "--format", "json"))
+    values = {item["output_key"]: item["output_value"] for item in stack["outputs"]}
+    assert values == {"shown": "here", "hidden_by_condition": None}
