@@ -67,7 +67,9 @@ class TypeRegistry:
         resolved = self.resolve_name(type_name, env, resource_name)
         if not isinstance(resolved, str) or resolved not in self.classes:
             if self.template_class_factory is not None and _is_template(resolved):
-                return self.template_class_factory(resolved, files or {})
+                from hearth.engine.nested.provider_defaults import with_parameter_defaults
+                return with_parameter_defaults(
+                    self.template_class_factory(resolved, files or {}), env)
             candidates = list(self.classes)
             raise exception.ResourceTypeNotFound(
                 type_name=str(type_name), hint=exception.did_you_mean(type_name, candidates))

@@ -190,7 +190,8 @@ def test_resource_limit_counts_the_whole_tree(service, engine_options):
         "exceeded: Maximum resources per stack exceeded.")
 
 
-def test_cancel_without_rollback_reaches_the_nested_walk(service):
+def test_cancel_without_rollback_reaches_the_nested_walk(service, engine_options):
+    engine_options(error_wait_time=0.3)  # the grace before the slow child is cut
     created = service.create_stack(CTX, "cancel", t.stack_of(t.SLOW_CHILD))
     deadline = time.monotonic() + 10
     while not nested_rows(service, created["id"]) and time.monotonic() < deadline:
@@ -345,7 +346,8 @@ def test_a_timed_out_parent_stops_the_nested_walk(service, engine_options):
     assert slow["resource_status"] == "CREATE_FAILED"
 
 
-def test_a_nested_stack_acted_on_directly_waits_for_its_tree(service):
+def test_a_nested_stack_acted_on_directly_waits_for_its_tree(service, engine_options):
+    engine_options(error_wait_time=0.3)  # the grace before the slow child is cut
     created = service.create_stack(CTX, "busy", t.stack_of(t.SLOW_CHILD))
     deadline = time.monotonic() + 10
     while not nested_rows(service, created["id"]) and time.monotonic() < deadline:
@@ -358,3 +360,20 @@ def test_a_nested_stack_acted_on_directly_waits_for_its_tree(service):
     service.wait(CTX, created["id"])
     service.stack_action(CTX, row.id, "check")  # the tree is idle: a direct action runs
     assert service.wait(CTX, row.id)["stack_status"].startswith("CHECK_")
+
+
+def test_parameter_defaults_fill_a_provider_parameter_without_default(service):
+    parent = """
+heat_template_version: 2018-08-31
+resources:
+  by_type: {type: My::Word}
+outputs:
+  said: {value: {get_attr: [by_type, said]}}
+"""
+    request = {"files": t.files(provider=t.PROVIDER)}
+    with pytest.raises(exception.HearthException, match="Property greeting not assigned"):
+        service.create_stack(CTX, "no-default", parent, environment=t.REGISTRY, **request)
+    environment = {**t.REGISTRY, "parameter_defaults": {"greeting": "from-defaults"}}
+    stack = create_and_wait(service, "by-defaults", parent, environment=environment, **request)
+    assert stack["stack_status"] == "CREATE_COMPLETE", stack["stack_status_reason"]
+    assert outputs(service.show_stack(CTX, stack["id"])) == {"said": "from-defaults"}
