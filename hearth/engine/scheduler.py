@@ -220,12 +220,17 @@ class GraphWalker:
         self._stopping = False
 
     # --- public -----------------------------------------------------------
-    def cancel(self, exc: BaseException | None = None) -> None:
-        """Stop starting nodes and throw ``exc`` (default ForcedCancel) into running ones."""
+    def cancel(self, exc: BaseException | None = None, grace: float = 0.0) -> None:
+        """Stop starting nodes; throw ``exc`` (default ForcedCancel) into running ones.
+
+        Running nodes get ``grace`` seconds to finish on their own first (a
+        cancel without rollback lets the resources in progress end, as Heat's
+        stopped traversal does; one stuck past the grace is interrupted).
+        """
         exc = exc or exception.ForcedCancel()
         if self.result.interrupted is None:
             self.result.interrupted = exc
-        self._stop_all(self.clock(), exc)
+        self._stop_all(self.clock() + grace, exc)
 
     def run(self) -> WalkResult:
         """Walk the whole graph; return what happened to every node."""

@@ -232,7 +232,8 @@ def test_cancel_update_rolls_back(service):
     assert service.show_stack(CTX, stack_id)["parameters"]["v"] == "one"
 
 
-def test_cancel_without_rollback_marks_failed(service):
+def test_cancel_without_rollback_marks_failed(service, engine_options):
+    engine_options(error_wait_time=0.5)  # the slow update is interrupted after this grace
     stack_id = create(service, "cancel2", WAITING)
     service.update_stack(CTX, stack_id, template=WAITING, params={"v": "two"})
     wait_for_slow_update(service, stack_id)
@@ -250,7 +251,8 @@ def test_cancel_update_refused_when_not_updating(service):
         "Cancelling update when stack is CREATE_COMPLETE is not supported.")
 
 
-def test_update_refused_while_suspended_or_in_progress(service):
+def test_update_refused_while_suspended_or_in_progress(service, engine_options):
+    engine_options(error_wait_time=0.5)  # the slow update is interrupted after this grace
     stack_id = create(service, "refuse", WAITING)
     service.stack_action(CTX, stack_id, "suspend")
     service.wait(CTX, stack_id)

@@ -65,6 +65,20 @@ CANCEL_ACTIONS = {
 }
 
 
+def _error_wait_time() -> float:
+    from hearth.common.config import CONF
+    return CONF.error_wait_time
+
+
+#: cancel action -> seconds the resources in progress get to finish before they are
+#: interrupted: cancel_update rolls back at once; cancel_without_rollback stops the walk and
+#: lets running resources end (Heat's stopped traversal), bounded by ``error_wait_time``.
+CANCEL_GRACE: dict[str, Callable[[], float]] = {
+    "cancel_update": lambda: 0.0,
+    "cancel_without_rollback": _error_wait_time,
+}
+
+
 class EngineService(StackKeeping, StackReads):
     """The engine's public operations: catalog, reads, stack actions, snapshots, adopt.
 
@@ -262,7 +276,8 @@ class EngineService(StackKeeping, StackReads):
         row = self._row(ctx, stack_identity, show_deleted=False)
         if action in CANCEL_ACTIONS:
             if (row.action not in CANCEL_ACTIONS[action] or row.status != IN_PROGRESS
-                    or not self._cancel_here(row.id, action == "cancel_update")):
+                    or not self._cancel_here(row.id, action == "cancel_update",
+                                             CANCEL_GRACE[action]())):
                 raise exception.NotSupported(
                     feature=f"Cancelling update when stack is {row.action}_{row.status}")
             return
@@ -333,9 +348,10 @@ class EngineService(StackKeeping, StackReads):
         limits.check_resource_count(len(prepared.definitions))
         return prepared
 
-    def _cancel_here(self, stack_id: str, with_rollback: bool) -> bool:
+    def _cancel_here(self, stack_id: str, with_rollback: bool, grace: float = 0.0) -> bool:
         """Cancel the stack's action if this process runs it; return whether it did."""
-        return self._runtime is not None and self._runtime.cancel(stack_id, with_rollback)
+        return (self._runtime is not None
+                and self._runtime.cancel(stack_id, with_rollback, grace))
 
     def _run(self, stack: Stack, action: str, work: Callable[[], Any]) -> None:
         from hearth.engine.stacks.actions import start_state

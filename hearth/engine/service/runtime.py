@@ -151,13 +151,17 @@ class EngineRuntime:
         else:
             scheduler.green_sleep(min(seconds, IDLE_PAUSE))
 
-    def cancel(self, stack_id: str, with_rollback: bool) -> bool:
-        """Throw ForcedCancel into the stack's running walk; return whether one ran here."""
+    def cancel(self, stack_id: str, with_rollback: bool, grace: float = 0.0) -> bool:
+        """Throw ForcedCancel into the stack's running walk; return whether one ran here.
+
+        Running resources get ``grace`` seconds to finish first
+        (:meth:`hearth.engine.scheduler.GraphWalker.cancel`).
+        """
         stack = self.live_stacks.get(stack_id)
         walker = getattr(stack, "walker", None)
         if walker is None:
             return False
-        walker.cancel(exception.ForcedCancel(with_rollback=with_rollback))
+        walker.cancel(exception.ForcedCancel(with_rollback=with_rollback), grace)
         return True
 
     def stop(self) -> None:

@@ -143,6 +143,40 @@ def test_cancel_from_outside():
     assert result.states["a"] is NodeState.CANCELLED
 
 
+def test_cancel_with_grace_lets_running_nodes_finish_and_starts_nothing():
+    clock = VirtualClock()
+    recorder = Recorder(waits={"a": 30})  # about 2.5 s of polls: past the cancel
+    walker = GraphWalker(CHAIN, recorder, clock=clock, sleep=clock.sleep,
+                         poll_min=0.01, poll_max=0.1)
+
+    def canceller():
+        clock.sleep(1)
+        walker.cancel(grace=10)
+
+    scheduler.spawn(canceller)
+    result = walker.run()
+    assert isinstance(result.interrupted, exception.ForcedCancel)
+    assert result.states == {"a": NodeState.DONE, "b": NodeState.SKIPPED,
+                             "c": NodeState.SKIPPED}
+
+
+def test_cancel_with_grace_interrupts_a_node_still_running_after_it():
+    clock = VirtualClock()
+    start = clock()
+    recorder = Recorder(waits={"a": 1000})
+    walker = GraphWalker(CHAIN, recorder, clock=clock, sleep=clock.sleep,
+                         poll_min=0.01, poll_max=0.1)
+
+    def canceller():
+        clock.sleep(1)
+        walker.cancel(grace=5)
+
+    scheduler.spawn(canceller)
+    result = walker.run()
+    assert result.states["a"] is NodeState.CANCELLED
+    assert start + 6 <= clock() < start + 7
+
+
 def test_runner_backs_off_and_honours_requested_delay():
     clock = VirtualClock(start=0.0)
     wakeups = []
