@@ -51,6 +51,8 @@ def validate_resource_definition(defn: Any, registry: TypeRegistry, env: Any,
         raise exception.StackValidationFailed(
             str(exc), path=[RESOURCES, defn.name, "type"],
             line=line_of(getattr(defn, "raw", None), "type") or defn.line) from exc
+    from hearth.engine.nested.template_resource import check_facade
+    check_facade(registry, defn.type, defn.name, env, getattr(stack_view, "files", None))
     resource = resource_class(defn.name, defn, stack_view)
     try:
         resource.validate()
@@ -96,6 +98,8 @@ class DefinitionChecker:
         """Return the plug-in class of a type, None when unknown (reported where it is named)."""
         if not isinstance(type_name, str):
             return None
+        from hearth.engine.nested.template_resource import check_facade
+        check_facade(self.registry, type_name, resource_name, self.env, self.files)
         try:
             return self.registry.get_class(type_name, self.env, resource_name=resource_name,
                                            allow_hidden=True, files=self.files)

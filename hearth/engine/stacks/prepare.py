@@ -52,6 +52,12 @@ class StackIdentity:
         """Return the identity as the keywords of parameters and contexts."""
         return {"stack_name": self.name, "stack_id": self.id, "project_id": self.project_id}
 
+    def arn(self) -> str:
+        """Return Heat's ARN of the stack: ``arn:openstack:heat::<project>:stacks/<name>/<id>``."""
+        from urllib.parse import quote
+        return (f"arn:openstack:heat::{quote(self.project_id or '', safe='')}:stacks/"
+                f"{quote(self.name, safe='')}/{quote(str(self.id), safe='')}")
+
 
 @dataclasses.dataclass(slots=True)
 class PreparedStack:

@@ -52,3 +52,32 @@ def test_a_file_that_is_no_template_is_refused_with_its_name():
     with pytest.raises(exception.HearthException) as raised:
         template_resource.template_class(URL, {URL: "just: text"})
     assert URL in str(raised.value) or "version" in str(raised.value)
+
+
+def _provider(url, parameters, outputs):
+    text = json.dumps({"heat_template_version": "2018-08-31", "parameters": parameters,
+                       "resources": {}, "outputs": outputs})
+    return template_resource.template_class(ProviderTemplate(url), {url: text})
+
+
+def test_facade_errors_use_heats_texts():
+    facade = _provider("file:///facade.yaml", {"one": {"type": "string"},
+                                               "two": {"type": "number"}},
+                       {"here-it-is": {"value": 1}})
+    same = _provider("file:///same.yaml", {"one": {"type": "string"},
+                                           "two": {"type": "number", "default": 2}},
+                     {"here-it-is": {"value": 1}, "extra": {"value": 2}})
+    assert template_resource.facade_errors(same, facade, "OS::Thingy") == []
+    broken = _provider("file:///broken.yaml", {"two": {"type": "string"},
+                                               "three": {"type": "string"}}, {})
+    assert template_resource.facade_errors(broken, facade, "OS::Thingy") == [
+        "Required property one for facade OS::Thingy missing in provider",
+        "Property two type mismatch between facade OS::Thingy (Number) and provider (String)",
+        "Provider requires property three unknown in facade OS::Thingy",
+        "Attribute here-it-is for facade OS::Thingy missing in provider"]
+
+
+def test_stack_arn_is_heats_identifier_arn():
+    from hearth.engine.stacks.prepare import StackIdentity
+    assert StackIdentity("my stack", "42", "demo").arn() == \
+        "arn:openstack:heat::demo:stacks/my%20stack/42"
