@@ -116,6 +116,8 @@ class StackUpdate:
             except exception.UpdateReplace:
                 pass
         if update_plan.exists(resource):
+            from hearth.engine.resources.actions import check_restricted
+            check_restricted(resource, "replace")  # a type change replaces too (as Heat)
             resource = self._replacement(name, resource, after)
         yield from resource.create()
 
