@@ -27,9 +27,10 @@ run: venv graphviz-deps
 stop:
 	@if [ -x $(BIN)/python ]; then $(BIN)/python tools/demo.py stop $(DEMO); fi
 
-## test: lint, then the whole suite (PostgreSQL tests included) on two workers, each
+## test: lint, then the whole suite (PostgreSQL tests included) on three workers (most tests
+## wait on processes and HTTP, so three fit two cores), each
 ## test module on one worker (its module-scoped servers are shared by its tests)
-TEST_WORKERS ?= 2
+TEST_WORKERS ?= 3
 test: venv postgres-deps graphviz-deps lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile
 
