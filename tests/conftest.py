@@ -8,18 +8,37 @@ import pytest
 # Never touch the user's real state: every test session gets its own HEARTH_HOME.
 _SESSION_HOME = tempfile.mkdtemp(prefix="hearth-test-home-")
 os.environ.setdefault("HEARTH_HOME", _SESSION_HOME)
+# The local engines stackctl starts live in this session's own runtime directory
+# (short path: it holds Unix sockets), and are stopped with their home or the session.
+os.environ.setdefault("HEARTH_RUNTIME_DIR", tempfile.mkdtemp(prefix="hearth-run-"))
 os.environ.pop("HEARTH_CONFIG", None)
 os.environ.pop("HEARTH_URL", None)
 os.environ.pop("HEARTH_TOKEN", None)
 
 
+def stop_local_engines(home=None):
+    """Stop the local engines stackctl started on ``home`` (every one when None)."""
+    from hearth.cli import local_engine
+    infos = local_engine.engines()
+    if home is not None:
+        infos = [info for info in infos if info.get("home") == os.path.realpath(home)]
+    local_engine.stop_engines(infos)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _local_engines_stopped_at_the_end():
+    yield
+    stop_local_engines()
+
+
 @pytest.fixture
 def hearth_home(tmp_path, monkeypatch):
-    """Give one test its own empty HEARTH_HOME."""
+    """Give one test its own empty HEARTH_HOME (its local engine stops with it)."""
     home = tmp_path / "hearth-home"
     home.mkdir()
     monkeypatch.setenv("HEARTH_HOME", str(home))
-    return home
+    yield home
+    stop_local_engines(home)
 
 
 # Databases: a private PostgreSQL server, and fresh migrated databases per test

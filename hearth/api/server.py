@@ -77,15 +77,16 @@ def _stop_engine(service: Any, timeout: float) -> None:
         stop()
 
 
-def serve(sock: Any, app: Any, service: Any, debug: bool = False) -> None:
-    """Serve until SIGTERM/SIGINT, then shut down gracefully."""
+def serve(sock: Any, app: Any, service: Any, debug: bool = False,
+          stopping: Any = None) -> None:
+    """Serve until SIGTERM/SIGINT (or ``stopping`` is sent), then shut down gracefully."""
     import eventlet
     import eventlet.event
     import eventlet.wsgi
 
     from hearth.common.config import CONF
 
-    stopping = eventlet.event.Event()
+    stopping = stopping or eventlet.event.Event()
 
     def request_stop(signum: int, _frame: Any) -> None:
         LOG.info("Signal %d received: shutting down", signum)

@@ -3,8 +3,10 @@
 A backend offers EngineService's method names without the request context
 (``backend.create_stack(stack_name, template, ...)``), so commands are
 written once for both modes.  :func:`get_backend` picks the mode: ``--url``
-or ``$HEARTH_URL`` selects :class:`hearth.cli.backend_http.HttpBackend`,
-otherwise :class:`EmbeddedBackend` runs the engine in this process on the
+or ``$HEARTH_URL`` selects :class:`hearth.cli.backend_http.HttpBackend` on
+that server; by default the same backend talks to this user's local engine
+(:mod:`hearth.cli.local_engine`); ``--in-process`` selects
+:class:`EmbeddedBackend`, which runs the engine in this process on the
 configured database (SQLite under ``$HEARTH_HOME`` by default).
 """
 
@@ -74,28 +76,37 @@ def backend_url(args: argparse.Namespace) -> str | None:
 
 
 def get_backend(args: argparse.Namespace) -> Any:
-    """Return the backend for the parsed command line (loads the configuration)."""
-    from hearth.common import config
-    config.load(config_files=getattr(args, "config_file", None))
+    """Return the backend for the parsed command line.
+
+    ``--url``: that API server.  ``--in-process``: an engine in this
+    process (the configuration is loaded here).  Otherwise the local engine
+    of this setting (:mod:`hearth.cli.local_engine`), started if need be.
+    """
     url = backend_url(args)
     if url:
         from hearth.cli.backend_http import HttpBackend
         token = getattr(args, "token", None) or os.environ.get("HEARTH_TOKEN")
         return HttpBackend(url, token=token)
+    from hearth.cli import local_engine
+    if not local_engine.in_process_requested(args):
+        return local_engine.local_backend(args)
+    from hearth.common import config
+    config.load(config_files=getattr(args, "config_file", None))
     return EmbeddedBackend()
 
 
 def get_catalog(args: argparse.Namespace) -> Any:
-    """Return what answers template and resource-type questions (loads the configuration).
+    """Return what answers template and resource-type questions.
 
-    Over HTTP that is the API server; embedded, a
+    An API server or the local engine, as :func:`get_backend`; in-process, a
     :class:`~hearth.engine.service.catalog.Catalog`: the same object the
     engine service answers these calls with, without a database or engine.
     """
+    from hearth.cli import local_engine
+    if backend_url(args) or not local_engine.in_process_requested(args):
+        return get_backend(args)
     from hearth.common import config
     config.load(config_files=getattr(args, "config_file", None))
-    if backend_url(args):
-        return get_backend(args)
     from hearth.engine.service.catalog import Catalog
     return EmbeddedBackend(service=Catalog())
 

@@ -64,9 +64,11 @@ class HttpBackend:
     poll_interval = HTTP_POLL_INTERVAL
 
     def __init__(self, url: str, token: str | None = None, session: Any = None) -> None:
-        import requests
+        if session is None:
+            import requests
+            session = requests.Session()
         self.url = url.rstrip("/")
-        self.session = session or requests.Session()
+        self.session = session
         self.session.headers.update({"Accept": "application/json",
                                      "User-Agent": "hearth-stackctl"})
         if token:

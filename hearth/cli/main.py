@@ -45,6 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
                              "instead of running the engine in-process. Default: $HEARTH_URL.")
     parser.add_argument("--token", default=None, metavar="TOKEN",
                         help="Token sent to the API server. Default: $HEARTH_TOKEN.")
+    parser.add_argument("--in-process", action="store_true",
+                        help="Run the engine inside this stackctl process, for this command "
+                             "only, instead of the local engine that stackctl starts and "
+                             "reuses (default: $HEARTH_IN_PROCESS).")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     import hearth.cli.commands as package
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):

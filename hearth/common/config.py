@@ -13,13 +13,9 @@ from collections.abc import Sequence
 
 from oslo_config import cfg
 
+from hearth.common.paths import default_config_files, hearth_home
+
 CONF = cfg.CONF
-
-
-def hearth_home() -> str:
-    """Return the directory for embedded state (``$HEARTH_HOME``)."""
-    return os.environ.get("HEARTH_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "share", "hearth")
 
 
 DEFAULT_OPTS = [
@@ -262,6 +258,13 @@ AGENT_OPTS = [
                  help="Seconds before a return the master has not acknowledged is resent."),
 ]
 
+CLI_OPTS = [
+    cfg.FloatOpt("local_engine_idle_timeout", default=600.0, min=1.0,
+                 help="Seconds the local engine that stackctl starts (without --url) keeps "
+                      "running with no request and no stack action, before it exits. The "
+                      "next stackctl command starts it again."),
+]
+
 
 _SECTIONS: dict[str | None, list[cfg.Opt]] = {
     None: DEFAULT_OPTS,
@@ -274,6 +277,7 @@ _SECTIONS: dict[str | None, list[cfg.Opt]] = {
     "master": MASTER_OPTS,
     "agent": AGENT_OPTS,
     "cloud": CLOUD_OPTS,
+    "cli": CLI_OPTS,
 }
 
 
@@ -287,22 +291,6 @@ def list_opts() -> list[tuple[str | None, list[cfg.Opt]]]:
     """Return (section, options) pairs for oslo-config-generator."""
     return [("DEFAULT" if group is None else group, list(opts))
             for group, opts in _SECTIONS.items()]
-
-
-def default_config_files() -> list[str]:
-    """Return the configuration files that exist, in Hearth's search order.
-
-    ``$HEARTH_CONFIG`` first, then ``~/.config/hearth/hearth.conf``, then
-    ``/etc/hearth/hearth.conf``: oslo.config gives later files precedence, so
-    the list is returned reversed (system first, the most specific last).
-    """
-    candidates = [
-        os.environ.get("HEARTH_CONFIG"),
-        os.path.join(os.path.expanduser("~"), ".config", "hearth", "hearth.conf"),
-        "/etc/hearth/hearth.conf",
-    ]
-    found = [path for path in candidates if path and os.path.isfile(path)]
-    return list(reversed(found))
 
 
 def load(argv: Sequence[str] = (), conf: cfg.ConfigOpts = CONF,

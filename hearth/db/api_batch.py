@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, func, or_, select
 
 from hearth.common import config, exception
 from hearth.db import api_events, models, timeutils
@@ -32,6 +32,7 @@ _STACKS = models.Stack.__table__
 _RESOURCES = models.Resource.__table__
 _EVENTS = models.Event.__table__
 _DATA = models.ResourceData.__table__
+_LOCKS = models.StackLock.__table__
 _STATE_COLUMNS = ("action", "status", "status_reason", "physical_resource_id")
 _EVENT_COLUMNS = ("stack_id", "resource_name", "physical_resource_id", "resource_type",
                   "resource_action", "resource_status", "resource_status_reason",
@@ -108,6 +109,17 @@ _UPDATE_DATA = _Prepared(_DATA.update().where(_DATA.c.resource_id == bindparam("
                                               _DATA.c.key == bindparam("item"))
                          .values(value=bindparam("value"), redact=bindparam("redact")))
 _INSERT_DATA = _Prepared(_DATA.insert(), ("resource_id", "key", "value", "redact"))
+_COUNT_EVENTS = _Prepared(select(func.count(_EVENTS.c.id))
+                          .where(_EVENTS.c.stack_id == bindparam("stack_id")))
+_ACTION_STARTED = (select(_LOCKS.c.acquired_at)
+                   .where(_LOCKS.c.stack_id == bindparam("stack_id")).scalar_subquery())
+# The oldest events of a stack, none recorded since its lock was taken (api_events' rules).
+_DELETE_OLDEST_EVENTS = _Prepared(_EVENTS.delete().where(_EVENTS.c.id.in_(
+    select(_EVENTS.c.id)
+    .where(_EVENTS.c.stack_id == bindparam("stack_id"),
+           or_(_ACTION_STARTED.is_(None), _EVENTS.c.created_at < _ACTION_STARTED))
+    .order_by(_EVENTS.c.id).limit(bindparam("excess")).offset(bindparam("skip"))
+    .scalar_subquery())))
 
 #: One data item: (key, value as stored, redact).
 DataItem = tuple[str, str | None, bool]
@@ -162,7 +174,27 @@ def _reserve_event(db: Database, stack_id: str, max_events: int | None,
     limit = conf.max_events_per_stack if max_events is None else max_events
     batch = conf.event_purge_batch_size if purge_batch_size is None else purge_batch_size
     if limit:
-        api_events.EVENT_COUNTS.reserve(db, stack_id, limit, batch)
+        api_events.EVENT_COUNTS.reserve(db, stack_id, limit, batch,
+                                        queue_purge=_purge_queue(db, stack_id))
+
+
+def _purge_queue(db: Database, stack_id: str) -> api_events.QueuePurge:
+    """Return what queues a purge of the stack's oldest events in the write queue.
+
+    Queued before the event that triggered it and committed with its
+    neighbours, the purge costs the action no wait for a commit of its own.
+    """
+    def queue(limit: int, batch: int, done: Callable[[int], None]) -> None:
+        def write(cursor: Any, dialect: Any) -> int:
+            count = _COUNT_EVENTS.run(cursor, dialect, {"stack_id": stack_id}).fetchone()[0]
+            if count < limit:
+                return count
+            excess = max(batch, count - limit + 1)
+            deleted = _DELETE_OLDEST_EVENTS.run(cursor, dialect, {
+                "stack_id": stack_id, "excess": excess, "skip": 0}).rowcount
+            return count - deleted
+        db.writes.submit(write, wait=False, owner=stack_id, on_commit=done)
+    return queue
 
 
 def _after_commit(on_commit: Callable[[str], None] | None, event_uuid: str

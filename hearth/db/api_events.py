@@ -15,7 +15,7 @@ Two rules make following a stack's events safe while they are purged:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import delete, func, select
@@ -86,12 +86,16 @@ class EventCounts:
         #: the limit that check was computed for]
         self._counts: dict[tuple[str, str], list[int]] = {}
 
-    def reserve(self, db: Database, stack_id: str, limit: int, batch: int) -> None:
+    def reserve(self, db: Database, stack_id: str, limit: int, batch: int,
+                queue_purge: QueuePurge | None = None) -> None:
         """Count one more event of ``stack_id``; first purge, if it would pass ``limit``.
 
-        The count (and any purge) runs in its own short transaction, only
-        the first time a stack is seen and whenever the count reaches the
-        next check.
+        The count runs in its own short transaction the first time a stack
+        is seen.  The purge, when the count reaches the next check, runs in
+        its own transaction, or, given ``queue_purge``, is queued in the
+        group-commit queue ahead of the event being reserved (nobody waits
+        for it): ``queue_purge(limit, batch, done)`` queues it and
+        ``done(remaining)`` corrects the count once it is committed.
         """
         key = (db.url, stack_id)
         entry = self._counts.get(key)
@@ -100,12 +104,32 @@ class EventCounts:
                 entry = [_count(session, stack_id), limit, limit]
         elif entry[2] != limit:  # another limit: its next check starts from that limit
             entry = [entry[0], limit, limit]
-        if entry[0] >= entry[1]:
-            with db.session_scope(write=True) as session:
-                count = _purge_oldest(session, stack_id, limit, batch)
-            entry = [count, limit if count < limit else count + max(batch, 1), limit]
-        entry[0] += 1
         self._counts[key] = entry
+        if entry[0] >= entry[1]:
+            if queue_purge is None:
+                with db.session_scope(write=True) as session:
+                    count = _purge_oldest(session, stack_id, limit, batch)
+                entry[:] = [count, limit if count < limit else count + max(batch, 1), limit]
+            else:
+                entry[1] = entry[0] + max(batch, 1)  # until the purge tells what is left
+                queue_purge(limit, batch, self._corrector(entry, limit, batch))
+        entry[0] += 1
+
+    @staticmethod
+    def _corrector(entry: list[int], limit: int, batch: int) -> Callable[[int], None]:
+        """Return what sets ``entry`` from the events a queued purge left."""
+        counted_then = entry[0]
+
+        def done(remaining: int) -> None:
+            entry[0] = remaining + (entry[0] - counted_then)
+            # room was made: check again at the limit; none could be (the action's own
+            # events): check again a batch later
+            entry[1] = limit if remaining < limit else entry[0] + max(batch, 1)
+        return done
+
+
+#: ``queue_purge(limit, batch, done)``: queue a purge, ``done(remaining)`` after its commit.
+QueuePurge = Callable[[int, int, Callable[[int], None]], None]
 
 
 EVENT_COUNTS = EventCounts()

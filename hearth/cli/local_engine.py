@@ -1,0 +1,314 @@
+"""stackctl's local engine: a resident engine per user and configuration.
+
+Without ``--url``, stackctl does not run the engine in its own process: it
+talks to a *local engine*, a ``hearth-api`` application serving this user
+only, on a Unix socket in a private runtime directory
+(``$XDG_RUNTIME_DIR/hearth`` or ``/tmp/hearth-<uid>``, mode 0700), on the
+embedded SQLite database (or whatever ``[database] connection`` names).
+Heat's CLI talks to heat-engine and Salt's to salt-master the same way; the
+difference is that stackctl starts the engine itself on first use, and the
+engine stops itself once idle (``[cli] local_engine_idle_timeout``).
+
+One engine serves one *setting*: the same configuration files, state
+directory, working directory and environment variables.  The socket's name
+is a digest of that setting, so a command run with another configuration
+reaches (or starts) another engine.  Before its first request, a command
+asks the engine whether its setting is still current (configuration files,
+plug-in and module directories, Hearth's code, the database file): a stale
+engine retires (it finishes what it runs, then exits) and a fresh one
+starts in its place.
+
+``--in-process`` (or ``HEARTH_IN_PROCESS=1``) runs the engine inside
+stackctl instead, as a short-lived engine for that one command.
+
+This module uses the standard library only: it is what every stackctl
+command pays for before reaching the engine.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import select
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from hearth.common import exception, paths
+
+RUNTIME_DIR_ENV = "HEARTH_RUNTIME_DIR"
+IN_PROCESS_ENV = "HEARTH_IN_PROCESS"
+#: Environment variables that change nothing an engine does (shells set them freely).
+IGNORED_ENV = frozenset({"_", "OLDPWD", "PWD", "SHLVL", "TERM", "COLUMNS", "LINES", "PS1",
+                         "HEARTH_URL", "HEARTH_TOKEN", "HEARTH_IN_PROCESS"})
+#: Seconds a starting engine gets to say it is ready.
+START_TIMEOUT = 120.0
+#: Seconds one request may take (a create answers once stored, not once done).
+REQUEST_TIMEOUT = 300.0
+#: The project of the local admin, as in the in-process mode.
+LOCAL_PROJECT = "admin"
+#: Most engines of one user kept running: starting another retires the least
+#: recently used idle ones.
+MAX_ENGINES_ENV = "HEARTH_LOCAL_ENGINES"
+DEFAULT_MAX_ENGINES = 4
+
+
+class LocalEngineError(exception.HearthException):
+    """The local engine could not be started or reached."""
+
+    msg_fmt = "%(message)s"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What an engine is started with; its digest names the engine."""
+
+    config_files: tuple[str, ...]
+    home: str
+    cwd: str
+    environment: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def current(cls, config_files: list[str] | None) -> Setting:
+        """Return this process's setting (``config_files`` from ``--config-file``)."""
+        files = [os.path.abspath(path) for path in config_files or ()]
+        if not files:
+            files = [os.path.abspath(path) for path in paths.default_config_files()]
+        environment = tuple(sorted((key, value) for key, value in os.environ.items()
+                                   if key not in IGNORED_ENV))
+        return cls(tuple(files), os.path.realpath(paths.hearth_home()),
+                   os.path.realpath(os.getcwd()), environment)
+
+    @property
+    def key(self) -> str:
+        """Return the digest naming this setting's engine."""
+        text = json.dumps([sys.executable, self.config_files, self.home, self.cwd,
+                           self.environment])
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+
+
+def runtime_dir() -> str:
+    """Return (making it) this user's private directory of engine sockets."""
+    path = os.environ.get(RUNTIME_DIR_ENV)
+    if not path:
+        base = os.environ.get("XDG_RUNTIME_DIR")
+        path = os.path.join(base, "hearth") if base else f"/tmp/hearth-{os.getuid()}"
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    status = os.lstat(path)
+    if status.st_uid != os.getuid() or status.st_mode & 0o077:
+        raise LocalEngineError(message=f"{path} must be a directory of yours that nobody "
+                                       "else may read (mode 0700); fix it or set "
+                                       f"{RUNTIME_DIR_ENV}")
+    return path
+
+
+@dataclass(frozen=True)
+class Address:
+    """The files of one engine in the runtime directory."""
+
+    directory: str
+    key: str
+
+    @property
+    def socket(self) -> str:
+        """Return the engine's Unix socket path."""
+        return os.path.join(self.directory, f"{self.key}.sock")
+
+    @property
+    def info(self) -> str:
+        """Return the path of the engine's description (pid, home, log)."""
+        return os.path.join(self.directory, f"{self.key}.json")
+
+    @property
+    def lock(self) -> str:
+        """Return the path of the lock held while an engine starts."""
+        return os.path.join(self.directory, f"{self.key}.lock")
+
+
+def read_info(path: str) -> dict[str, Any] | None:
+    """Return an engine's description, or None when it is gone."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except (OSError, ValueError):
+        return None
+
+
+def engines(directory: str | None = None) -> list[dict[str, Any]]:
+    """Return the descriptions of this user's engines whose process is alive."""
+    directory = directory or runtime_dir()
+    found = []
+    for name in sorted(os.listdir(directory)):
+        if name.endswith(".json"):
+            info = read_info(os.path.join(directory, name))
+            if info and pid_alive(info.get("pid", 0)):
+                found.append(info)
+    return found
+
+
+def pid_alive(pid: int) -> bool:
+    """Return whether a process of that id exists."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return pid > 0
+
+
+class LocalEngine:
+    """Find, check and start the engine of one setting."""
+
+    def __init__(self, setting: Setting) -> None:
+        self.setting = setting
+        self.address = Address(runtime_dir(), setting.key)
+
+    def session(self) -> Any:
+        """Return a :class:`~hearth.cli.local_http.UnixSession` on a fresh engine."""
+        from hearth.cli.local_http import UnixSession
+        session = UnixSession(self.address.socket, REQUEST_TIMEOUT, reconnect=self.restart)
+        if not self._fresh(session):
+            self._retire(session)
+            session.close()
+            self.start()
+        return session
+
+    def _fresh(self, session: Any) -> bool:
+        """Ask the engine whether its setting is current (False: none answers, or stale)."""
+        from hearth.cli.local_http import NOT_SERVED
+        try:
+            response = session.request("GET", "/local/status")
+        except NOT_SERVED:
+            session.close()
+            return False
+        if response.status_code != 200:
+            return False
+        return bool(response.json().get("fresh"))
+
+    @staticmethod
+    def _retire(session: Any) -> None:
+        from hearth.cli.local_http import NOT_SERVED
+        try:
+            session.request("POST", "/local/retire")
+        except NOT_SERVED:
+            pass
+
+    def restart(self) -> str:
+        """Start an engine if none answers (the last one stopped); return its socket."""
+        from hearth.cli.local_http import UnixSession
+        probe = UnixSession(self.address.socket, REQUEST_TIMEOUT)
+        try:
+            if not self._fresh(probe):
+                self.start()
+        finally:
+            probe.close()
+        return self.address.socket
+
+    def start(self) -> None:
+        """Start an engine for this setting unless another command just did."""
+        with open(self.address.lock, "a+") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                if self._answers():
+                    return
+                evict_idle_engines(self.address)
+                self._spawn()
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def _answers(self) -> bool:
+        from hearth.cli.local_http import UnixSession
+        probe = UnixSession(self.address.socket, 5.0)
+        try:
+            return self._fresh(probe)
+        finally:
+            probe.close()
+
+    def _spawn(self) -> None:
+        command = [sys.executable, "-m", "hearth.api.local_server",
+                   "--socket", self.address.socket, "--info", self.address.info]
+        for path in self.setting.config_files:
+            command += ["--config-file", path]
+        process = subprocess.Popen(
+            command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
+            env=dict(os.environ, EVENTLET_NO_GREENDNS="yes"))
+        assert process.stdout is not None
+        readable, _, _ = select.select([process.stdout], [], [], START_TIMEOUT)
+        line = process.stdout.readline().decode("utf-8", "replace").strip() if readable else ""
+        process.stdout.close()
+        if line == "ready":
+            return
+        kind, _, message = line.partition(" ")
+        if kind == "error":
+            raise LocalEngineError(message=message)
+        raise LocalEngineError(message="The local engine did not start "
+                                       f"(exit status {process.poll()}); run the command "
+                                       "with --in-process to see why")
+
+
+def evict_idle_engines(address: Address) -> None:
+    """Retire the least recently used idle engines beyond the per-user maximum."""
+    from hearth.cli.local_http import NOT_SERVED, UnixSession
+    limit = int(os.environ.get(MAX_ENGINES_ENV) or DEFAULT_MAX_ENGINES)
+    others = [info for info in engines(address.directory) if info.get("socket") != address.socket]
+
+    def last_used(info: dict[str, Any]) -> float:
+        try:
+            return os.stat(info["socket"]).st_mtime
+        except OSError:
+            return 0.0
+    others.sort(key=last_used)
+    for info in others[:max(0, len(others) - limit + 1)]:
+        session = UnixSession(info["socket"], 5.0)
+        try:
+            session.request("POST", "/local/retire", params={"idle_only": "true"})
+        except NOT_SERVED:
+            pass
+        finally:
+            session.close()
+
+
+def in_process_requested(args: Any) -> bool:
+    """Return whether the command asked to run the engine in its own process."""
+    flag = os.environ.get(IN_PROCESS_ENV, "").lower() in ("1", "true", "yes")
+    return bool(getattr(args, "in_process", False)) or flag
+
+
+def local_backend(args: Any) -> Any:
+    """Return an HttpBackend on this setting's local engine (started if need be)."""
+    from hearth.cli.backend_http import HttpBackend
+    engine = LocalEngine(Setting.current(getattr(args, "config_file", None)))
+    backend = HttpBackend(f"http://localhost/v1/{LOCAL_PROJECT}", session=engine.session())
+    backend.poll_interval = LOCAL_POLL_INTERVAL
+    return backend
+
+
+#: Seconds between two event polls on the local engine (a poll costs it about a millisecond).
+LOCAL_POLL_INTERVAL = 0.02
+
+
+def stop_engines(infos: list[dict[str, Any]], timeout: float = 30.0) -> list[int]:
+    """Stop these engines (SIGTERM: running actions get the graceful timeout); return pids.
+
+    An engine still alive after ``timeout`` seconds is killed.
+    """
+    import signal
+    import time
+    pids = [info["pid"] for info in infos]
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    deadline = time.monotonic() + timeout
+    while any(pid_alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for pid in pids:
+        if pid_alive(pid):
+            os.kill(pid, signal.SIGKILL)
+    return pids
