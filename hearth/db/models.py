@@ -151,6 +151,9 @@ class Resource(TimestampMixin, Base):
     requires: Mapped[list[int]] = mapped_column(Json, nullable=False, default=list)
     replaces: Mapped[int | None] = mapped_column(Integer)
     replaced_by: Mapped[int | None] = mapped_column(Integer)
+    #: the template snippet describing a resource a stopped update left behind (a
+    #: replaced original, not in the stack's template); None for every other resource
+    definition: Mapped[Any] = mapped_column(Json, nullable=True)
 
     __table_args__ = (
         Index("ix_resource_stack_name", "stack_id", "name"),

@@ -42,18 +42,38 @@ ROLLBACK_WANTED: dict[type, Callable[[Stack, BaseException], bool]] = {
 }
 
 
+def stack_nodes(stack: Stack) -> tuple[Mapping[Hashable, Iterable[Hashable]],
+                                        Mapping[Hashable, Resource]]:
+    """Return (requires, resources) of a walk over the stack's resources."""
+    return stack.requires(), stack.resources
+
+
+def nodes_with_leftovers(stack: Stack) -> tuple[Mapping[Hashable, Iterable[Hashable]],
+                                                Mapping[Hashable, Resource]]:
+    """Return (requires, resources) of the stack's resources and what a stopped update left."""
+    from hearth.engine.update import leftovers
+    return leftovers.deletion_graph(stack)
+
+
 @dataclass(frozen=True)
 class ActionPlan:
-    """How one stack action walks its resources."""
+    """How one stack action walks its resources.
+
+    ``nodes(stack)`` gives the walk's (requires, resources) maps.
+    """
 
     direction: Direction
     task: Callable[[Resource], Task]
     aggregate_errors: bool = False
+    nodes: Callable[[Stack], tuple[Mapping[Hashable, Iterable[Hashable]],
+                                   Mapping[Hashable, Resource]]] = stack_nodes
 
 
 ACTION_PLANS: dict[str, ActionPlan] = {
     CREATE: ActionPlan(Direction.FORWARD, lambda resource: resource.create()),
-    DELETE: ActionPlan(Direction.REVERSE, lambda resource: resource.delete()),
+    # a delete deletes the originals a stopped update left too
+    DELETE: ActionPlan(Direction.REVERSE, lambda resource: resource.delete(),
+                       nodes=nodes_with_leftovers),
     # rolling back a create deletes what it made, dependents first
     ROLLBACK: ActionPlan(Direction.REVERSE, lambda resource: resource.delete()),
     SUSPEND: ActionPlan(Direction.REVERSE, lambda resource: resource.suspend()),
@@ -175,9 +195,11 @@ def run_action(stack: Stack, action: str) -> bool:
         before = BEFORE_WALK.get(action)
         if before is not None:
             before(stack)
-        return walk_resources(stack, stack.requires(), plan.direction,
-                              lambda name: plan.task(stack.resources[name]),
-                              aggregate_errors=plan.aggregate_errors)
+        requires, nodes = plan.nodes(stack)
+        return walk_resources(stack, requires, plan.direction,
+                              lambda node: plan.task(nodes[node]),
+                              aggregate_errors=plan.aggregate_errors,
+                              group_of=lambda node: nodes[node].type_name)
 
     def failed(result: WalkResult) -> None:
         if action == CREATE and wants_rollback(stack, result):

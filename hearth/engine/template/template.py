@@ -177,6 +177,15 @@ class Template:
         enabled, _ = self._split_resources(context)
         return {name: self._definition(context, name, raw) for name, raw in enabled.items()}
 
+    def resource_definition(self, context: Any, name: str,
+                            raw: Mapping[str, Any]) -> ResourceDefinition:
+        """Return the definition of snippet ``raw`` as resource ``name`` of this template.
+
+        For a snippet kept outside the ``resources`` section (what a stopped
+        update left behind); parsed as the section's own.
+        """
+        return self._definition(context, name, raw)
+
     def enabled_resource_names(self, context: Any) -> list[str]:
         """Return the names of resources whose condition is true (or absent)."""
         return list(self._split_resources(context)[0])

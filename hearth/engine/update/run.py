@@ -19,12 +19,16 @@ states (:func:`hearth.engine.stacks.actions.frame`), switches the stored
 template (``prev_raw_template_id`` keeps the one to roll back to) and, when
 the update fails and rollback is wanted
 (:func:`hearth.engine.stacks.actions.wants_rollback`), runs the update back
-to the previous template as the ROLLBACK action.  Nothing replaced is left
-behind: originals a stopped walk did not reach are deleted at the end.
+to the previous template as the ROLLBACK action.  What a walk that is not
+rolled back leaves behind is kept (:mod:`hearth.engine.update.leftovers`):
+the stack's template becomes the merged one describing the resources left,
+originals not yet deleted stay for the next update (which loads them, and
+swaps one back in place of a failed replacement) or the stack's delete.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -35,12 +39,15 @@ from hearth.engine.stacks import actions as stack_actions
 from hearth.engine.stacks.stack import required_by
 from hearth.engine.states import COMPLETE, DELETE, FAILED, IN_PROGRESS, INIT, ROLLBACK, SUSPEND
 from hearth.engine.states import UPDATE as UPDATE_ACTION
+from hearth.engine.update import leftovers as update_leftovers
 from hearth.engine.update import plan as update_plan
 from hearth.engine.update.plan import CLEANUP, UPDATE, Node
 
 if TYPE_CHECKING:
     from hearth.engine.resource import Resource
     from hearth.engine.stacks.stack import Stack
+
+LOG = logging.getLogger(__name__)
 
 
 class StackUpdate:
@@ -60,6 +67,7 @@ class StackUpdate:
         self.doomed: dict[str, list[Any]] = {k: list(v) for k, v in (doomed or {}).items()}
         self.originals: dict[str, Any] = dict(originals or {})
         self.deleted: set[str] = set()
+        self.gone: set[int] = set()  # the row ids the cleanup nodes deleted
         for name, original in list(self.originals.items()):
             self._restore(name, original)
         for name, definition in target.definitions.items():
@@ -79,7 +87,7 @@ class StackUpdate:
             return
         self.doomed[name] = [r for r in self.doomed.get(name, []) if r is not original]
         db = self.target.db
-        api_resources.resource_update(db, original.db_id, replaced_by=None)
+        api_resources.resource_update(db, original.db_id, replaced_by=None, definition=None)
         replacement = self.current.get(name)
         if update_plan.exists(replacement):
             api_resources.resource_update(db, replacement.db_id, replaced_by=original.db_id)
@@ -145,6 +153,7 @@ class StackUpdate:
             victim = self.doomed[name][0]
             yield from victim.delete()
             api_resources.resource_delete(self.target.db, victim.db_id)
+            self.gone.add(victim.db_id)
             self.doomed[name].pop(0)
             if self.originals.get(name) is victim:
                 del self.originals[name]
@@ -170,6 +179,26 @@ class StackUpdate:
         """Return the resources still doomed (the walk stopped before deleting them)."""
         return {name: list(items) for name, items in self.doomed.items() if items}
 
+    def survivors(self) -> dict[str, Any]:
+        """Return ``{name: resource}`` left in the stack after the walk, each with its definition.
+
+        The new template's resources that exist (updated, replaced, created,
+        or not reached), then the removed ones the walk did not delete.
+        """
+        result = {name: r for name, r in self.target.resources.items() if update_plan.exists(r)}
+        for name, resource in self.current.items():
+            if (name not in self.target.definitions and update_plan.exists(resource)
+                    and resource.db_id not in self.gone):
+                result[name] = resource
+        return result
+
+    def originals_left(self) -> dict[str, list[Any]]:
+        """Return the doomed resources the walk did not delete, those left in the stack aside."""
+        kept = {id(resource) for resource in self.survivors().values()}
+        result = {name: [r for r in items if id(r) not in kept]
+                  for name, items in self.doomed.items()}
+        return {name: items for name, items in result.items() if items}
+
 
 def walk_update(stack: Stack, updater: StackUpdate, graph: Mapping[Node, set[Node]] | None = None
                 ) -> WalkResult:
@@ -186,7 +215,11 @@ def _type_of(updater: StackUpdate, node: Node) -> str:
 
 
 def cleanup_leftovers(stack: Stack, updater: StackUpdate) -> None:
-    """Delete what a stopped walk left doomed (dependants first); no rollback follows."""
+    """Delete what a stopped walk left doomed (dependants first).
+
+    What :func:`keep_leftovers` falls back on when the merged template
+    cannot be stored.
+    """
     names = updater.unfinished()
     if not names:
         return
@@ -194,6 +227,25 @@ def cleanup_leftovers(stack: Stack, updater: StackUpdate) -> None:
              if node[0] == CLEANUP and node[1] in names}
     graph = {node: {need for need in needs if need in graph} for node, needs in graph.items()}
     walk_update(stack, updater, graph)
+
+
+def keep_leftovers(stack: Stack, updater: StackUpdate, old_template_id: int,
+                   new_template_id: int) -> None:
+    """Keep what a stopped walk left (no rollback follows): store the merged template.
+
+    If the merged template cannot be stored, the stack keeps the new
+    template and what the walk left doomed or removed is deleted.
+    """
+    try:
+        survivors = updater.survivors()
+        updated = {name for name, resource in survivors.items()
+                   if resource.t is updater.target.definitions.get(name)}
+        update_leftovers.keep(stack, survivors, updated, updater.originals_left(),
+                              old_template_id, new_template_id)
+    except exception.HearthException as error:
+        LOG.warning("stack %s: the stopped update's resources cannot be kept (%s); "
+                    "deleting what it left", stack.name, error)
+        cleanup_leftovers(stack, updater)
 
 
 def load_target(stack: Stack, raw_template_id: int) -> Stack:
@@ -222,7 +274,15 @@ def run_update(stack: Stack, raw_template_id: int, action: str = UPDATE_ACTION,
     previous = stack.row.raw_template_id
     updaters: list[StackUpdate] = []
 
+    def rolls_back(result: WalkResult) -> bool:
+        # as Heat: only an UPDATE rolls back (not a ROLLBACK, nor a RESTORE)
+        return action == UPDATE_ACTION and stack_actions.wants_rollback(stack, result)
+
     def walk() -> WalkResult:
+        left, swapped = doomed, originals
+        if current is None:  # a new update starts from what an earlier one left
+            left, swapped = update_leftovers.split(stack.resources,
+                                                   update_leftovers.load(stack))
         changes = {**(values or {}), "raw_template_id": raw_template_id}
         if action != ROLLBACK:
             changes["prev_raw_template_id"] = previous
@@ -230,20 +290,20 @@ def run_update(stack: Stack, raw_template_id: int, action: str = UPDATE_ACTION,
         new = load_target(stack, raw_template_id) if target is None else target
         new.row = stack.row
         updater = StackUpdate(new, stack.resources if current is None else current,
-                              doomed, originals)
+                              left, swapped)
         updaters.append(updater)
         result = walk_update(stack, updater)
         stack.resources = updater.target.resources
+        if not result.ok and not rolls_back(result):
+            # stored before the stack shows FAILED: the next request sees it
+            keep_leftovers(stack, updater, previous, raw_template_id)
         return result
 
     def failed(result: WalkResult) -> None:
-        updater = updaters[0]
-        # as Heat: only an UPDATE rolls back (not a ROLLBACK, nor a RESTORE)
-        if action == UPDATE_ACTION and stack_actions.wants_rollback(stack, result):
+        if rolls_back(result):
+            updater = updaters[0]
             run_update(stack, previous, ROLLBACK, updater.live(), updater.leftovers(),
                        updater.originals)
-        else:
-            cleanup_leftovers(stack, updater)
 
     return stack_actions.frame(stack, action, walk, failed=failed)
 
