@@ -166,3 +166,42 @@ def test_merged_template_is_stored_as_the_stacks(service):
     assert row.prev_raw_template_id == first
     assert set(api_stacks.raw_template_get(service.db, row.raw_template_id)
                .template["resources"]) == {"a", "b", "c"}
+
+
+REFERRING = """
+heat_template_version: 2018-08-31
+parameters:
+  r: {type: string, default: "1"}
+  broken: {type: boolean, default: false}
+resources:
+  a:
+    type: OS::Heat::TestResource
+    properties: {value: x, update_replace_value: {get_param: r}}
+  c:
+    type: OS::Heat::TestResource
+    properties: {value: c, fail: {get_param: broken}}
+    depends_on: a
+  b:
+    type: OS::Heat::TestResource
+    properties: {value: {get_resource: a}}
+    depends_on: c
+outputs:
+  b_out: {value: {get_attr: [b, output]}}
+"""
+
+
+def test_resource_still_on_a_replaced_original_is_updated_next_time(service):
+    stack_id = create(service, "referring", REFERRING, disable_rollback=True)
+    original = physical_ids(service, stack_id)["a"]
+    stack = update(service, stack_id, template=REFERRING, params={"r": "2", "broken": True})
+    assert stack["stack_status"] == "UPDATE_FAILED", stack["stack_status_reason"]
+    replacement = physical_ids(service, stack_id)["a"]
+    assert replacement != original
+    # b was not reached: it still holds the original, and its stored definition says so
+    assert output(service, stack_id, "b_out") == original
+    stored = service.get_template(CTX, stack_id)["resources"]["b"]
+    assert stored == {"type": "OS::Heat::TestResource", "properties": {"value": original},
+                      "depends_on": ["c", "a"]}
+    stack = update(service, stack_id, template=REFERRING, params={"r": "2", "broken": False})
+    assert stack["stack_status"] == "UPDATE_COMPLETE", stack["stack_status_reason"]
+    assert output(service, stack_id, "b_out") == replacement

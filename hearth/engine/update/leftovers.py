@@ -21,8 +21,9 @@ delete deletes them in the same walk as the rest (:func:`deletion_graph`).
 The merged template's environment and parameters are the new ones over
 the old ones (as Heat's legacy engine).  So that an old definition keeps
 the values it was made with, its parts that need no resource are stored
-resolved (:func:`frozen_snippet`; those reading a hidden parameter are
-not: they read the new value).
+resolved, and so are its references to a resource replaced since (the
+original's values; :func:`frozen_snippet`); those reading a hidden
+parameter are not (they read the new value).
 """
 
 from __future__ import annotations
@@ -75,52 +76,82 @@ def _reads_hidden(value: Any) -> bool:
     return False
 
 
-def _frozen(value: Any) -> Any:
-    """Return a parsed snippet as template data, calls needing no resource resolved."""
-    if isinstance(value, function.Function):
-        if not any(True for _ in value.dependencies()) and not _reads_hidden(value):
-            try:
-                return plain(function.resolve(value))
-            except exception.HearthException:
-                pass
-        if isinstance(value, function.Macro):
-            return _frozen(value.parsed)
-        return {value.fn_name: _frozen(value.args)}
-    if isinstance(value, dict):
-        items = {key: _frozen(item) for key, item in value.items()}
-        return {(function.resolve(key) if isinstance(key, function.Function) else key): item
-                for key, item in items.items() if item is not function.ABSENT}
-    if isinstance(value, list):
-        return [item for item in (_frozen(v) for v in value) if item is not function.ABSENT]
-    return value
+class _Freezer:
+    """Turn parsed snippets into template data, resolving the calls that keep a value.
+
+    A call is resolved when it needs no resource, or when a resource it
+    names is not the one the stack now holds under that name (a replaced
+    original: the call keeps its value, and the name joins :attr:`needs`
+    so that the order stays).  Never when it reads a hidden parameter.
+    """
+
+    def __init__(self, survivors: Mapping[str, Any] | None = None) -> None:
+        self.survivors = survivors or {}
+        self.needs: set[str] = set()
+
+    def _replaced(self, call: function.Function, names: set[str]) -> bool:
+        known = call.context.resources or {}
+        return any(name in known and name in self.survivors
+                   and known[name] is not self.survivors[name] for name in names)
+
+    def freeze(self, value: Any) -> Any:
+        """Return ``value`` as template data (plain values and function calls)."""
+        if isinstance(value, function.Function):
+            names = set(value.dependencies())
+            if (not names or self._replaced(value, names)) and not _reads_hidden(value):
+                try:
+                    result = plain(function.resolve(value))
+                except exception.HearthException:
+                    pass
+                else:
+                    self.needs |= names
+                    return result
+            if isinstance(value, function.Macro):
+                return self.freeze(value.parsed)
+            return {value.fn_name: self.freeze(value.args)}
+        if isinstance(value, dict):
+            items = {key: self.freeze(item) for key, item in value.items()}
+            return {(function.resolve(key) if isinstance(key, function.Function) else key): item
+                    for key, item in items.items() if item is not function.ABSENT}
+        if isinstance(value, list):
+            return [item for item in map(self.freeze, value) if item is not function.ABSENT]
+        return value
 
 
-def frozen_snippet(definition: Any) -> dict[str, Any]:
+def frozen_snippet(definition: Any, survivors: Mapping[str, Any] | None = None
+                   ) -> dict[str, Any]:
     """Return a definition's snippet with the values it was made with.
 
     Each function call that needs no resource (``get_param``, ``if``,
     ``str_replace`` of parameters...) is replaced by its value in the
-    definition's own template, unless it reads a hidden parameter (a secret
-    is never written in a template).
+    definition's own template, and so is each call naming a resource that is
+    not ``survivors``' resource of that name any more (the definition still
+    reads the replaced original); unless it reads a hidden parameter (a
+    secret is never written in a template).
     """
+    freezer = _Freezer(survivors)
     snippet = copy.deepcopy(definition.render_hot())
     for field in FROZEN_FIELDS:
         if snippet.get(field) is not None:
-            snippet[field] = _frozen(getattr(definition, field))
+            snippet[field] = freezer.freeze(getattr(definition, field))
             if snippet[field] is function.ABSENT:
                 del snippet[field]
+    if freezer.needs:
+        depends = snippet.get("depends_on") or []
+        depends = [depends] if isinstance(depends, str) else list(depends)
+        snippet["depends_on"] = depends + sorted(freezer.needs - set(depends))
     return snippet
 
 
-def snippet_of(resource: Any, names: set[str] | None = None, freeze: bool = True
-               ) -> dict[str, Any]:
+def snippet_of(resource: Any, names: set[str] | None = None, freeze: bool = True,
+               survivors: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Return the template snippet of a live resource's definition.
 
-    Frozen (:func:`frozen_snippet`) unless ``freeze`` is false; without
-    ``condition`` (the resource exists) and, when ``names`` is given, with
-    ``depends_on`` kept to those names.
+    Frozen (:func:`frozen_snippet`, against ``survivors``) unless ``freeze``
+    is false; without ``condition`` (the resource exists) and, when
+    ``names`` is given, with ``depends_on`` kept to those names.
     """
-    snippet = (frozen_snippet(resource.t) if freeze
+    snippet = (frozen_snippet(resource.t, survivors) if freeze
                else copy.deepcopy(resource.t.render_hot()))
     snippet.pop("condition", None)
     depends = snippet.get("depends_on")
@@ -153,7 +184,7 @@ def merged_template(old: Any, new: Any, survivors: Mapping[str, Any],
         if merged:
             data[section] = copy.deepcopy(merged)
     names = set(survivors)
-    data["resources"] = {name: snippet_of(resource, names, freeze=name not in updated)
+    data["resources"] = {name: snippet_of(resource, names, name not in updated, survivors)
                          for name, resource in survivors.items()}
     files = {**(old.files or {}), **(new.files or {})}
     return data, files, merge_environment(old.environment or {}, new.environment or {})
@@ -184,7 +215,7 @@ def keep(stack: Stack, survivors: Mapping[str, Any], updated: set[str],
     for items in leftovers.values():
         for resource in items:
             api_resources.resource_update(stack.db, resource.db_id,
-                                          definition=snippet_of(resource))
+                                          definition=snippet_of(resource, survivors=survivors))
     stack.row = api_stacks.stack_update(stack.db, stack.id, raw_template_id=raw.id)
     LOG.info("stack %s: the stopped update's resources are kept (%d left in the stack, "
              "%d originals to delete later)", stack.name, len(survivors),
