@@ -205,3 +205,17 @@ def test_resource_still_on_a_replaced_original_is_updated_next_time(service):
     stack = update(service, stack_id, template=REFERRING, params={"r": "2", "broken": False})
     assert stack["stack_status"] == "UPDATE_COMPLETE", stack["stack_status_reason"]
     assert output(service, stack_id, "b_out") == replacement
+
+
+def test_what_a_dead_engine_left_is_deleted_by_the_next_update(service):
+    stack_id = create(service, "ghosts", CHAIN, disable_rollback=True)
+    # a removed resource an engine died before deleting: stored, not in the template
+    api_resources.resource_create(service.db, {
+        "name": "ghost", "stack_id": stack_id, "type": "OS::Heat::TestResource",
+        "action": "CREATE", "status": "COMPLETE", "physical_resource_id": "ghost-1"})
+    stack = update(service, stack_id, template=CHAIN)
+    assert stack["stack_status"] == "UPDATE_COMPLETE", stack["stack_status_reason"]
+    assert [(e["physical_resource_id"], e["resource_status"])
+            for e in service.list_events(CTX, stack_id) if e["resource_name"] == "ghost"] == [
+        ("ghost-1", "DELETE_IN_PROGRESS"), ("ghost-1", "DELETE_COMPLETE")]
+    assert "ghost" not in {name for name, *_ in resource_rows(service, stack_id)}

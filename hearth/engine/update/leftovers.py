@@ -212,9 +212,11 @@ def keep(stack: Stack, survivors: Mapping[str, Any], updated: set[str],
             path=["resources"])
     prepared.build(stack.db, stack.row, stack.registry).requires()  # every type, every edge
     raw = api_stacks.raw_template_create(stack.db, data, files, env)
-    for items in leftovers.values():
+    for name, items in leftovers.items():
+        survivor = survivors.get(name)
+        marked = {} if survivor is None else {"replaced_by": survivor.db_id}  # never listed
         for resource in items:
-            api_resources.resource_update(stack.db, resource.db_id,
+            api_resources.resource_update(stack.db, resource.db_id, **marked,
                                           definition=snippet_of(resource, survivors=survivors))
     stack.row = api_stacks.stack_update(stack.db, stack.id, raw_template_id=raw.id)
     LOG.info("stack %s: the stopped update's resources are kept (%d left in the stack, "
@@ -225,14 +227,32 @@ def keep(stack: Stack, survivors: Mapping[str, Any], updated: set[str],
 def load(stack: Stack) -> dict[str, list[Resource]]:
     """Return ``{name: [originals]}``: the leftovers of an earlier stopped update, oldest first.
 
-    Each is built with its stored definition, parsed in ``stack``'s template
-    (a definition that no longer parses is read as its type alone: enough to
-    delete it).
+    A leftover is every stored resource of the stack that is not the
+    stack's resource of its name: the originals a stopped update kept, and
+    whatever an engine that died mid-update left (a removed resource, an
+    original not yet marked replaced).  Each is built with its stored
+    definition, parsed in ``stack``'s template (one without, or that no
+    longer parses, is read as its type alone: enough to delete it).
     """
+    return _load(stack)[0]
+
+
+def resume(stack: Stack) -> tuple[dict[str, list[Any]], dict[str, Any]]:
+    """Return (doomed, originals) of a new update of ``stack``: its leftovers, :func:`split`."""
+    loaded, described = _load(stack)
+    return split(stack.resources, loaded, described)
+
+
+def _load(stack: Stack) -> tuple[dict[str, list[Resource]], set[int]]:
+    """Return :func:`load`'s map and the row ids of those whose definition was kept."""
     result: dict[str, list[Resource]] = {}
+    described: set[int] = set()
+    attached = {resource.db_id for resource in stack.resources.values()}
     for row in api_resources.resource_get_all_by_stack(stack.db, stack.id):
-        if row.replaced_by is None:
+        if row.id in attached:
             continue
+        if row.definition is not None:
+            described.add(row.id)
         definition = _definition(stack, row)
         resource = stack.make_resource(row.name, definition)
         resource.db_id, resource.uuid = row.id, row.uuid
@@ -240,7 +260,7 @@ def load(stack: Stack) -> dict[str, list[Resource]]:
         resource.status_reason = row.status_reason
         resource.resource_id = row.physical_resource_id
         result.setdefault(row.name, []).append(resource)
-    return result
+    return result, described
 
 
 def _definition(stack: Stack, row: Any) -> Any:
@@ -261,18 +281,21 @@ def usable(resource: Any) -> bool:
             and resource.action != DELETE)
 
 
-def split(current: Mapping[str, Any], loaded: Mapping[str, list[Any]]
-          ) -> tuple[dict[str, list[Any]], dict[str, Any]]:
+def split(current: Mapping[str, Any], loaded: Mapping[str, list[Any]],
+          described: set[int] | None = None) -> tuple[dict[str, list[Any]], dict[str, Any]]:
     """Return (doomed, originals) of an update starting with ``loaded`` leftovers.
 
     As Heat: where the stack's resource is not usable (its replacement
     failed, or was never made) and a leftover original is, the newest such
     original is swapped back (``originals``); every other leftover is doomed.
+    Only originals whose row id is in ``described`` (their definition was
+    kept; all when None) are swapped back.
     """
     doomed = {name: list(items) for name, items in loaded.items()}
     originals = {}
     for name, items in loaded.items():
-        candidates = [item for item in items if usable(item)]
+        candidates = [item for item in items if usable(item)
+                      and (described is None or item.db_id in described)]
         if candidates and not usable(current.get(name)):
             originals[name] = candidates[-1]
     return doomed, originals

@@ -281,8 +281,7 @@ def run_update(stack: Stack, raw_template_id: int, action: str = UPDATE_ACTION,
     def walk() -> WalkResult:
         left, swapped = doomed, originals
         if current is None:  # a new update starts from what an earlier one left
-            left, swapped = update_leftovers.split(stack.resources,
-                                                   update_leftovers.load(stack))
+            left, swapped = update_leftovers.resume(stack)
         changes = {**(values or {}), "raw_template_id": raw_template_id}
         if action != ROLLBACK:
             changes["prev_raw_template_id"] = previous

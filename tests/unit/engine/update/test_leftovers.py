@@ -80,3 +80,10 @@ def test_split_swaps_back_the_newest_usable_original_of_a_failed_replacement():
         {"a": [older, old, broken], "b": [resource(db_id=4)], "c": [broken]})
     assert originals == {"a": old}
     assert doomed == {"a": [older, old, broken], "b": doomed["b"], "c": [broken]}
+
+
+def test_split_swaps_back_only_an_original_whose_definition_was_kept():
+    unknown = resource(db_id=5)
+    doomed, originals = leftovers.split({"a": resource("FAILED", db_id=9)}, {"a": [unknown]},
+                                        described=set())
+    assert (doomed, originals) == ({"a": [unknown]}, {})
