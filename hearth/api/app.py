@@ -199,6 +199,9 @@ def _handle_error(req: falcon.Request, resp: falcon.Response, error: BaseExcepti
     """Render any exception as Heat's error body with the status of the faults table."""
     status, body = faults.fault_for(error)
     _write_error(resp, status, body)
+    location = faults.location_of(error)
+    if location is not None:
+        resp.set_header(faults.LOCATION_HEADER, location)
 
 
 def _handle_http_error(req: falcon.Request, resp: falcon.Response, error: falcon.HTTPError,

@@ -11,6 +11,7 @@ is Heat's::
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -116,3 +117,22 @@ def fault_for(error: BaseException) -> tuple[int, dict[str, Any]]:
         LOG.error("Unexpected error while serving a request: %s", error, exc_info=error)
         return status, error_body(status, error_type(error), GENERIC_500_MESSAGE)
     return status, error_body(status, error_type(error), str(error))
+
+
+#: Response header giving a validation error's location as JSON (see :func:`location_of`).
+LOCATION_HEADER = "X-Hearth-Error-Location"
+
+
+def location_of(error: BaseException) -> str | None:
+    """Return where a validation error is, as JSON (None for other errors).
+
+    Sent in :data:`LOCATION_HEADER` beside Heat's error body, which stays
+    exactly Heat's: stackctl names the template file and line from it, as
+    it does in-process; other clients ignore the header.
+    """
+    if not isinstance(error, exception.StackValidationFailed):
+        return None
+    return json.dumps({"error": error.error, "message": error.error_message,
+                       "path": [item if isinstance(item, (str, int)) else str(item)
+                                for item in error.path],
+                       "line": error.line, "filename": error.filename})

@@ -7,6 +7,8 @@ on green threads, one process), with three differences:
 
 * it listens on a Unix socket in the user's private runtime directory, and
   every caller is the local admin (only this user can reach the socket);
+* ``GET /local/resource_type_failures`` lists the plug-ins that failed to
+  load (``stackctl resource-type-list --all``; Heat's API has no such route);
 * ``GET /local/status`` says whether the engine's *setting* is current (its
   configuration files, plug-in and module directories, Hearth's code and
   the database file are as they were when it started), and
@@ -118,6 +120,10 @@ class LocalEngine:
             return self._answer(start_response, "200 OK", {
                 "fresh": not self.retired and self.signature() == self.started_signature,
                 "pid": os.getpid()})
+        if path == "/local/resource_type_failures":
+            from hearth.common.context import RequestContext
+            return self._answer(start_response, "200 OK", {
+                "failures": self.service.list_resource_type_failures(RequestContext.local())})
         if path == "/local/retire" and environ.get("REQUEST_METHOD") == "POST":
             if "idle_only=true" in environ.get("QUERY_STRING", "") and self.busy():
                 return self._answer(start_response, "409 Conflict", {"retired": False})
@@ -212,7 +218,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the local engine; return the exit code."""
     args = build_parser().parse_args(argv)
     import eventlet
-    eventlet.monkey_patch()
+    # Threads stay real, as in an engine inside stackctl: the event bus's ZeroMQ forwarder
+    # runs on one (pyzmq's green flavour needs gevent, not eventlet).
+    eventlet.monkey_patch(thread=False)
     from hearth.common import config, daemon
     try:
         config.load(config_files=args.config_file)

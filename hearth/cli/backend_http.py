@@ -9,6 +9,7 @@ the server's message, which the CLI prints as it prints local errors.
 
 from __future__ import annotations
 
+import json
 import time
 import urllib.parse
 from collections.abc import Mapping
@@ -54,6 +55,14 @@ def _stack_of(href: str) -> tuple[str, str]:
     return urllib.parse.unquote(name), urllib.parse.unquote(stack_id)
 
 
+def located_error(location: Mapping[str, Any]) -> exception.StackValidationFailed:
+    """Return the validation error the server located (hearth.api.faults.location_of)."""
+    return exception.StackValidationFailed(
+        location.get("message") or "", error=location.get("error"),
+        path=location.get("path"), line=location.get("line"),
+        filename=location.get("filename"))
+
+
 def _without_none(values: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in values.items() if value is not None}
 
@@ -90,9 +99,12 @@ class HttpBackend:
         return response.json()
 
     @staticmethod
-    def _error(response: Any) -> ApiError:
+    def _error(response: Any) -> exception.HearthException:
         try:
             error = response.json()["error"]
+            location = response.headers.get("X-Hearth-Error-Location")
+            if location:
+                return located_error(json.loads(location))
             return ApiError(response.status_code, error.get("type", ""), error["message"])
         except (ValueError, KeyError, TypeError):
             return ApiError(response.status_code, "HTTPError",
@@ -153,7 +165,10 @@ class HttpBackend:
         return self._request("GET", "/stacks", query)["count"]
 
     def identify_stack(self, stack_identity: str) -> dict[str, Any]:
-        """Resolve a name or id through the API's 302 lookup."""
+        """Resolve a name or id through the API's 302 lookup (``name/id`` is already one)."""
+        if "/" in stack_identity:
+            name, stack_id = stack_identity.split("/", 1)
+            return {"stack_name": name, "id": stack_id, "tenant": self.url.rsplit("/", 1)[-1]}
         response = self.session.get(f"{self.url}/stacks/{_quote(stack_identity)}",
                                     allow_redirects=False, timeout=REQUEST_TIMEOUT)
         if response.status_code >= 400:
@@ -352,6 +367,20 @@ class HttpBackend:
         query = {"with_condition_func": "true" if with_condition_func else None}
         return self._request("GET", f"/template_versions/{_quote(version)}/functions",
                              query)["template_functions"]
+
+    def list_resource_type_failures(self) -> list[dict[str, Any]]:
+        """Return the plug-ins that failed to load: the local engine's alone.
+
+        Heat's API has no such route; a remote server is refused clearly.
+        """
+        base = self.url.split("/v1/", 1)[0]
+        try:
+            return self._request("GET", f"{base}/local/resource_type_failures")["failures"]
+        except ApiError as error:
+            if error.status != 404:
+                raise
+            raise exception.NotSupported(
+                feature="Listing the plug-ins that failed to load (--all) over --url") from None
 
     def list_resource_types(self, type_name: str | None = None,
                             support_status: str | None = None, version: str | None = None,

@@ -25,8 +25,25 @@ from hearth.common import exception
 LOG = logging.getLogger("hearth")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the argument parser with every command module's commands."""
+#: Global options that take a value (the token after them is not the command).
+VALUE_OPTIONS = ("--config-file", "--url", "--token")
+
+
+def find_command(argv: Sequence[str]) -> str | None:
+    """Return the command named on a command line (None: none, or only options)."""
+    expect_value = False
+    for token in argv:
+        if expect_value:
+            expect_value = False
+        elif token in VALUE_OPTIONS:
+            expect_value = True
+        elif not token.startswith("-"):
+            return token
+    return None
+
+
+def build_parser(command_name: str | None = None) -> argparse.ArgumentParser:
+    """Build the argument parser: of one command when it is known, else of every one."""
     parser = argparse.ArgumentParser(
         prog="stackctl",
         description="Create and manage Hearth stacks: declarative resources described "
@@ -51,9 +68,11 @@ def build_parser() -> argparse.ArgumentParser:
                              "reuses (default: $HEARTH_IN_PROCESS).")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     import hearth.cli.commands as package
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
-        module = importlib.import_module(f"{package.__name__}.{info.name}")
-        module.register(subparsers)
+    owner = package.COMMAND_MODULES.get(command_name or "")
+    names = [owner] if owner else sorted(
+        info.name for info in pkgutil.iter_modules(package.__path__))
+    for name in names:
+        importlib.import_module(f"{package.__name__}.{name}").register(subparsers)
     return parser
 
 
@@ -83,8 +102,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     # stackctl never monkey-patches sockets, so eventlet's green DNS resolver
     # (dnspython, a third of eventlet's import time) would only be loaded, never used
     os.environ.setdefault("EVENTLET_NO_GREENDNS", "yes")
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(find_command(arguments))
+    args = parser.parse_args(arguments)
     configure_logging(args.debug)
     if not getattr(args, "handler", None):
         parser.print_help()

@@ -7,6 +7,12 @@ and every template an environment's ``resource_registry`` names, each
 relative to the file that refers to it, recursively.  Contents go into the
 ``files`` map keyed by absolute ``file:///...`` URL, and the references are
 rewritten to those URLs.
+
+A template whose text names no file at all (no ``get_file``, no
+``.yaml``/``.template``) is sent as the text it is, unparsed: the engine
+parses it as it would the parsed form, with the same located errors, and
+the client saves a parse of the whole template.  Sizes are the server's to
+check (``max_template_size``), not the client's.
 """
 
 from __future__ import annotations
@@ -57,17 +63,20 @@ class FileGatherer:
     def __init__(self, files: MutableMapping[str, str] | None = None) -> None:
         self.files: MutableMapping[str, str] = files if files is not None else {}
 
-    def template(self, url: str, depth: int = 0, filename: str | None = None) -> Any:
+    def template(self, url: str, depth: int = 0, filename: str | None = None,
+                 text: str | None = None) -> Any:
         """Return the parsed template at ``url`` with its references rewritten.
 
-        ``filename`` names the file in error messages (default: its path).
+        ``filename`` names the file in error messages (default: its path);
+        ``text`` is the file's text when already read.
         """
         from hearth.engine.template import parser
 
         if depth > MAX_DEPTH:
             raise CommandError(f"{url}: provider templates are nested more than "
                                f"{MAX_DEPTH} deep")
-        data = parser.parse(read_url(url), filename or urllib.parse.urlparse(url).path)
+        data = parser.parse(read_url(url) if text is None else text,
+                            filename or urllib.parse.urlparse(url).path, check_size=False)
         self._rewrite_functions(data, url, depth)
         return data
 
@@ -105,7 +114,7 @@ class FileGatherer:
 
         url = file_url(path)
         text = read_url(url)
-        data = parser.parse(text, path, kind="environment")
+        data = parser.parse(text, path, kind="environment", check_size=False)
         registry = data.get("resource_registry")
         if isinstance(registry, dict) and self._rewrite_registry(registry, url):
             text = json.dumps(data)
@@ -128,10 +137,25 @@ class FileGatherer:
         return changed
 
 
-def gather(template_path: str, env_paths: Iterable[str] = ()) -> dict[str, Any]:
-    """Return ``{"template", "files", "environment_files"}`` for a create/validate request."""
+def names_files(text: str) -> bool:
+    """Return whether a template's text may name a file to gather (else it is sent as is)."""
+    return "get_file" in text or any(suffix in text for suffix in TEMPLATE_SUFFIXES)
+
+
+def gather(template_path: str, env_paths: Iterable[str] = (),
+           text_when_alone: bool = True) -> dict[str, Any]:
+    """Return ``{"template", "files", "environment_files"}`` for a create/validate request.
+
+    ``text_when_alone``: a template naming no file is returned as its text
+    (for an engine to parse); False always parses it here.
+    """
     gatherer = FileGatherer()
-    template = gatherer.template(file_url(template_path), filename=template_path)
+    url = file_url(template_path)
+    text = read_url(url)
+    if names_files(text) or not text_when_alone:
+        template = gatherer.template(url, filename=template_path, text=text)
+    else:
+        template = text
     environment_files = [gatherer.environment(path) for path in env_paths]
     return {"template": template, "files": dict(gatherer.files),
             "environment_files": environment_files}

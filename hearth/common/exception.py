@@ -161,6 +161,13 @@ class StackValidationFailed(HearthException):
         parts.append(self.error_message)
         return "".join(parts)
 
+    def _line_in(self, document: Any, line: int | None) -> int | None:
+        """Return ``line``, or the line of this error's path in ``document`` if it has none."""
+        if line is None and document is not None and self.line is None and not self.filename:
+            from hearth.engine.template.located import line_at
+            return line_at(document, self.path)
+        return line
+
     def prefixed(self, *segments: Any, line: int | None = None) -> StackValidationFailed:
         """Return this error with ``segments`` put in front of its path.
 
@@ -174,8 +181,15 @@ class StackValidationFailed(HearthException):
             filename=self.filename,
         )
 
-    def located(self, filename: str | None, line: int | None = None) -> StackValidationFailed:
-        """Return this error with the file name (and a line if it has none) set."""
+    def located(self, filename: str | None, line: int | None = None,
+                document: Any = None) -> StackValidationFailed:
+        """Return this error with the file name (and a line if it has none) set.
+
+        ``document``: the parsed (located) template of ``filename``; an error
+        in it that lost its line (it came over HTTP as data) gets it back
+        from its path.
+        """
+        line = self._line_in(document, line)
         return type(self)(
             self.error_message,
             error=self.error,
@@ -209,8 +223,10 @@ class CircularDependencyException(StackValidationFailed):
                           line=self.line if self.line is not None else line,
                           filename=self.filename)
 
-    def located(self, filename: str | None, line: int | None = None) -> StackValidationFailed:
+    def located(self, filename: str | None, line: int | None = None,
+                document: Any = None) -> StackValidationFailed:
         """Keep the cycle when the location is added."""
+        line = self._line_in(document, line)
         return type(self)(self.cycle, message=self.error_message, error=self.error,
                           path=self.path, line=self.line if self.line is not None else line,
                           filename=self.filename or filename)

@@ -59,3 +59,21 @@ def read_until(process: subprocess.Popen, needle: str, timeout: float = 30) -> l
         if needle in line:
             return lines
     raise AssertionError(f"{needle!r} not seen in time: {lines}")
+
+
+def kill_engine(home: Path, process: subprocess.Popen) -> None:
+    """SIGKILL ``process`` (a stackctl following an action) and the engine acting for it.
+
+    The engine is the local engine serving ``home`` (stackctl runs none in
+    its own process); stackctl goes first, so that it cannot start a new one.
+    """
+    import signal
+
+    from hearth.cli import local_engine
+    process.send_signal(signal.SIGKILL)
+    process.communicate(timeout=30)
+    for info in local_engine.engines():
+        if info.get("home") == os.path.realpath(home):
+            os.kill(info["pid"], signal.SIGKILL)
+            while local_engine.pid_alive(info["pid"]):
+                time.sleep(0.02)

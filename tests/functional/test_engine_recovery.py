@@ -1,7 +1,7 @@
 """A real engine process killed with SIGKILL mid-create; a new engine recovers the stack.
 
-The first engine is ``stackctl stack-create`` (embedded mode: the engine
-runs in the CLI process) on a slow TestResource.  After the kill, a new
+The first engine is the local engine that ``stackctl stack-create`` uses,
+on a slow TestResource; both are killed.  After the kill, a new
 EngineService in the test process finds the stack IN_PROGRESS under a dead
 engine's lock, fails it with Heat's reason, and the stack deletes cleanly.
 """
@@ -12,7 +12,13 @@ import time
 import pytest
 
 from tests.fixtures.engine import CTX, events
-from tests.functional.stackctl_process import SLOW_TEMPLATE, read_until, run, start
+from tests.functional.stackctl_process import (
+    SLOW_TEMPLATE,
+    kill_engine,
+    read_until,
+    run,
+    start,
+)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -34,8 +40,7 @@ def killed_create(hearth_home, tmp_path, engine_db_url):
     try:
         read_until(process, "[slow]: CREATE_IN_PROGRESS")
     finally:
-        process.send_signal(signal.SIGKILL)
-        process.communicate(timeout=30)
+        kill_engine(hearth_home, process)
     assert process.returncode == -signal.SIGKILL
     return config
 

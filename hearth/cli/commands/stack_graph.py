@@ -70,7 +70,8 @@ def template_graph(args: argparse.Namespace) -> dict:
     from hearth.engine.stacks.graph_view import template_view
 
     config.load(config_files=getattr(args, "config_file", None))
-    request = template_files.gather(args.template_file, args.environment_file or ())
+    request = template_files.gather(args.template_file, args.environment_file or (),
+                                    text_when_alone=False)
     name = os.path.splitext(os.path.basename(args.template_file))[0]
     view = template_view(request["template"], name, command.parse_key_values(args.parameter),
                          template_files.environment_documents(request), request["files"],

@@ -68,14 +68,17 @@ def template_request(args: argparse.Namespace) -> dict[str, Any]:
 
 def run_action(backend: Any, stack_identity: str | None, start: Callable[[], Any],
                action: str, cancel_action: str = "cancel_without_rollback",
-               template_file: str | None = None, display: Any = None) -> int:
+               template_file: str | None = None, display: Any = None,
+               template: Any = None) -> int:
     """Start an action, stream its events, print the final status; return the exit code.
 
     ``display`` (:class:`hearth.cli.progress_display.DisplayOptions`) adds
     colour, the live summary line or quiet; None prints plain lines.
 
-    A validation error that names no file is located in ``template_file``:
-    the engine sees only the template's data, the CLI knows where it came from.
+    A validation error that names no file is located in ``template_file``
+    (``template``: its parsed form, whose lines locate an error that came
+    without one): the engine sees only the template's data, the CLI knows
+    where it came from.
     Should following end by an exception (a second Ctrl-C, a bug), the
     backend is closed first: an in-process engine cancels the action
     cleanly instead of dying with it and leaving the stack IN_PROGRESS.
@@ -86,7 +89,7 @@ def run_action(backend: Any, stack_identity: str | None, start: Callable[[], Any
     try:
         started = start()
     except exception.StackValidationFailed as exc:
-        raise exc.located(template_file) from None
+        raise exc.located(template_file, document=template) from None
     if started and started.get("id"):
         stack_identity = full_identity(started)
     assert stack_identity is not None
@@ -137,10 +140,12 @@ def do_stack_create(args: argparse.Namespace) -> int:
     request = template_request(args)
     params = command.parse_key_values(args.parameter)
     disable_rollback = bool(args.disable_rollback)
+    template = request.pop("template")
     return run_action(backend, None, lambda: backend.create_stack(
-        args.name, request.pop("template"), params=params,
+        args.name, template, params=params,
         disable_rollback=disable_rollback, timeout_mins=args.timeout, tags=_tags(args),
-        **request), "CREATE", template_file=args.template_file, display=_display(args))
+        **request), "CREATE", template_file=args.template_file, display=_display(args),
+        template=template)
 
 
 def do_stack_update(args: argparse.Namespace) -> int:
@@ -163,7 +168,8 @@ def do_stack_update(args: argparse.Namespace) -> int:
         return 0
     return run_action(backend, args.name, lambda: backend.update_stack(args.name, **fields),
                       "UPDATE", cancel_action="cancel_update",
-                      template_file=args.template_file, display=_display(args))
+                      template_file=args.template_file, display=_display(args),
+                      template=request.get("template"))
 
 
 def do_stack_delete(args: argparse.Namespace) -> int:

@@ -35,6 +35,6 @@ def validate(args: argparse.Namespace) -> int:
             template=request["template"], params=params, files=request["files"],
             environment_files=request.get("environment_files"), show_nested=args.show_nested)
     except exception.StackValidationFailed as exc:
-        raise exc.located(args.template_file) from None
+        raise exc.located(args.template_file, document=request["template"]) from None
     output.show(result, args.format)
     return 0

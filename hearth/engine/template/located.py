@@ -57,6 +57,20 @@ def line_of(container: Any, key: Any = None) -> int | None:
     return getattr(container, "line", None)
 
 
+def line_at(document: Any, path: Any) -> int | None:
+    """Return the line of the deepest item of ``path`` found in ``document`` (if known)."""
+    line = None
+    node = document
+    for key in path or ():
+        try:
+            found = line_of(node, key)
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            break
+        line = found if found is not None else line
+    return line
+
+
 def plain(value: Any) -> Any:
     """Return ``value`` with located containers turned into plain dicts and lists."""
     if isinstance(value, dict):

@@ -144,15 +144,17 @@ def _load_yaml(text: str, filename: str | None) -> Any:
 
 
 def parse(text: str | bytes, filename: str | None = None,
-          kind: str = "template") -> LocatedDict:
+          kind: str = "template", check_size: bool = True) -> LocatedDict:
     """Parse a template (or, with ``kind="environment"``, an environment).
 
-    Raises TemplateSizeExceeded over ``max_template_size`` and
-    StackValidationFailed (naming ``filename`` and the line) for syntax
-    errors, duplicate keys and a top level that is not a mapping.  An empty
-    document is an empty mapping.
+    Raises TemplateSizeExceeded over ``max_template_size`` (unless
+    ``check_size`` is False: a client leaves the limit, the server's
+    setting, to the server) and StackValidationFailed (naming ``filename``
+    and the line) for syntax errors, duplicate keys and a top level that is
+    not a mapping.  An empty document is an empty mapping.
     """
-    _check_size(text)
+    if check_size:
+        _check_size(text)
     text = _decode(text, filename)
     try:
         data = _load_json(text, filename) if _looks_like_json(text) else _load_yaml(text, filename)

@@ -8,13 +8,12 @@ it, and an update replaces the failed server and destroys the orphan.
 """
 
 import json
-import signal
 import time
 
 import pytest
 
 from tests.fixtures.clouds import hearth_conf, write_cloud_config
-from tests.functional.stackctl_process import read_until, run, start
+from tests.functional.stackctl_process import kill_engine, read_until, run, start
 
 TEMPLATE = """
 heat_template_version: 2018-08-31
@@ -44,8 +43,7 @@ def killed_create(hearth_home, tmp_path):
         read_until(process, "[server]: CREATE_IN_PROGRESS  Cloud node doomed-server-")
         read_until(process, ": querying")  # the node exists at the provider now
     finally:
-        process.send_signal(signal.SIGKILL)
-        process.communicate(timeout=30)
+        kill_engine(hearth_home, process)
     time.sleep(1.0)  # past the dead engine's life check
 
     def stackctl(*args):

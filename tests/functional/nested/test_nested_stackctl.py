@@ -10,12 +10,11 @@ delete.
 from __future__ import annotations
 
 import json
-import signal
 import time
 
 import pytest
 
-from tests.functional.stackctl_process import read_until, run, start
+from tests.functional.stackctl_process import kill_engine, read_until, run, start
 
 SERVER = """
 heat_template_version: 2018-08-31
@@ -119,8 +118,7 @@ def test_a_killed_engine_mid_nested_create_leaves_both_failed_and_deletable(hear
         read_until(process, "[web]: CREATE_IN_PROGRESS")
         time.sleep(0.5)  # the nested stack's own members are acting
     finally:
-        process.send_signal(signal.SIGKILL)
-        process.communicate(timeout=30)
+        kill_engine(hearth_home, process)
     time.sleep(2.5)  # the default engine_life_check_timeout is 2 s
     listed = run(hearth_home, "stack-list", "--show-nested", "--format", "json")
     stacks = {s["stack_name"]: show(hearth_home, s["id"]) for s in json.loads(listed.stdout)}
