@@ -217,10 +217,11 @@ def _describe(error: BaseException) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the local engine; return the exit code."""
     args = build_parser().parse_args(argv)
+    # No monkey-patching: the engine runs as it does inside stackctl (--in-process),
+    # green where Hearth makes it so (hearth.common.green), real threads and select
+    # elsewhere (the event bus's ZeroMQ forwarder, the local cloud driver's children).
     import eventlet
-    # Threads stay real, as in an engine inside stackctl: the event bus's ZeroMQ forwarder
-    # runs on one (pyzmq's green flavour needs gevent, not eventlet).
-    eventlet.monkey_patch(thread=False)
+
     from hearth.common import config, daemon
     try:
         config.load(config_files=args.config_file)

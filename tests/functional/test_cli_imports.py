@@ -48,7 +48,8 @@ def test_quick_commands_of_the_local_engine_load_nothing_heavy(home):
     # the local engine (started by the first command) does the work: stackctl is a client
     heavy_imports(home, "stack-list")
     assert heavy_imports(home, "stack-list") == set()
-    assert heavy_imports(home, "template-validate", "-f", str(home.parent / "t.yaml")) == set()
+    # yaml prints the result (YAML is template-validate's output format)
+    assert heavy_imports(home, "template-validate", "-f", str(home.parent / "t.yaml")) <= {"yaml"}
 
 
 def test_template_validate_needs_no_database(home):
