@@ -6,13 +6,15 @@ Path segments are percent-quoted so names with ``/`` or ``:`` stay one segment.
 
 from __future__ import annotations
 
+import functools
 import urllib.parse
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 
+@functools.lru_cache(maxsize=8192)
 def quote(segment: str) -> str:
-    """Quote one path segment (everything but unreserved characters)."""
+    """Quote one path segment (everything but unreserved characters); names repeat: cached."""
     return urllib.parse.quote(str(segment), safe="")
 
 

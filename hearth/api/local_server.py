@@ -7,6 +7,8 @@ on green threads, one process), with three differences:
 
 * it listens on a Unix socket in the user's private runtime directory, and
   every caller is the local admin (only this user can reach the socket);
+* ``GET /local/pause?seconds=S`` waits up to S seconds, less when a stack
+  action ends here: a follower's wait between two polls;
 * ``GET /local/resource_type_failures`` lists the plug-ins that failed to
   load (``stackctl resource-type-list --all``; Heat's API has no such route);
 * ``GET /local/status`` says whether the engine's *setting* is current (its
@@ -34,6 +36,8 @@ from typing import Any
 
 #: Seconds between two checks of idleness and of the database file.
 WATCH_INTERVAL = 1.0
+#: Longest wait of ``GET /local/pause`` (seconds).
+MAX_PAUSE = 5.0
 #: Most files one directory walk looks at for the setting's signature.
 MAX_WALKED = 5000
 
@@ -120,6 +124,8 @@ class LocalEngine:
             return self._answer(start_response, "200 OK", {
                 "fresh": not self.retired and self.signature() == self.started_signature,
                 "pid": os.getpid()})
+        if path == "/local/pause":
+            return self._pause(environ, start_response)
         if path == "/local/resource_type_failures":
             from hearth.common.context import RequestContext
             return self._answer(start_response, "200 OK", {
@@ -135,6 +141,22 @@ class LocalEngine:
         finally:
             self.in_flight -= 1
             self.last_activity = time.monotonic()
+
+    def _pause(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        """Wait up to ``seconds`` (at most :data:`MAX_PAUSE`), less if an action ends here."""
+        import urllib.parse
+        query = urllib.parse.parse_qs(environ.get("QUERY_STRING", ""))
+        try:
+            seconds = min(MAX_PAUSE, max(0.0, float(query.get("seconds", ["0"])[0])))
+        except ValueError:
+            return self._answer(start_response, "400 Bad Request", {"error": "seconds"})
+        self.in_flight += 1
+        try:
+            self.service.pause(seconds)
+        finally:
+            self.in_flight -= 1
+            self.last_activity = time.monotonic()
+        return self._answer(start_response, "200 OK", {})
 
     @staticmethod
     def _answer(start_response: Callable[..., Any], status: str, body: Any) -> list[bytes]:

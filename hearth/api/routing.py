@@ -144,7 +144,12 @@ class RouteResource:
                 validate_body(op.body, body)
             api_request = ApiRequest(ctx=req.context.hearth, service=self.service,
                                      path=path, query=query, body=body, raw=req)
-            render(resp, op.handler(api_request))
+            if req.method in ("GET", "HEAD"):
+                from hearth.db.session import observing
+                with observing():
+                    render(resp, op.handler(api_request))
+            else:
+                render(resp, op.handler(api_request))
         return respond
 
 

@@ -141,7 +141,7 @@ def engines(directory: str | None = None) -> list[dict[str, Any]]:
     """Return the descriptions of this user's engines whose process is alive."""
     directory = directory or runtime_dir()
     found = []
-    for name in sorted(os.listdir(directory)):
+    for name in sorted(os.listdir(directory)) if os.path.isdir(directory) else ():
         if name.endswith(".json"):
             info = read_info(os.path.join(directory, name))
             if info and pid_alive(info.get("pid", 0)):
@@ -280,16 +280,10 @@ def in_process_requested(args: Any) -> bool:
 
 
 def local_backend(args: Any) -> Any:
-    """Return an HttpBackend on this setting's local engine (started if need be)."""
-    from hearth.cli.backend_http import HttpBackend
+    """Return a LocalBackend on this setting's local engine (started if need be)."""
+    from hearth.cli.backend_local import LocalBackend
     engine = LocalEngine(Setting.current(getattr(args, "config_file", None)))
-    backend = HttpBackend(f"http://localhost/v1/{LOCAL_PROJECT}", session=engine.session())
-    backend.poll_interval = LOCAL_POLL_INTERVAL
-    return backend
-
-
-#: Seconds between two event polls on the local engine (a poll costs it about a millisecond).
-LOCAL_POLL_INTERVAL = 0.02
+    return LocalBackend(f"http://localhost/v1/{LOCAL_PROJECT}", engine.session())
 
 
 def stop_engines(infos: list[dict[str, Any]], timeout: float = 30.0) -> list[int]:

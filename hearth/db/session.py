@@ -25,6 +25,7 @@ PostgreSQL (psycopg2)
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import threading
 import warnings
@@ -107,8 +108,11 @@ class Database:
         """Yield a session in a transaction; commit on success, roll back on error.
 
         ``write=True`` takes SQLite's write lock when the transaction begins.
+        This process's queued writes are committed first (it reads its own
+        writes), except for a read made while :func:`observing`.
         """
-        self.writes.flush()
+        if write or not _OBSERVING.get():
+            self.writes.flush()
         with self._sessions() as session:
             if write and self.dialect == "sqlite":
                 session.connection(execution_options={_BEGIN_OPTION: "IMMEDIATE"})
@@ -123,6 +127,27 @@ class Database:
         """Commit the queued writes, then close every pooled connection."""
         self.writes.flush()
         self.engine.dispose()
+
+
+#: True while serving a client's read (see :func:`observing`); per green thread.
+_OBSERVING: contextvars.ContextVar[bool] = contextvars.ContextVar("hearth_db_observing",
+                                                                 default=False)
+
+
+@contextlib.contextmanager
+def observing() -> Iterator[None]:
+    """Read as an observer: see what is committed, without committing queued writes first.
+
+    A client's read (an API GET: following an action's events, listing
+    stacks) sees what a reader in another process would; it does not make
+    the engine commit its queued writes early and wait for them.  Anything
+    seen is still a prefix of the queue: writes commit in order.
+    """
+    token = _OBSERVING.set(True)
+    try:
+        yield
+    finally:
+        _OBSERVING.reset(token)
 
 
 _DATABASES: dict[str, Database] = {}
