@@ -6,7 +6,7 @@ import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from hearth.common import exception
@@ -83,6 +83,13 @@ def resource_get_all_by_stack(db: Database, stack_id: str,
                       filters)
     with db.session_scope() as session:
         return list(session.scalars(query.order_by(models.Resource.id)))
+
+
+def resource_count_by_stack(db: Database, stack_id: str) -> int:
+    """Return how many resource rows a stack has (its leftovers included)."""
+    query = select(func.count(models.Resource.id)).where(models.Resource.stack_id == stack_id)
+    with db.session_scope() as session:
+        return int(session.scalar(query))
 
 
 def resource_get_all_by_stacks(db: Database, stack_ids: Sequence[str],

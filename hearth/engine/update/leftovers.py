@@ -248,6 +248,9 @@ def _load(stack: Stack) -> tuple[dict[str, list[Resource]], set[int]]:
     result: dict[str, list[Resource]] = {}
     described: set[int] = set()
     attached = {resource.db_id for resource in stack.resources.values()}
+    if (None not in attached
+            and api_resources.resource_count_by_stack(stack.db, stack.id) == len(attached)):
+        return result, described  # every stored row is the stack's own: no leftover
     for row in api_resources.resource_get_all_by_stack(stack.db, stack.id):
         if row.id in attached:
             continue

@@ -1,0 +1,184 @@
+"""The local engine stackctl starts and reuses, through real stackctl processes.
+
+Covers what a user sees: one engine per setting, reused; replaced when its
+configuration or plug-ins change; stopped when idle, when its home is
+removed, or by ``engine-stop``; an action that outlives a killed stackctl
+(as in Heat) and a killed engine that leaves the stack FAILED, never
+IN_PROGRESS; clear errors when it cannot start.
+"""
+
+import concurrent.futures
+import json
+import os
+import shutil
+import signal
+import time
+
+import pytest
+
+from hearth.cli import local_engine
+from tests.functional.stackctl_process import SLOW_TEMPLATE, read_until, run, start
+
+PLUGIN = '''
+from hearth.engine.resource import Resource
+
+
+class Marker(Resource):
+    """A plug-in that exists only in this test's plugin_dirs."""
+
+
+def resource_mapping():
+    return {"Test::Marker": Marker}
+'''
+
+
+def engine_pids(home):
+    """Return the pids of the local engines serving ``home``."""
+    return sorted(info["pid"] for info in local_engine.engines()
+                  if info.get("home") == os.path.realpath(home))
+
+
+def wait_for(predicate, timeout=20.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_the_first_command_starts_an_engine_that_later_commands_reuse(hearth_home):
+    assert run(hearth_home, "stack-list").returncode == 0
+    first = engine_pids(hearth_home)
+    assert len(first) == 1
+    assert run(hearth_home, "stack-list").returncode == 0
+    assert engine_pids(hearth_home) == first
+    status = json.loads(run(hearth_home, "engine-status", "--format", "json").stdout)
+    mine = [row for row in status if row["pid"] == first[0]]
+    assert mine and mine[0]["this_setting"] is True
+
+
+def test_a_changed_configuration_gets_a_new_engine_that_loads_it(hearth_home, tmp_path):
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    config = tmp_path / "hearth.conf"
+    config.write_text(f"[DEFAULT]\nplugin_dirs = {plugins}\n")
+    listed = run(hearth_home, "resource-type-list", "--format", "value", config=config)
+    assert "Test::Marker" not in listed.stdout.split()
+    before = engine_pids(hearth_home)
+    (plugins / "marker.py").write_text(PLUGIN)  # a new plug-in: the engine is stale
+    listed = run(hearth_home, "resource-type-list", "--format", "value", config=config)
+    assert "Test::Marker" in listed.stdout.split(), listed.stderr
+    assert wait_for(lambda: not set(before) & set(engine_pids(hearth_home)))
+
+
+def test_each_home_has_its_own_engine(hearth_home, tmp_path):
+    other = tmp_path / "other-home"
+    other.mkdir()
+    run(hearth_home, "stack-list")
+    run(other, "stack-list")
+    try:
+        assert engine_pids(hearth_home) and engine_pids(other)
+        assert set(engine_pids(hearth_home)).isdisjoint(engine_pids(other))
+    finally:
+        local_engine.stop_engines([info for info in local_engine.engines()
+                                   if info.get("home") == os.path.realpath(other)])
+
+
+def test_commands_starting_together_share_one_engine(hearth_home):
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: run(hearth_home, "stack-list"), range(4)))
+    assert all(result.returncode == 0 for result in results), [r.stderr for r in results]
+    assert len(engine_pids(hearth_home)) == 1
+
+
+@pytest.mark.slow
+def test_a_killed_stackctl_leaves_the_action_running_to_its_end(hearth_home, tmp_path):
+    (tmp_path / "quick.yaml").write_text(SLOW_TEMPLATE.replace("create: 30", "create: 2"))
+    process = start(hearth_home, "stack-create", "-f", str(tmp_path / "quick.yaml"), "on")
+    try:
+        read_until(process, "[slow]: CREATE_IN_PROGRESS")
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.communicate(timeout=30)
+
+    def created():
+        shown = run(hearth_home, "stack-show", "on", "--format", "json")
+        return json.loads(shown.stdout)["stack_status"] == "CREATE_COMPLETE"
+    assert wait_for(created, timeout=30)
+
+
+@pytest.mark.slow
+def test_a_killed_engine_is_reported_by_its_follower_and_fails_the_stack(hearth_home,
+                                                                         tmp_path):
+    (tmp_path / "slow.yaml").write_text(SLOW_TEMPLATE)
+    process = start(hearth_home, "stack-create", "-f", str(tmp_path / "slow.yaml"), "doomed")
+    read_until(process, "[slow]: CREATE_IN_PROGRESS")
+    for pid in engine_pids(hearth_home):
+        os.kill(pid, signal.SIGKILL)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 1
+    assert "Stack doomed CREATE_FAILED" in out
+    assert "ERROR: Engine went down during stack CREATE" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_an_idle_engine_stops_by_itself(hearth_home, tmp_path):
+    config = tmp_path / "hearth.conf"
+    config.write_text("[cli]\nlocal_engine_idle_timeout = 1\n")
+    run(hearth_home, "stack-list", config=config)
+    assert engine_pids(hearth_home)
+    assert wait_for(lambda: not engine_pids(hearth_home), timeout=15)
+
+
+@pytest.mark.slow
+def test_an_engine_whose_home_was_removed_stops(tmp_path, monkeypatch):
+    home = tmp_path / "gone"
+    home.mkdir()
+    run(home, "stack-list")
+    assert engine_pids(home)
+    shutil.rmtree(home)
+    assert wait_for(lambda: not engine_pids(tmp_path / "gone"), timeout=15)
+
+
+def test_engine_stop_stops_this_settings_engine(hearth_home):
+    run(hearth_home, "stack-list")
+    assert engine_pids(hearth_home)
+    stopped = run(hearth_home, "engine-stop")
+    assert stopped.stdout == "Stopped 1 local engine(s).\n"
+    assert engine_pids(hearth_home) == []
+
+
+def test_an_engine_that_cannot_start_says_why(hearth_home, tmp_path):
+    config = tmp_path / "hearth.conf"
+    config.write_text("[database]\nconnection = nosuchdb://x\n")
+    result = run(hearth_home, "stack-list", config=config)
+    assert result.returncode == 1
+    assert result.stderr.startswith("ERROR: ") and "Traceback" not in result.stderr
+    assert "nosuchdb" in result.stderr
+
+
+def test_in_process_runs_no_engine(hearth_home):
+    assert run(hearth_home, "--in-process", "stack-list").returncode == 0
+    assert engine_pids(hearth_home) == []
+
+
+def test_a_runtime_directory_others_may_read_is_refused(hearth_home, tmp_path, monkeypatch):
+    shared = tmp_path / "shared-run"
+    shared.mkdir(mode=0o755)
+    shared.chmod(0o755)
+    monkeypatch.setenv("HEARTH_RUNTIME_DIR", str(shared))
+    result = run(hearth_home, "stack-list")
+    assert result.returncode == 1
+    assert "nobody else may read (mode 0700)" in result.stderr
+
+
+def test_a_validation_error_names_the_file_and_line_as_in_process(hearth_home, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("heat_template_version: 2018-08-31\nresources:\n  a:\n"
+                   "    type: OS::Heat::None\n    depends_on: nowhere\n")
+    answers = [run(hearth_home, *mode, "template-validate", "-f", str(bad)).stderr
+               for mode in ((), ("--in-process",))]
+    assert answers[0] == answers[1]
+    assert answers[0].startswith(f"ERROR: {bad}:5: resources.a.depends_on: ")
