@@ -10,7 +10,8 @@ difference is that stackctl starts the engine itself on first use, and the
 engine stops itself once idle (``[cli] local_engine_idle_timeout``).
 
 One engine serves one *setting*: the same configuration files, state
-directory, working directory and environment variables.  The socket's name
+directory, working directory and environment variables (those a terminal
+or session sets for itself aside).  The socket's name
 is a digest of that setting, so a command run with another configuration
 reaches (or starts) another engine.  Before its first request, a command
 asks the engine whether its setting is still current (configuration files,
@@ -41,9 +42,16 @@ from hearth.common import exception, paths
 
 RUNTIME_DIR_ENV = "HEARTH_RUNTIME_DIR"
 IN_PROCESS_ENV = "HEARTH_IN_PROCESS"
-#: Environment variables that change nothing an engine does (shells set them freely).
-IGNORED_ENV = frozenset({"_", "OLDPWD", "PWD", "SHLVL", "TERM", "COLUMNS", "LINES", "PS1",
-                         "HEARTH_URL", "HEARTH_TOKEN", "HEARTH_IN_PROCESS"})
+#: Environment variables that change nothing an engine does: each terminal and session
+#: sets its own, and stackctl's display options are the client's.
+IGNORED_ENV = frozenset({
+    "_", "OLDPWD", "PWD", "SHLVL", "COLUMNS", "LINES", "PS1", "PS2", "WINDOWID", "TMUX",
+    "TMUX_PANE", "STY", "SSH_TTY", "SSH_CLIENT", "SSH_CONNECTION", "SSH_AUTH_SOCK", "DISPLAY",
+    "WAYLAND_DISPLAY", "XDG_SESSION_ID", "XDG_VTNR", "COLORTERM", "VTE_VERSION", "GPG_TTY",
+    "HISTFILE", "HISTSIZE", "LS_COLORS", "LESS", "PAGER", "EDITOR", "VISUAL", "NO_COLOR",
+    "HEARTH_URL", "HEARTH_TOKEN", "HEARTH_IN_PROCESS"})
+#: Prefixes of such variables.
+IGNORED_ENV_PREFIXES = ("TERM", "LC_TERMINAL", "ITERM_", "KONSOLE_", "GNOME_TERMINAL_")
 #: Seconds a starting engine gets to say it is ready.
 START_TIMEOUT = 120.0
 #: Seconds one request may take (a create answers once stored, not once done).
@@ -78,7 +86,8 @@ class Setting:
         if not files:
             files = [os.path.abspath(path) for path in paths.default_config_files()]
         environment = tuple(sorted((key, value) for key, value in os.environ.items()
-                                   if key not in IGNORED_ENV))
+                                   if key not in IGNORED_ENV
+                                   and not key.startswith(IGNORED_ENV_PREFIXES)))
         return cls(tuple(files), os.path.realpath(paths.hearth_home()),
                    os.path.realpath(os.getcwd()), environment)
 
