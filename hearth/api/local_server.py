@@ -258,6 +258,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say("error " + _describe(error).replace("\n", " "))
         return 1
     _write_info(args, config.CONF.state_path)
+    # What start-up built (modules, plug-ins, the application) lives as long as the
+    # process: frozen, the collector's older-generation passes no longer scan it.
+    import gc
+    gc.collect()
+    gc.freeze()
     _say("ready")
     from hearth.api.server import serve
     eventlet.spawn(engine.watch)
