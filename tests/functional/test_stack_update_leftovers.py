@@ -22,13 +22,9 @@ from tests.functional.test_stack_update import (
 
 
 @pytest.fixture
-def service(hearth_home, db_url):
-    from hearth.common import config
-    from hearth.engine.service.engine import EngineService
-    config.load(config_files=[])
-    engine = EngineService(db_url=db_url)
-    yield engine
-    engine.stop()
+def engine_db_url(db_url):
+    """Run the shared ``service`` fixture on SQLite and on PostgreSQL."""
+    return db_url
 
 REPLACING = """
 heat_template_version: 2018-08-31
