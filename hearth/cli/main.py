@@ -47,7 +47,8 @@ def build_parser(command_name: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="stackctl",
         description="Create and manage Hearth stacks: declarative resources described "
-                    "by Heat (HOT) templates.",
+                    "by Heat (HOT) templates. Stack commands talk to your local engine, "
+                    "which the first one starts (see engine-status).",
         epilog="Run 'stackctl COMMAND --help' for the options of a command.",
     )
     parser.add_argument("--version", action="version", version=f"stackctl {__version__}")
@@ -59,7 +60,7 @@ def build_parser(command_name: str | None = None) -> argparse.ArgumentParser:
                              "/etc/hearth/hearth.conf).")
     parser.add_argument("--url", default=None, metavar="URL",
                         help="Talk to a hearth-api server at URL (http://HOST:PORT/v1/PROJECT) "
-                             "instead of running the engine in-process. Default: $HEARTH_URL.")
+                             "instead of your local engine. Default: $HEARTH_URL.")
     parser.add_argument("--token", default=None, metavar="TOKEN",
                         help="Token sent to the API server. Default: $HEARTH_TOKEN.")
     parser.add_argument("--in-process", action="store_true",
