@@ -405,6 +405,14 @@ class HttpBackend:
         return self._request("GET", "/services")["services"]
 
     # --- jobs on agents (hearth-master behind the API) ---------------------------
+    def list_jobs(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """GET /jobs: the project's jobs in the master's job cache, newest first."""
+        return self._request("GET", "/jobs", {"limit": limit})["jobs"]
+
+    def show_job(self, jid: str) -> dict[str, Any]:
+        """GET /jobs/{jid}: one job of the project, each agent's return and the missing."""
+        return self._request("GET", f"/jobs/{_quote(jid)}")["job"]
+
     def run_job(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """POST /jobs: run a job (or publish it, with ``async``); return the API's answer."""
         return self._request("POST", "/jobs", body=dict(body))

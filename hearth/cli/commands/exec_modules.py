@@ -153,22 +153,41 @@ def _database(args: argparse.Namespace) -> Any:
     return get_database()
 
 
-def do_job_list(args: argparse.Namespace) -> int:
-    """List the jobs in the job cache, newest first."""
-    from hearth.cli import output
-    from hearth.db import job_cache
+def _api(args: argparse.Namespace) -> Any:
+    """Return the HttpBackend of ``--url`` (None: read the local job cache)."""
+    from hearth.cli.backend import backend_url, get_backend
 
-    jobs = job_cache.job_list(_database(args), limit=args.limit)
+    return get_backend(args) if backend_url(args) else None
+
+
+def do_job_list(args: argparse.Namespace) -> int:
+    """List the jobs in the job cache (with --url: the project's, through the API)."""
+    from hearth.cli import output
+
+    api = _api(args)
+    if api is not None:
+        jobs = api.list_jobs(limit=args.limit)
+    else:
+        from hearth.db import job_cache
+
+        jobs = job_cache.job_list(_database(args), limit=args.limit)
     output.listing(jobs, ("jid", "function", "target", "retcode", "success", "started_at"),
                    args.format)
     return 0
 
 
 def do_job_show(args: argparse.Namespace) -> int:
-    """Show one cached job with its return (per agent, and who is missing, for remote jobs)."""
+    """Show one cached job with its return (per agent, and who is missing, for remote jobs).
+
+    With --url the job is the API's (``GET /jobs/{jid}``): the project's jobs only.
+    """
     from hearth.cli import output
     from hearth.db import job_cache
 
+    api = _api(args)
+    if api is not None:
+        output.show(api.show_job(args.jid), args.format)
+        return 0
     job = job_cache.job_get(_database(args), args.jid)
     if job.get("targeted") is not None:
         from hearth.master.jobs import snapshot_from_cache

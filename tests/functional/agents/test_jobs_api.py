@@ -176,3 +176,26 @@ def test_stackctl_run_over_http_gets_the_same_acl(api):
     published = stackctl_over_http(api, "proj-web", "web2", "test.arg", "1", "--async")
     assert published.returncode == 0, published.stderr
     assert published.stdout.startswith("Executed command with job ID: ")
+
+
+def stackctl_url(api, project, *args):
+    return subprocess.run([STACKCTL, "--url", api.server.url(project), "--token",
+                           api.token(project), *args],
+                          env=api.server.env, capture_output=True, text=True, timeout=120)
+
+
+def test_stackctl_job_list_and_show_over_http_see_the_projects_jobs(api):
+    ran = stackctl_over_http(api, "proj-web", "-L", "web1", "test.arg", "x", "--async")
+    assert ran.returncode == 0, ran.stderr
+    jid = ran.stdout.strip().rsplit(" ", 1)[-1]
+    listed = stackctl_url(api, "proj-web", "job-list", "--format", "json")
+    assert listed.returncode == 0, listed.stderr
+    assert jid in [job["jid"] for job in json.loads(listed.stdout)]
+    other = stackctl_url(api, "proj-ops", "job-list", "--format", "json")
+    assert jid not in [job["jid"] for job in json.loads(other.stdout)]
+    shown = stackctl_url(api, "proj-web", "job-show", jid, "--format", "json")
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout)["jid"] == jid
+    hidden = stackctl_url(api, "proj-ops", "job-show", jid)
+    assert (hidden.returncode, hidden.stderr) == (1, f"ERROR: The Job ({jid}) could not be "
+                                                     "found.\n")
