@@ -75,6 +75,10 @@ class ProgressPrinter:
     #: what shows the events (:class:`hearth.cli.progress_display.ProgressDisplay`:
     #: colour, live summary, quiet); None prints one plain line per event
     display: Any = None
+    #: also the events of nested stacks down to this depth (``event-list --follow -n N``)
+    nested_depth: int = 0
+    #: what turns a page of events into the ones printed (nested names); None: as they are
+    rename: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None
 
     def __init__(self, backend: Any, stack_identity: str, marker: str | None = None,
                  stream: TextIO | None = None, errors: TextIO | None = None) -> None:
@@ -89,8 +93,11 @@ class ProgressPrinter:
 
     def print_new_events(self) -> int:
         """Print the events after the marker; return how many were printed."""
+        query: dict[str, Any] = {"nested_depth": self.nested_depth} if self.nested_depth else {}
         events = self.backend.list_events(self.stack_identity, marker=self.marker,
-                                          sort_dir="asc")
+                                          sort_dir="asc", **query)
+        if events and self.rename is not None:
+            events = self.rename(events)
         for event in events:
             if self.display is None:
                 print(format_event_line(event), file=self.stream, flush=True)
@@ -199,9 +206,17 @@ class ProgressPrinter:
 
 
 def follow_events(backend: Any, stack_identity: str, marker: str | None,
-                  stream: TextIO | None = None, poll_interval: float | None = None) -> None:
-    """Print a stack's events forever, as they come (``event-list --follow``)."""
+                  stream: TextIO | None = None, poll_interval: float | None = None,
+                  nested_depth: int = 0,
+                  rename: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None
+                  ) -> None:
+    """Print a stack's events forever, as they come (``event-list --follow``).
+
+    ``nested_depth`` follows the nested stacks' events too, ``rename`` names them.
+    """
     printer = ProgressPrinter(backend, stack_identity, marker, stream)
+    printer.nested_depth = nested_depth
+    printer.rename = rename
     interval = poll_interval or getattr(backend, "poll_interval", 1.0)
     while True:
         printer.print_new_events()

@@ -59,8 +59,11 @@ def do_event_list(args: argparse.Namespace) -> int:
         for event in events:
             print(format_event_line(event), flush=True)
         marker = events[-1]["id"] if events else None
+        rename = ((lambda page: _nested_names(backend, args, page))
+                  if args.nested_depth else None)
         try:
-            follow_events(backend, args.name, marker)
+            follow_events(backend, args.name, marker, nested_depth=args.nested_depth,
+                          rename=rename)
         except KeyboardInterrupt:
             return 0
     if args.format == "log":
