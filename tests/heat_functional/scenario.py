@@ -106,9 +106,12 @@ def derive(template: Any, how: dict) -> dict:
     return template
 
 
-def marker(stack: Any) -> tuple:
+def marker(run: Run, stack: Any) -> tuple:
+    """Return what tells one state of a stack from the next: two actions that end alike
+    within one second differ only by their events."""
+    newest = run.heat.events.list(f"{stack.stack_name}/{stack.id}", sort_dir="desc", limit=1)
     return (stack.stack_status, getattr(stack, "updated_time", None),
-            getattr(stack, "stack_status_reason", None))
+            getattr(stack, "stack_status_reason", None), newest[0].id if newest else None)
 
 
 def wait_stack(run: Run, identity: str, expected: str, before: tuple | None = None,
@@ -124,7 +127,7 @@ def wait_stack(run: Run, identity: str, expected: str, before: tuple | None = No
     while True:
         stack = run.heat.stacks.get(identity, resolve_outputs=False)
         status = stack.stack_status
-        moved = moved or marker(stack) != before or status.endswith("IN_PROGRESS")
+        moved = moved or status.endswith("IN_PROGRESS") or marker(run, stack) != before
         if moved and status == expected:
             return stack
         ended = moved and not status.endswith("IN_PROGRESS")

@@ -53,7 +53,7 @@ def step_update(run: Run, args: dict) -> None:
     """PUT (or PATCH with ``existing``) the stack and wait for ``status``."""
     body = run.request(args)
     identity = run.stack(args.get("at"))
-    before = marker(run.heat.stacks.get(identity, resolve_outputs=False))
+    before = marker(run, run.heat.stacks.get(identity, resolve_outputs=False))
     if expect_error(args, lambda: retry_in_progress(run.heat.stacks.update, identity, **body)):
         return
     wait_stack(run, identity, args.get("status", "UPDATE_COMPLETE"), before)
@@ -62,7 +62,7 @@ def step_update(run: Run, args: dict) -> None:
 def step_action(run: Run, args: dict) -> None:
     """Run a stack action (suspend, resume, check, cancel_update, ...) and wait."""
     identity = run.stack(args.get("at"))
-    before = marker(run.heat.stacks.get(identity, resolve_outputs=False))
+    before = marker(run, run.heat.stacks.get(identity, resolve_outputs=False))
     name = args["action"]
     if expect_error(args, lambda: getattr(run.heat.actions, name)(identity)):
         return
@@ -278,7 +278,7 @@ def step_events(run: Run, args: dict) -> None:
 
 def step_snapshot(run: Run, args: dict) -> None:
     """Snapshot the stack, wait for SNAPSHOT_COMPLETE, save the snapshot id as ``as``."""
-    before = marker(run.heat.stacks.get(run.identity, resolve_outputs=False))
+    before = marker(run, run.heat.stacks.get(run.identity, resolve_outputs=False))
     snapshot = run.heat.stacks.snapshot(run.identity)
     run.saved[args.get("as", "snapshot")] = snapshot["id"]
     wait_stack(run, run.identity, "SNAPSHOT_COMPLETE", before)
@@ -286,7 +286,7 @@ def step_snapshot(run: Run, args: dict) -> None:
 
 def step_restore(run: Run, args: dict) -> None:
     """Restore a saved snapshot and wait for RESTORE_COMPLETE."""
-    before = marker(run.heat.stacks.get(run.identity, resolve_outputs=False))
+    before = marker(run, run.heat.stacks.get(run.identity, resolve_outputs=False))
     run.heat.stacks.restore(run.identity, run.saved[args.get("snapshot", "snapshot")])
     wait_stack(run, run.identity, args.get("status", "RESTORE_COMPLETE"), before)
 
