@@ -106,9 +106,15 @@ class UnixSession:
         if self._connection is None:
             self._connection = UnixConnection(self.socket_path, self.timeout)
         connection = self._connection
-        connection.request(method, target, body=body, headers=headers)
-        response = connection.getresponse()
-        content = response.read()
+        try:
+            connection.request(method, target, body=body, headers=headers)
+            response = connection.getresponse()
+            content = response.read()
+        except BaseException:
+            # interrupted (Ctrl-C) or failed mid-request: the connection's state is
+            # unknown, so the next request opens a new one
+            self.close()
+            raise
         if response.will_close:
             self.close()
         return UnixResponse(response.status, response.headers, content)

@@ -182,3 +182,21 @@ def test_a_validation_error_names_the_file_and_line_as_in_process(hearth_home, t
                for mode in ((), ("--in-process",))]
     assert answers[0] == answers[1]
     assert answers[0].startswith(f"ERROR: {bad}:5: resources.a.depends_on: ")
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_waiting_in_the_engine_still_cancels_the_action(hearth_home, tmp_path):
+    # between two polls stackctl waits inside the engine (GET /local/pause): a Ctrl-C
+    # landing there must leave a usable connection for the cancel and the following
+    (tmp_path / "slow.yaml").write_text(SLOW_TEMPLATE.replace("create: 30", "create: 4"))
+    for attempt in range(2):
+        process = start(hearth_home, "stack-create", "-f", str(tmp_path / "slow.yaml"),
+                        f"s{attempt}")
+        read_until(process, "[slow]: CREATE_IN_PROGRESS")
+        time.sleep(0.1 + 0.1 * attempt)
+        process.send_signal(signal.SIGINT)
+        _out, err = process.communicate(timeout=60)
+        assert "Unexpected error" not in err, err
+        shown = json.loads(run(hearth_home, "stack-show", f"s{attempt}", "--format",
+                               "json").stdout)
+        assert shown["stack_status"] in ("CREATE_FAILED", "ROLLBACK_COMPLETE"), shown
