@@ -8,9 +8,13 @@ import pytest
 # Never touch the user's real state: every test session gets its own HEARTH_HOME.
 _SESSION_HOME = tempfile.mkdtemp(prefix="hearth-test-home-")
 os.environ.setdefault("HEARTH_HOME", _SESSION_HOME)
-# The local engines stackctl starts live in this session's own runtime directory
+# The local engines stackctl starts live in this process's own runtime directory
 # (short path: it holds Unix sockets), and are stopped with their home or the session.
-os.environ.setdefault("HEARTH_RUNTIME_DIR", tempfile.mkdtemp(prefix="hearth-run-"))
+# One per process: pytest-xdist workers inherit the controller's environment, and a
+# worker that ends first must not stop the engines of one still running.
+if os.environ.get("HEARTH_TEST_RUNTIME_PID") != str(os.getpid()):
+    os.environ["HEARTH_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="hearth-run-")
+    os.environ["HEARTH_TEST_RUNTIME_PID"] = str(os.getpid())
 os.environ.pop("HEARTH_CONFIG", None)
 os.environ.pop("HEARTH_URL", None)
 os.environ.pop("HEARTH_TOKEN", None)
