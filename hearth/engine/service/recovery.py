@@ -18,10 +18,15 @@ from hearth.engine.states import FAILED, IN_PROGRESS
 LOG = logging.getLogger(__name__)
 
 
-def recover(db: Database) -> list[str]:
-    """Fail stacks left IN_PROGRESS by dead engines (and their resources); return their ids."""
+def recover(db: Database, life_timeout: float | None = None) -> list[str]:
+    """Fail stacks left IN_PROGRESS by dead engines (and their resources); return their ids.
+
+    An engine is dead when it has not beaten for ``life_timeout`` seconds
+    (default ``engine_life_check_timeout``).
+    """
     recovered = []
-    for row in api_locks.stacks_in_progress_of_dead_engines(db, CONF.engine_life_check_timeout):
+    timeout = CONF.engine_life_check_timeout if life_timeout is None else life_timeout
+    for row in api_locks.stacks_in_progress_of_dead_engines(db, timeout):
         reason = f"Engine went down during stack {row.action}"
         api_stacks.stack_update(db, row.id, status=FAILED, status_reason=reason)
         # its resources left running fail too, so the next action may replace them

@@ -14,6 +14,7 @@ import gc
 import logging
 import os
 import socket
+import time
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -30,6 +31,9 @@ LOG = logging.getLogger(__name__)
 
 #: Seconds a new action waits for a finished one (its end stored) to release the lock.
 SETTLE_TIMEOUT = 1.0
+
+#: How many life check timeouts without a beat make an engine dead for the periodic checks.
+PERIODIC_LIFE_FACTOR = 3
 
 #: Longest :meth:`EngineRuntime.pause` while no action runs here (seconds).
 IDLE_PAUSE = 0.05
@@ -78,11 +82,28 @@ class EngineRuntime:
             LOG.debug("engine %s: event bus not published", self.engine_id, exc_info=True)
 
     def _beat(self) -> None:
+        """Beat; and, every ``engine_life_check_timeout``, recover what dead engines left.
+
+        A long-lived engine (hearth-api, stackctl's local engine) otherwise
+        recovers only at its start: a stack whose engine died after that, or
+        whose engine still looked alive then, would stay IN_PROGRESS.  These
+        checks count an engine dead only after :data:`PERIODIC_LIFE_FACTOR`
+        times the life check timeout, so that a live engine whose beats were
+        held up (a long blocking step, a loaded machine) is not taken for dead.
+        """
+        last_check = time.monotonic()
         while self._beating:
             try:
                 api_engines.engine_heartbeat(self.db, self.engine_id)
             except Exception:  # noqa: BLE001 - a missed beat is retried next time
                 LOG.debug("engine %s heartbeat failed", self.engine_id, exc_info=True)
+            if time.monotonic() - last_check >= CONF.engine_life_check_timeout:
+                last_check = time.monotonic()
+                try:
+                    recovery.recover(self.db, CONF.engine_life_check_timeout
+                                     * PERIODIC_LIFE_FACTOR)
+                except Exception:  # noqa: BLE001 - retried at the next check
+                    LOG.debug("engine %s: recovery failed", self.engine_id, exc_info=True)
             scheduler.green_sleep(CONF.engine_heartbeat_interval)
 
     def recover(self) -> list[str]:
