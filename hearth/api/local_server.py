@@ -89,13 +89,20 @@ def setting_signature(conf: Any, db_url: str) -> str:
     for directory in directories:
         if directory and os.path.isdir(directory):
             parts.extend(_walk(directory))
-    if db_url.startswith("sqlite:///"):
+    database = sqlite_path(db_url)
+    if database is not None:
         try:
-            status = os.stat(db_url[len("sqlite:///"):])
+            status = os.stat(database)
             parts.append(("db", status.st_dev, status.st_ino))
         except OSError:
             parts.append(("db", None))
     return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()
+
+
+def sqlite_path(db_url: str) -> str | None:
+    """Return the file of an SQLite database URL (None for another database)."""
+    prefix = "sqlite:///"
+    return db_url[len(prefix):] if db_url.startswith(prefix) else None
 
 
 class LocalEngine:
@@ -124,12 +131,6 @@ class LocalEngine:
             return self._answer(start_response, "200 OK", {
                 "fresh": not self.retired and self.signature() == self.started_signature,
                 "pid": os.getpid()})
-        if path == "/local/pause":
-            return self._pause(environ, start_response)
-        if path == "/local/resource_type_failures":
-            from hearth.common.context import RequestContext
-            return self._answer(start_response, "200 OK", {
-                "failures": self.service.list_resource_type_failures(RequestContext.local())})
         if path == "/local/retire" and environ.get("REQUEST_METHOD") == "POST":
             if "idle_only=true" in environ.get("QUERY_STRING", "") and self.busy():
                 return self._answer(start_response, "409 Conflict", {"retired": False})
@@ -137,6 +138,13 @@ class LocalEngine:
             return self._answer(start_response, "200 OK", {"retired": True})
         self.in_flight += 1
         try:
+            if path == "/local/pause":
+                return self._pause(environ, start_response)
+            if path == "/local/resource_type_failures":
+                from hearth.common.context import RequestContext
+                return self._answer(start_response, "200 OK", {
+                    "failures": self.service.list_resource_type_failures(
+                        RequestContext.local())})
             return self.app(environ, start_response)
         finally:
             self.in_flight -= 1
@@ -150,12 +158,7 @@ class LocalEngine:
             seconds = min(MAX_PAUSE, max(0.0, float(query.get("seconds", ["0"])[0])))
         except ValueError:
             return self._answer(start_response, "400 Bad Request", {"error": "seconds"})
-        self.in_flight += 1
-        try:
-            self.service.pause(seconds)
-        finally:
-            self.in_flight -= 1
-            self.last_activity = time.monotonic()
+        self.service.pause(seconds)
         return self._answer(start_response, "200 OK", {})
 
     @staticmethod
@@ -174,8 +177,7 @@ class LocalEngine:
 
     def busy(self) -> bool:
         """Return whether a request or a stack action is running here."""
-        runtime = getattr(self.service, "_runtime", None)
-        return self.in_flight > 0 or bool(runtime is not None and runtime.running)
+        return self.in_flight > 0 or self.service.acting
 
     def retire(self) -> None:
         """Take no new connections (the socket's name is freed); exit once idle."""
@@ -189,8 +191,8 @@ class LocalEngine:
     def database_gone(self) -> bool:
         """Return whether the engine's SQLite database file was removed."""
         from hearth.common import config
-        url = config.database_url()
-        return url.startswith("sqlite:///") and not os.path.exists(url[len("sqlite:///"):])
+        database = sqlite_path(config.database_url())
+        return database is not None and not os.path.exists(database)
 
     def watch(self) -> None:
         """Stop the server when idle too long, or idle once retired or orphaned."""

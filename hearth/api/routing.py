@@ -10,6 +10,7 @@ JSON body of a 200, or a :class:`Reply` for other statuses and headers.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -144,11 +145,9 @@ class RouteResource:
                 validate_body(op.body, body)
             api_request = ApiRequest(ctx=req.context.hearth, service=self.service,
                                      path=path, query=query, body=body, raw=req)
-            if req.method in ("GET", "HEAD"):
-                from hearth.db.session import observing
-                with observing():
-                    render(resp, op.handler(api_request))
-            else:
+            from hearth.db.session import observing
+            reading = observing() if req.method in ("GET", "HEAD") else contextlib.nullcontext()
+            with reading:
                 render(resp, op.handler(api_request))
         return respond
 

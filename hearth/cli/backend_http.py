@@ -102,7 +102,8 @@ class HttpBackend:
     def _error(response: Any) -> exception.HearthException:
         try:
             error = response.json()["error"]
-            location = response.headers.get("X-Hearth-Error-Location")
+            from hearth.api.faults import LOCATION_HEADER
+            location = response.headers.get(LOCATION_HEADER)
             if location:
                 return located_error(json.loads(location))
             return ApiError(response.status_code, error.get("type", ""), error["message"])

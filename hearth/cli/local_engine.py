@@ -208,13 +208,7 @@ class LocalEngine:
 
     def restart(self) -> str:
         """Start an engine if none answers (the last one stopped); return its socket."""
-        from hearth.cli.local_http import UnixSession
-        probe = UnixSession(self.address.socket, REQUEST_TIMEOUT)
-        try:
-            if not self._fresh(probe):
-                self.start()
-        finally:
-            probe.close()
+        self.start()
         return self.address.socket
 
     def start(self) -> None:
@@ -313,5 +307,8 @@ def stop_engines(infos: list[dict[str, Any]], timeout: float = 30.0) -> list[int
         time.sleep(0.05)
     for pid in pids:
         if pid_alive(pid):
-            os.kill(pid, signal.SIGKILL)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:  # it ended in between
+                pass
     return pids

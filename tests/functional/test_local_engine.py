@@ -200,3 +200,18 @@ def test_ctrl_c_while_waiting_in_the_engine_still_cancels_the_action(hearth_home
         shown = json.loads(run(hearth_home, "stack-show", f"s{attempt}", "--format",
                                "json").stdout)
         assert shown["stack_status"] in ("CREATE_FAILED", "ROLLBACK_COMPLETE"), shown
+
+
+def test_a_pause_with_a_bad_duration_is_refused(hearth_home):
+    from hearth.cli.local_http import UnixSession
+    run(hearth_home, "stack-list")
+    socket_path = next(info["socket"] for info in local_engine.engines()
+                       if info.get("home") == os.path.realpath(hearth_home))
+    session = UnixSession(socket_path, 10.0)
+    try:
+        refused = session.request("GET", "/local/pause", params={"seconds": "soon"})
+        waited = session.request("GET", "/local/pause", params={"seconds": "0.01"})
+    finally:
+        session.close()
+    assert (refused.status_code, refused.json()) == (400, {"error": "seconds"})
+    assert (waited.status_code, waited.json()) == (200, {})

@@ -16,11 +16,11 @@ COLUMNS = ("pid", "home", "config_files", "uptime", "this_setting")
 
 def _engines(args: argparse.Namespace) -> list[dict]:
     from hearth.cli import local_engine
-    current = local_engine.Setting.current(getattr(args, "config_file", None)).key
+    setting = local_engine.Setting.current(getattr(args, "config_file", None))
+    current = local_engine.Address(local_engine.runtime_dir(), setting.key).socket
     found = []
     for info in local_engine.engines():
-        key = info["socket"].rsplit("/", 1)[-1].removesuffix(".sock")
-        found.append(dict(info, this_setting=key == current,
+        found.append(dict(info, this_setting=info["socket"] == current,
                           uptime=f"{time.time() - info.get('started', time.time()):.0f}s"))
     return found
 

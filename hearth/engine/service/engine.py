@@ -104,6 +104,11 @@ class EngineService(StackKeeping, StackReads):
             self._runtime = EngineRuntime(self.db, self._engine_id)
         return self._runtime
 
+    @property
+    def acting(self) -> bool:
+        """Return whether a stack action runs in this process's engine now."""
+        return self._runtime is not None and bool(self._runtime.running)
+
     def pause(self, seconds: float) -> None:
         """Wait (green) ``seconds``, or less: until an action of this engine ends.
 

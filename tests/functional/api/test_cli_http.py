@@ -91,3 +91,12 @@ def test_an_output_whose_condition_is_false_is_listed_and_shown_null(noauth_serv
     stack = json.loads(_stackctl(env, "stack-show", "cond-out", "--format", "json"))
     values = {item["output_key"]: item["output_value"] for item in stack["outputs"]}
     assert values == {"shown": "here", "hidden_by_condition": None}
+
+
+def test_plug_in_load_failures_are_the_local_engines_only(noauth_server):
+    http_env = {**noauth_server.env, "HEARTH_URL": noauth_server.url("admin")}
+    result = subprocess.run([STACKCTL, "resource-type-list", "--all"], env=http_env,
+                            capture_output=True, text=True, timeout=120)
+    assert (result.returncode, result.stderr) == (
+        1, "ERROR: Listing the plug-ins that failed to load (--all) over --url is not "
+           "supported.\n")
