@@ -6,7 +6,10 @@
    master's real public key, which must match ``master_pubkey``,
    ``master_finger`` or the copy cached on first contact
    (``<root_dir>/pki/master.pub``); a mismatch refuses the master for good.
-   While pending, try again every ``acceptance_wait_time``.
+   While pending, try again every ``acceptance_wait_time``.  With an
+   ``enrollment_key_file`` (a cloud-init deploy), the first attempt is
+   made with that single-use key, presenting the agent's own key to be
+   accepted; the file is deleted after the master's answer, whatever it is.
 2. **Serve** over a DEALER socket to the master's job port: say ``hello``
    with the grains, ping every ``ping_interval`` with the running jobs,
    run jobs, send returns (and resend the ones not acknowledged after
@@ -174,19 +177,25 @@ class MasterConnection:
         last_status, delay = None, self.settings.reconnect_delay
         endpoint = curve.tcp_endpoint(self.settings.master, self.settings.master_auth_port)
         while not self._stopping:
-            socket = curve.client_socket(self._context, zmq.DEALER, endpoint, self.keys,
-                                         keys.AUTH_BOOTSTRAP.public)
+            enrollment = self._enrollment_key()
+            request = {"id": self.settings.id}
+            if enrollment is not None:
+                request["enroll"] = self.keys.public.decode()
+            socket = curve.client_socket(self._context, zmq.DEALER, endpoint,
+                                         enrollment or self.keys, keys.AUTH_BOOTSTRAP.public)
             # the wait for an answer is the back-off: a master that comes back meanwhile
             # gets the request as soon as ZeroMQ reconnects, and answers at once
             wait = max(self.settings.master_alive_timeout, delay)
             try:
-                socket.send(wire.encode({"id": self.settings.id}))
+                socket.send(wire.encode(request))
                 reply = wire.decode(socket.recv()) if self._poll(socket, wait) else None
             finally:
                 socket.close()
             if reply is None:
                 delay = min(delay * 2, self.settings.reconnect_delay_max)
                 continue
+            if enrollment is not None:
+                self._forget_enrollment(reply.get("status"))
             status = reply.get("status")
             if status == "accepted":
                 offered = str(reply.get("master_pub", "")).encode()
@@ -200,6 +209,28 @@ class MasterConnection:
                 last_status = status
             self._sleep(self.settings.acceptance_wait_time)
         return None
+
+    def _enrollment_key(self) -> keys.KeyPair | None:
+        """Return the enrollment key pair while its file exists (None without one)."""
+        path = self.settings.enrollment_key_file
+        if not path or not os.path.exists(path):
+            return None
+        try:
+            pair = keys.load_certificate(path)
+        except exception.KeyFileError as error:
+            LOG.error("agent %s: unusable enrollment key: %s", self.settings.id, error)
+            return None
+        return pair if pair.secret else None
+
+    def _forget_enrollment(self, status: Any) -> None:
+        """Delete the single-use enrollment key after the master answered it."""
+        if status != "accepted":
+            LOG.warning("agent %s: the master refused the enrollment key (%s); waiting for "
+                        "its own key to be accepted", self.settings.id, status)
+        try:
+            os.unlink(str(self.settings.enrollment_key_file))
+        except FileNotFoundError:
+            pass
 
     def _poll(self, socket: zmq.Socket, seconds: float) -> bool:
         """Wait for ``socket`` to be readable; a stop request ends the wait."""

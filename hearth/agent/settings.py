@@ -18,6 +18,7 @@ class AgentSettings:
     master_auth_port: int = 4511
     master_finger: str | None = None
     master_pubkey: str | None = None
+    enrollment_key_file: str | None = None
     root_dir: str = "agent"
     acceptance_wait_time: float = 2.0
     reconnect_delay: float = 0.2
@@ -34,6 +35,7 @@ class AgentSettings:
                    master=section.master, master_port=section.master_port,
                    master_auth_port=section.master_auth_port,
                    master_finger=section.master_finger, master_pubkey=section.master_pubkey,
+                   enrollment_key_file=section.enrollment_key_file,
                    root_dir=os.path.abspath(os.path.expanduser(section.root_dir)),
                    acceptance_wait_time=section.acceptance_wait_time,
                    reconnect_delay=section.reconnect_delay,

@@ -240,6 +240,11 @@ AGENT_OPTS = [
     cfg.StrOpt("master_pubkey", default=None,
                help="The master's public key (Z85), when pre-seeded. Otherwise the key the "
                     "master presents first is cached under root_dir/pki and pinned."),
+    cfg.StrOpt("enrollment_key_file", default=None,
+               help="A single-use enrollment key (a CURVE secret certificate) the master "
+                    "issued for this agent, as a cloud-init deploy writes it. At its first "
+                    "contact the agent proves it and has its own key accepted; the file is "
+                    "then deleted (the master refuses the key once used or expired)."),
     cfg.StrOpt("root_dir", default="$state_path/agent",
                help="The agent's own directory: pki/ (its key pair), returns not yet "
                     "acknowledged, the running-job table, synced modules, static grains."),

@@ -274,6 +274,16 @@ class MasterClient:
         """Delete the keys matching ``pattern``; connected agents are cut off."""
         return self._request("key_delete", pattern=pattern)
 
+    def preseed_key(self, agent_id: str) -> keys.KeyPair:
+        """Have the master make and accept a key pair for ``agent_id``; return it (a secret)."""
+        data = self._request("key_preseed", id=agent_id)
+        return keys.KeyPair(data["public"].encode(), data["secret"].encode())
+
+    def enroll_key(self, agent_id: str, ttl: float) -> keys.KeyPair:
+        """Have the master make a single-use enrollment key pair, valid ``ttl`` seconds."""
+        data = self._request("key_enroll", id=agent_id, ttl=ttl)
+        return keys.KeyPair(data["public"].encode(), data["secret"].encode())
+
     def master_finger(self) -> dict[str, str]:
         """Return the master's public key and its fingerprint."""
         return self._request("finger")

@@ -7,23 +7,39 @@ let in; another key for an accepted id is *denied* (recorded, never
 admitted); a rejected id stays refused; an unknown id becomes pending,
 unless ``auto_accept``.  :meth:`KeyStore.agent_of` answers the ZAP handler
 from memory, so a deleted or rejected key stops being admitted at once.
+
+Cloud deploys get keys made in advance (Salt Cloud's pre-seeded keys):
+:meth:`KeyStore.preseed` generates an agent's key pair and accepts its
+public half before the agent exists (the deployer uploads both halves over
+SSH).  For machines no SSH reaches, :meth:`KeyStore.enroll` generates an
+*enrollment* key pair instead, kept in ``enroll/<id>`` with an expiry: the
+agent proves it once on the auth port together with the key pair it made
+itself (:meth:`KeyStore.redeem`), which is then accepted; the enrollment
+key is refused from then on, and after it expires.  The job port never
+admits an enrollment key.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import json
 import logging
 import os
 import re
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from hearth.common import exception
+from hearth.transport import keys
 
 LOG = logging.getLogger(__name__)
 
 ACCEPTED, PENDING, REJECTED, DENIED = "accepted", "pending", "rejected", "denied"
 CATEGORIES = (ACCEPTED, PENDING, REJECTED, DENIED)
+#: The directory of enrollment keys (not a key category: never admitted to the job port).
+ENROLL = "enroll"
 VALID_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,254}$")
 
 
@@ -38,11 +54,13 @@ class KeyDecision:
 class KeyStore:
     """The master's agent keys on disk, with an in-memory index of the accepted ones."""
 
-    def __init__(self, pki_dir: str, auto_accept: bool = False) -> None:
+    def __init__(self, pki_dir: str, auto_accept: bool = False,
+                 clock: Callable[[], float] = time.time) -> None:
         self.pki_dir = pki_dir
         self.auto_accept = auto_accept
+        self._clock = clock
         self._lock = threading.Lock()
-        for category in CATEGORIES:
+        for category in (*CATEGORIES, ENROLL):
             os.makedirs(os.path.join(pki_dir, category), mode=0o700, exist_ok=True)
         self._accepted_by_key: dict[bytes, str] = {}
         for agent_id in self._ids(ACCEPTED):
@@ -183,4 +201,85 @@ class KeyStore:
             for category, agent_id in self._matching(pattern, CATEGORIES):
                 self._remove(category, agent_id)
                 done.append(agent_id)
+            for agent_id in done:
+                self._remove(ENROLL, agent_id)
             return sorted(set(done))
+
+    # --- keys made in advance (cloud deploys) ----------------------------
+
+    def preseed(self, agent_id: str) -> keys.KeyPair:
+        """Generate a key pair for ``agent_id``, accept its public half; return both.
+
+        A key already accepted for that id is replaced (a re-deployed
+        machine); any pending, rejected or denied record of the id is cleared.
+        """
+        self._check_id(agent_id)
+        pair = keys.generate()
+        with self._lock:
+            for category in (PENDING, REJECTED, DENIED):
+                self._remove(category, agent_id)
+            self._accept(agent_id, pair.public)
+        LOG.info("agent %s: key pre-seeded and accepted", agent_id)
+        return pair
+
+    def enroll(self, agent_id: str, ttl: float) -> keys.KeyPair:
+        """Generate a single-use enrollment key pair for ``agent_id``, valid ``ttl`` seconds."""
+        self._check_id(agent_id)
+        if ttl <= 0:
+            raise exception.BadRequest(message=f"enrollment ttl must be positive, not {ttl}")
+        pair = keys.generate()
+        record = {"public": pair.public.decode(), "expires": self._clock() + ttl,
+                  "used": False}
+        with self._lock:
+            self._write_enrollment(agent_id, record)
+        LOG.info("agent %s: enrollment key issued, valid %g seconds", agent_id, ttl)
+        return pair
+
+    def redeem(self, agent_id: str, presented: bytes, new_key: bytes) -> KeyDecision:
+        """Accept ``new_key`` for ``agent_id`` when ``presented`` is its unused enrollment key.
+
+        A used, expired or unknown enrollment key is refused (denied, or
+        rejected when expired), and its use is logged without any key.
+        """
+        if not VALID_ID.match(agent_id or "") or not keys.is_public_key(new_key):
+            return KeyDecision(REJECTED, False)
+        with self._lock:
+            record = self._read_enrollment(agent_id)
+            if record is None or record.get("public", "").encode() != presented:
+                LOG.warning("agent %s presented an enrollment key that was never issued: "
+                            "refused", agent_id)
+                return KeyDecision(DENIED, False)
+            if record.get("used"):
+                LOG.warning("agent %s presented its enrollment key again after it was used: "
+                            "refused", agent_id)
+                return KeyDecision(DENIED, False)
+            if record.get("expires", 0) < self._clock():
+                LOG.warning("agent %s presented an expired enrollment key: refused", agent_id)
+                return KeyDecision(REJECTED, False)
+            for category in (PENDING, REJECTED, DENIED):
+                self._remove(category, agent_id)
+            self._accept(agent_id, new_key)
+            self._write_enrollment(agent_id, {**record, "used": True,
+                                              "used_at": self._clock()})
+        LOG.info("agent %s enrolled: its own key is accepted", agent_id)
+        return KeyDecision(ACCEPTED, True)
+
+    def _check_id(self, agent_id: str) -> None:
+        if not VALID_ID.match(agent_id or ""):
+            raise exception.BadRequest(message=f"{agent_id!r} is not a valid agent id")
+
+    def _read_enrollment(self, agent_id: str) -> dict | None:
+        try:
+            with open(self._path(ENROLL, agent_id), encoding="utf-8") as handle:
+                record = json.load(handle)
+        except (OSError, ValueError):
+            return None
+        return record if isinstance(record, dict) else None
+
+    def _write_enrollment(self, agent_id: str, record: dict) -> None:
+        path = self._path(ENROLL, agent_id)
+        temporary = f"{path}.tmp"
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            json.dump(record, handle)
+        os.replace(temporary, path)

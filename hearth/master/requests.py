@@ -39,7 +39,8 @@ class ClientRequests:
                      "keys": self._keys, "key_accept": self._key_action,
                      "key_reject": self._key_action, "key_delete": self._key_action,
                      "agent_pillar": self._agent_pillar, "events": self._events,
-                     "events_stop": self._events_stop, "finger": self._finger}
+                     "events_stop": self._events_stop, "finger": self._finger,
+                     "key_preseed": self._key_made, "key_enroll": self._key_made}
 
     def handle(self, route: bytes, request: dict[str, Any]) -> None:
         """Answer one request (some answer later, from a worker thread)."""
@@ -177,6 +178,25 @@ class ClientRequests:
             self.master.fire("hearth/key", {"id": agent_id, "act": action})
         LOG.info("keys %s: %s", action, ", ".join(ids))
         return ids
+
+    def _key_made(self, route: bytes, request: dict[str, Any]) -> dict[str, Any]:
+        """Make a key pair in advance for a cloud deploy (pre-seeded or enrollment).
+
+        The answer carries the secret half: only the master's own client key
+        may ask, over CURVE, and neither the log nor the bus sees it.
+        """
+        agent_id = str(request.get("id") or "")
+        if request["op"] == "key_preseed":
+            pair, act = self.master.keys.preseed(agent_id), "preseed"
+        else:
+            try:
+                ttl = float(request.get("ttl") or 0)
+            except (TypeError, ValueError):
+                raise exception.BadRequest(message="ttl must be a number of seconds") from None
+            pair, act = self.master.keys.enroll(agent_id, ttl), "enroll"
+        self.master.fire("hearth/key", {"id": agent_id, "act": act})
+        return {"id": agent_id, "public": pair.public.decode(),
+                "secret": (pair.secret or b"").decode()}
 
     def _agent_pillar(self, route: bytes, request: dict[str, Any]) -> Any:
         agent_id = str(request.get("id"))

@@ -14,7 +14,9 @@ Two CURVE server sockets (ROUTER):
     Admits any CURVE key (the bootstrap server key is public) but carries
     only authentication: an agent presents its id, the master records the
     key (pending, accepted, rejected or denied) and answers with its
-    status and the master's real public key.
+    status and the master's real public key.  An agent connected with its
+    single-use enrollment key presents its own new key as ``enroll``
+    (:meth:`~hearth.master.keys.KeyStore.redeem`).
 
 One thread owns the sockets; other threads (the job-cache writer, request
 workers, signal handlers) reach it through an :class:`~hearth.transport.wire.Outbox`.
@@ -385,7 +387,12 @@ class Master:
 
     def _on_auth(self, route: bytes, key: bytes, message: dict[str, Any]) -> None:
         agent_id = str(message.get("id") or "")
-        decision = self.keys.authenticate(agent_id, key)
+        enroll = message.get("enroll")
+        if isinstance(enroll, str):
+            decision = self.keys.redeem(agent_id, key, enroll.encode())
+            key = enroll.encode() if decision.status == "accepted" else key
+        else:
+            decision = self.keys.authenticate(agent_id, key)
         self.fire("hearth/auth", {"id": agent_id, "act": AUTH_ACTS[decision.status],
                                   "pub": key.decode()})
         if decision.status == "denied":
