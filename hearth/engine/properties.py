@@ -230,8 +230,7 @@ def convert(schema: Schema, value: Any) -> Any:
 
 def _unknown(value: Any, raw: Any) -> bool:
     """Return whether ``value`` is not known yet (it comes from a resource not created)."""
-    return value is None and isinstance(raw, function.Function) and any(
-        True for _ in function.dependencies(raw))
+    return value is None and isinstance(raw, function.Function) and function.is_unknown(raw)
 
 
 def _split_path(parent_name: str | Sequence[Any] | None) -> list[Any]:

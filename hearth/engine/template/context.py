@@ -84,14 +84,20 @@ class ResolutionContext:
             raise exception.InvalidTemplateReference(
                 f'The specified reference "{name}" is incorrect.'
                 + exception.did_you_mean(name, self.params.non_pseudo_names()))
-        param = self.params.params[name]
-        if not self.params.validate_value and not param.has_default() \
-                and param.user_value is None:
-            value = None
-        else:
-            value = self.params[name]
+        value = None if not self.parameter_known(name) else self.params[name]
         self._values[name] = value
         return value
+
+    def parameter_known(self, name: str) -> bool:
+        """Return whether parameter ``name`` has a value (or an unknown name: reported elsewhere).
+
+        Only while validating without values (``validate_value`` false) can
+        a declared parameter have none: its value comes when the stack (a
+        provider template's nested stack) is created.
+        """
+        param = self.params.params.get(name)
+        return param is None or self.params.validate_value or param.has_default() \
+            or param.user_value is not None
 
     # --- conditions ----------------------------------------------------------
     @property

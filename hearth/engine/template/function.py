@@ -6,7 +6,9 @@ else stays plain data.  Three walkers serve every caller:
 
 - :func:`resolve` gives the value of a snippet,
 - :func:`validate` checks every function's arguments statically,
-- :func:`dependencies` yields the names of the resources a snippet refers to.
+- :func:`dependencies` yields the names of the resources a snippet refers to;
+- :func:`is_unknown` tells whether a snippet's value cannot be known yet
+  (while validating: it reads a resource, or a parameter given no value).
 """
 
 from __future__ import annotations
@@ -53,6 +55,15 @@ class Function:
     def dep_attrs(self, resource_name: str) -> Iterator[str]:
         """Yield the attribute names of ``resource_name`` this call reads."""
         yield from dep_attrs(self.args, resource_name)
+
+    def reads_unknown(self) -> bool:
+        """Return whether this call itself reads a value not known yet (its args aside).
+
+        Resources are not known while validating (see :func:`is_unknown`);
+        a function reading something else that may be unknown (a parameter
+        given no value) says so here.
+        """
+        return False
 
     def error(self, message: str, cls: type[exception.StackValidationFailed] | None = None
               ) -> exception.StackValidationFailed:
@@ -164,6 +175,34 @@ def dependencies(snippet: Any) -> Iterator[str]:
     elif isinstance(snippet, list):
         for value in snippet:
             yield from dependencies(value)
+
+
+def is_unknown(snippet: Any) -> bool:
+    """Return whether ``snippet`` reads a value that is not known yet.
+
+    While validating, that is any resource (its reference and attributes
+    exist only once it is created) and a parameter given no value (a
+    provider template's property fed by another resource's attribute).
+    """
+    if any(True for _ in dependencies(snippet)):
+        return True
+    return any(call.reads_unknown() for call in calls(snippet))
+
+
+def calls(snippet: Any) -> Iterator[Function]:
+    """Yield every Function in ``snippet``, outermost first (arguments included)."""
+    if isinstance(snippet, Macro):
+        yield snippet
+        yield from calls(snippet.parsed)  # the chosen branch only
+    elif isinstance(snippet, Function):
+        yield snippet
+        yield from calls(snippet.args)
+    elif isinstance(snippet, Mapping):
+        for value in snippet.values():
+            yield from calls(value)
+    elif isinstance(snippet, list):
+        for value in snippet:
+            yield from calls(value)
 
 
 def dep_attrs(snippet: Any, resource_name: str) -> Iterator[str]:

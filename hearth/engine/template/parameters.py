@@ -345,6 +345,15 @@ class Parameters(Mapping[str, Any]):
             except exception.StackValidationFailed as exc:
                 raise exc.located(self.filename) from None
 
+    def __contains__(self, name: object) -> bool:
+        """Return whether ``name`` is declared (or pseudo); its value is not computed.
+
+        Mapping's default would read the value, so a parameter whose value
+        is not known yet (a provider template's property fed by another
+        resource's attribute, while validating) would seem undeclared.
+        """
+        return name in self.params
+
     def __getitem__(self, name: str) -> Any:
         if name not in self.params:
             raise KeyError(name)

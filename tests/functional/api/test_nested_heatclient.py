@@ -146,3 +146,28 @@ def _status_or_deleted(heat, identity):
         return heat.stacks.get(identity, resolve_outputs=False).to_dict()
     except exc.HTTPNotFound:
         return {"stack_status": "DELETE_COMPLETE"}
+
+
+def test_a_provider_property_fed_by_an_attribute_validates_and_creates(heat, request_args):
+    # the value exists only once "group" is created: validation takes it as
+    # unknown (it said "The Parameter (flavor) was not provided"), as Heat does
+    web_type = request_args["template"]["resources"]["web"]["type"]
+    request_args["template"] = {"heat_template_version": "2018-08-31", "resources": {
+        "group": {"type": "OS::Heat::ResourceGroup", "properties": {
+            "count": 2, "resource_def": {"type": "OS::Heat::RandomString"}}},
+        "web": {"type": web_type,
+                "properties": {"flavor": {"get_attr": ["group", "resource.1.value"]}}},
+        "db": {"type": "My::Server",
+               "properties": {"flavor": {"get_attr": ["group", "resource.0.value"]}}}},
+        "outputs": {"web": {"value": {"get_attr": ["web", "disk"]}},
+                    "db": {"value": {"get_attr": ["db", "disk"]}},
+                    "names": {"value": {"get_attr": ["group", "value"]}}}}
+    heat.stacks.validate(**request_args)
+    stack_id = heat.stacks.create(stack_name="fed", **request_args)["stack"]["id"]
+    assert _wait(heat, stack_id)["stack_status"] == "CREATE_COMPLETE"
+    outputs = {o["output_key"]: o["output_value"]
+               for o in heat.stacks.get(stack_id).to_dict()["outputs"]}
+    assert [outputs["db"], outputs["web"]] == outputs["names"]
+    heat.stacks.delete(stack_id)
+    assert wait_status(lambda: _status_or_deleted(heat, stack_id))["stack_status"] == \
+        "DELETE_COMPLETE"

@@ -96,6 +96,42 @@ def test_validate_and_create_refuse_an_unknown_property_naming_it(hearth_home, t
         assert "Traceback" not in result.stderr
 
 
+FED = """
+heat_template_version: 2018-08-31
+resources:
+  group:
+    type: OS::Heat::ResourceGroup
+    properties:
+      count: 2
+      resource_def: {type: OS::Heat::RandomString}
+  web:
+    type: lib/server.yaml
+    properties: {flavor: {get_attr: [group, resource.1.value]}, size: 0}
+  db:
+    type: My::Server
+    properties: {flavor: {get_attr: [group, resource.0.value]}, size: 0}
+outputs:
+  web_disk: {value: {get_attr: [web, disk]}}
+  db_disk: {value: {get_attr: [db, disk]}}
+  names: {value: {get_attr: [group, value]}}
+"""
+
+
+def test_a_provider_property_fed_by_an_attribute_is_known_only_at_create(hearth_home, tree):
+    # validation takes the value as unknown until the group exists (as Heat);
+    # it said "The Parameter (flavor) was not provided" from inside server.yaml
+    (tree / "main.yaml").write_text(FED)
+    args = ["-f", str(tree / "main.yaml"), "-e", str(tree / "env.yaml")]
+    validated = run(hearth_home, "template-validate", *args)
+    assert validated.returncode == 0, validated.stderr
+    created = run(hearth_home, "stack-create", *args, "fed")
+    assert "Stack fed CREATE_COMPLETE" in created.stdout, created.stdout + created.stderr
+    values = {o["output_key"]: o["output_value"] for o in show(hearth_home, "fed")["outputs"]}
+    first, second = values["names"]
+    assert values["web_disk"].startswith(f"{second}-fed-web-")
+    assert values["db_disk"].startswith(f"{first}-fed-db-")
+
+
 def test_a_nested_template_error_names_the_file_and_the_path(hearth_home, tree):
     (tree / "lib" / "server.yaml").write_text(SERVER.replace("get_param: flavor}",
                                                              "get_param: flavour}"))

@@ -68,6 +68,12 @@ class GetParam(Function):
         except exception.UserParameterMissing:
             return
 
+    def reads_unknown(self) -> bool:
+        """Return whether the parameter named has no value yet (validating a provider)."""
+        name = self.args[0] if is_list(self.args) and self.args else self.args
+        known = getattr(self.context, "parameter_known", None)
+        return isinstance(name, str) and known is not None and not known(name)
+
     def result(self) -> Any:
         """Return the parameter's value, or '' when the path does not exist."""
         name, path = self._split(resolve(self.args))

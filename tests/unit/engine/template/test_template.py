@@ -4,6 +4,7 @@ import pytest
 
 from hearth.common import exception
 from hearth.engine.template import function, graph
+from hearth.engine.template.snippet import parse_snippet
 from hearth.engine.template.template import Template
 
 TEXT = """\
@@ -120,3 +121,29 @@ def test_a_malformed_template_is_refused_when_built():
         Template({"heat_template_version": "2021-04-16", "resources": {"a": 3}})
     assert str(info.value) == ('resources.a: "resources" must contain a map of resource maps. '
                                "Found a [<class 'int'>] instead")
+
+
+UNGIVEN = """\
+heat_template_version: 2021-04-16
+parameters:
+  name: {type: string}
+  given: {type: string}
+resources:
+  v:
+    type: OS::Heat::Value
+    properties:
+      value: {list_join: ['-', [{get_param: name}]]}
+"""
+
+
+def test_a_parameter_given_no_value_is_unknown_while_validating_without_values():
+    tmpl = Template.from_text(UNGIVEN, "t.yaml")
+    params = tmpl.parameters({"given": "x"}, validate_value=False)
+    context = tmpl.context(params)
+    assert "name" in params and "nope" not in params  # no value computed, no error
+    assert not context.parameter_known("name") and context.parameter_known("given")
+    assert context.parameter_value("name") is None
+    value = tmpl.resource_definitions(context)["v"].properties["value"]
+    assert function.is_unknown(value)
+    given = parse_snippet(tmpl.version, context, {"list_join": ["-", [{"get_param": "given"}]]})
+    assert not function.is_unknown(given) and function.resolve(given) == "x"
