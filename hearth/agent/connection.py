@@ -18,6 +18,13 @@
 3. When the master has been silent ``master_alive_timeout`` seconds, start
    again at 1 after a back-off that doubles up to ``reconnect_delay_max``.
 
+Every message from the master passes a :class:`~hearth.transport.gate.Gate`
+(size bounded by ``max_message_size``, depth bounded, checked against
+:data:`hearth.protocol.MASTER`); a bad one is dropped, logged and counted,
+and a handler's failure never ends the loop.  Messages the agent sends are
+kept within the limits the master announces: a return too large or too
+deep for it is replaced by an error return saying so.
+
 One thread owns the sockets; job threads and modules reach it through an
 outbox (:class:`AgentChannel`).
 """
@@ -34,9 +41,11 @@ from typing import Any
 
 import zmq
 
+from hearth import protocol
 from hearth.agent.settings import AgentSettings
 from hearth.common import exception
 from hearth.transport import curve, keys, wire
+from hearth.transport.gate import Gate
 
 LOG = logging.getLogger(__name__)
 
@@ -129,6 +138,8 @@ class MasterConnection:
         self._stopping = False
         self._boot: str | None = None
         self._held: list[tuple] = []
+        self.gate = Gate((protocol.MASTER, protocol.AUTH_REPLY), LOG)
+        self._master_limit = settings.max_message_size
         self._handlers = {"job": self._job, "ack": self._ack, "welcome": self._master_boot,
                           "pong": self._master_boot, "rep": lambda m: channel.answered(m)}
 
@@ -182,23 +193,27 @@ class MasterConnection:
             if enrollment is not None:
                 request["enroll"] = self.keys.public.decode()
             socket = curve.client_socket(self._context, zmq.DEALER, endpoint,
-                                         enrollment or self.keys, keys.AUTH_BOOTSTRAP.public)
+                                         enrollment or self.keys, keys.AUTH_BOOTSTRAP.public,
+                                         maxmsgsize=protocol.AUTH_MAX_MESSAGE_SIZE)
             # the wait for an answer is the back-off: a master that comes back meanwhile
             # gets the request as soon as ZeroMQ reconnects, and answers at once
             wait = max(self.settings.master_alive_timeout, delay)
             try:
                 socket.send(wire.encode(request))
-                reply = wire.decode(socket.recv()) if self._poll(socket, wait) else None
+                admitted = self.gate.admit(protocol.AUTH_REPLY.name, socket.recv(),
+                                           f"the master at {endpoint}") \
+                    if self._poll(socket, wait) else None
             finally:
                 socket.close()
+            reply = admitted[1] if admitted else None
             if reply is None:
                 delay = min(delay * 2, self.settings.reconnect_delay_max)
                 continue
+            status = reply["status"]
             if enrollment is not None:
-                self._forget_enrollment(reply.get("status"))
-            status = reply.get("status")
+                self._forget_enrollment(status)
             if status == "accepted":
-                offered = str(reply.get("master_pub", "")).encode()
+                offered = reply["master_pub"].encode()
                 verify_master_key(self.settings, offered)
                 LOG.info("agent %s accepted by the master at %s", self.settings.id,
                          self.settings.master)
@@ -254,7 +269,8 @@ class MasterConnection:
         """Serve jobs until the master goes silent; return whether it ever answered."""
         endpoint = curve.tcp_endpoint(self.settings.master, self.settings.master_port)
         self._socket = curve.client_socket(self._context, zmq.DEALER, endpoint, self.keys,
-                                           master_public, sndhwm=10000)
+                                           master_public, sndhwm=10000,
+                                           maxmsgsize=self.settings.max_message_size)
         self._boot = None
         poller = zmq.Poller()
         poller.register(self._socket, zmq.POLLIN)
@@ -288,25 +304,50 @@ class MasterConnection:
 
     def _receive(self) -> bool:
         heard = False
+        peer = f"the master at {self.settings.master}:{self.settings.master_port}"
         while True:
             try:
                 frame = self._socket.recv(zmq.NOBLOCK)
             except zmq.Again:
                 return heard
             heard = True
-            try:
-                message = wire.decode(frame)
-            except ValueError:
+            admitted = self.gate.admit(protocol.MASTER.name, frame, peer)
+            if admitted is None:
                 continue
-            handler = self._handlers.get(message.get("cmd"))
-            if handler is not None:
-                handler(message)
+            cmd, message = admitted
+            try:
+                self._handlers[cmd](message)
+            except Exception:  # noqa: BLE001 - one message never ends the loop
+                self.gate.failed(protocol.MASTER.name, cmd, peer)
 
     def _send(self, message: dict[str, Any]) -> None:
+        frame = wire.encode(message)
+        problem = self._misfit(message, frame)
+        if problem:
+            if message.get("cmd") != "ret":
+                LOG.warning("agent %s did not send its %s: %s", self.settings.id,
+                            message.get("cmd"), problem)
+                return
+            LOG.warning("job %s: %s; an error return is sent instead", message.get("jid"),
+                        problem)
+            message = {**{key: message.get(key) for key in ("cmd", "jid", "id", "fun")},
+                       "fun_args": [], "return": f"The return was not sent: {problem}.",
+                       "retcode": 1, "success": False}
+            self.returns.save(message)
+            frame = wire.encode(message)
         try:
-            self._socket.send(wire.encode(message), zmq.NOBLOCK)
+            self._socket.send(frame, zmq.NOBLOCK)
         except zmq.Again:
             LOG.debug("send queue full; %s dropped (returns are resent)", message.get("cmd"))
+
+    def _misfit(self, message: dict[str, Any], frame: bytes) -> str:
+        """Return why the master would refuse ``message`` unread ('' when it fits)."""
+        if len(frame) + protocol.FRAME_OVERHEAD > self._master_limit:
+            return (f"it is {len(frame)} bytes, more than the master's max_message_size "
+                    f"({self._master_limit} bytes)")
+        if wire.depth(message) > wire.MAX_DEPTH:
+            return f"it nests deeper than {wire.MAX_DEPTH} levels"
+        return ""
 
     def _send_held(self) -> None:
         held, self._held = self._held, []
@@ -326,10 +367,11 @@ class MasterConnection:
         self._on_job(message)
 
     def _ack(self, message: dict[str, Any]) -> None:
-        self.returns.acknowledge(str(message.get("jid")))
+        self.returns.acknowledge(message["jid"])
 
     def _master_boot(self, message: dict[str, Any]) -> None:
-        boot = message.get("boot")
+        self._master_limit = message.get("max_message_size") or self.settings.max_message_size
+        boot = message["boot"]
         if boot == self._boot:
             return
         if self._boot is not None or message.get("cmd") == "pong":

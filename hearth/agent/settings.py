@@ -26,6 +26,7 @@ class AgentSettings:
     ping_interval: float = 1.0
     master_alive_timeout: float = 4.0
     return_retry_interval: float = 5.0
+    max_message_size: int = 32 * 1024 * 1024
 
     @classmethod
     def from_conf(cls, conf: Any) -> AgentSettings:
@@ -42,7 +43,8 @@ class AgentSettings:
                    reconnect_delay_max=section.reconnect_delay_max,
                    ping_interval=section.ping_interval,
                    master_alive_timeout=section.master_alive_timeout,
-                   return_retry_interval=section.return_retry_interval)
+                   return_retry_interval=section.return_retry_interval,
+                   max_message_size=section.max_message_size)
 
     @property
     def pki_dir(self) -> str:

@@ -722,6 +722,27 @@ class MasterRequestFailed(HearthException):
     msg_fmt = "%(message)s"
 
 
+class MessageRefused(HearthException):
+    """A protocol message was dropped before any handler saw it.
+
+    ``kind`` names the check that refused it (``not-json``, ``too-deep``,
+    ``unknown-type``, ``invalid``, ...): the key it is counted under.
+    """
+
+    msg_fmt = "%(reason)s"
+
+    def __init__(self, kind: str, reason: str) -> None:
+        super().__init__(kind=kind, reason=reason)
+        self.kind = kind
+        self.decoded: dict[str, Any] | None = None
+
+
+class DaemonStartFailed(HearthException):
+    """A daemon could not start: a port, key, database or pid file is not usable."""
+
+    msg_fmt = "%(reason)s"
+
+
 # --- targeting and batches -----------------------------------------------------
 
 class InvalidTarget(BadRequest):

@@ -118,7 +118,7 @@ class MasterClient:
     def _receive(self, timeout: float) -> dict[str, Any] | None:
         if not self._socket.poll(max(0, int(timeout * 1000))):
             return None
-        return wire.decode(self._socket.recv())
+        return wire.decode(self._socket.recv(), max_depth=None)  # it relays agents' returns
 
     def _request(self, op: str, timeout: float | None = None, **payload: Any) -> Any:
         """Send one request and return its answer's data (pushes meanwhile are kept)."""
@@ -253,6 +253,10 @@ class MasterClient:
     def ping(self) -> dict[str, Any]:
         """Return the master's boot id (raises MasterUnreachable when it does not answer)."""
         return self._request("ping")
+
+    def stats(self) -> dict[str, Any]:
+        """Return the master's counters: uptime, agents, jobs, messages received and dropped."""
+        return self._request("stats")
 
     def list_agents(self) -> list[dict[str, Any]]:
         """Return the accepted agents: id, grains, last_seen, connected."""

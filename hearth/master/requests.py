@@ -1,6 +1,7 @@
 """What clients (stackctl, hearth-api, the engine's plug-ins) may ask the master.
 
-A request is ``{"rid": N, "op": NAME, ...}``; the answer is ``{"rid": N,
+A request is ``{"rid": N, "op": NAME, ...}``, checked against its schema in
+:data:`hearth.protocol.CLIENT` before it gets here; the answer is ``{"rid": N,
 "data": ...}`` or ``{"rid": N, "error": {"type", "message"}}``.  Besides
 answers the master pushes to a client: ``{"push": "ret", ...}`` for each
 return of a job it watches, ``{"push": "done", ...}`` when that job is
@@ -33,7 +34,8 @@ class ClientRequests:
     def __init__(self, master: Master) -> None:
         self.master = master
         self._subscriptions: dict[bytes, Subscription] = {}
-        self._ops = {"ping": self._ping, "publish": self._publish, "status": self._status,
+        self._ops = {"ping": self._ping, "stats": self._stats, "publish": self._publish,
+                     "status": self._status,
                      "watch": self._watch, "unwatch": self._unwatch,
                      "list_jobs": self._list_jobs, "agents": self._agents,
                      "keys": self._keys, "key_accept": self._key_action,
@@ -150,6 +152,9 @@ class ClientRequests:
 
     def _ping(self, route: bytes, request: dict[str, Any]) -> dict[str, Any]:
         return {"boot": self.master.boot}
+
+    def _stats(self, route: bytes, request: dict[str, Any]) -> dict[str, Any]:
+        return self.master.stats()
 
     def _finger(self, route: bytes, request: dict[str, Any]) -> dict[str, Any]:
         from hearth.transport import keys

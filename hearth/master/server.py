@@ -18,6 +18,13 @@ Two CURVE server sockets (ROUTER):
     single-use enrollment key presents its own new key as ``enroll``
     (:meth:`~hearth.master.keys.KeyStore.redeem`).
 
+Every message passes a :class:`~hearth.transport.gate.Gate` first: bounded
+in size by ZeroMQ (``[master] max_message_size``; a few KiB on the auth
+port) and in depth, then checked against its type's schema in
+:mod:`hearth.protocol`.  A message that fails is dropped, logged with its
+sender and counted (the ``stats`` request); a handler that fails is logged
+and counted too, and the loop goes on.
+
 One thread owns the sockets; other threads (the job-cache writer, request
 workers, signal handlers) reach it through an :class:`~hearth.transport.wire.Outbox`.
 """
@@ -34,7 +41,8 @@ from typing import Any
 
 import zmq
 
-from hearth import bus
+from hearth import bus, protocol
+from hearth.common.exception import MessageRefused
 from hearth.master import sync
 from hearth.master.agents import AgentRegistry
 from hearth.master.cache import JobCacheWriter
@@ -43,6 +51,7 @@ from hearth.master.keys import KeyStore
 from hearth.master.requests import ClientRequests
 from hearth.master.settings import MasterSettings
 from hearth.transport import curve, keys, wire
+from hearth.transport.gate import Gate
 
 LOG = logging.getLogger(__name__)
 
@@ -66,6 +75,7 @@ class Master:
         self.jobs = JobTable()
         self.bus = bus.Bus()
         self.outbox = wire.Outbox()
+        self.gate = Gate((protocol.AUTH, protocol.AGENT, protocol.CLIENT), LOG)
         self.workers = ThreadPoolExecutor(settings.worker_threads, thread_name_prefix="master")
         self._database = database
         self._stopping = False
@@ -87,12 +97,13 @@ class Master:
         host = self.settings.interface
         self.socket = curve.server_socket(self._context, zmq.ROUTER,
                                           curve.tcp_endpoint(host, self.settings.port),
-                                          self.master_keys, DOMAIN_MASTER)
-        self.socket.setsockopt(zmq.ROUTER_MANDATORY, 1)
-        self.socket.setsockopt(zmq.SNDHWM, 100000)
+                                          self.master_keys, DOMAIN_MASTER,
+                                          router_mandatory=1, sndhwm=100000,
+                                          maxmsgsize=self.settings.max_message_size)
         self.auth_socket = curve.server_socket(self._context, zmq.ROUTER,
                                                curve.tcp_endpoint(host, self.settings.auth_port),
-                                               keys.AUTH_BOOTSTRAP, DOMAIN_AUTH)
+                                               keys.AUTH_BOOTSTRAP, DOMAIN_AUTH,
+                                               maxmsgsize=protocol.AUTH_MAX_MESSAGE_SIZE)
         LOG.info("master listening on %s ports %s (jobs) and %s (auth), key fingerprint %s",
                  host, self.settings.port, self.settings.auth_port,
                  keys.fingerprint(self.master_keys.public))
@@ -117,6 +128,15 @@ class Master:
             if record["id"] in accepted and not self.agents.is_connected(record["id"]):
                 self.agents.remember(record["id"], record["grains"], record["last_seen"])
 
+    def stats(self) -> dict[str, Any]:
+        """Return what an operator checks: uptime, agents, jobs and the message counters."""
+        return {"boot": self.boot, "uptime": round(time.monotonic() - self._started, 1),
+                "agents": {"accepted": len(self.keys.accepted_ids()),
+                           "connected": len(self.agents.connected_ids())},
+                "jobs_active": len(self.jobs.active()),
+                "max_message_size": self.settings.max_message_size,
+                "messages": self.gate.stats()}
+
     def stop(self) -> None:
         """Ask the loop to drain and stop (safe from any thread or a signal handler)."""
         self.outbox.put(("stop",))
@@ -130,14 +150,22 @@ class Master:
         while not self._stopping:
             ready = dict(poller.poll(TICK * 1000))
             if self.socket in ready:
-                self._read(self.socket, self._on_message)
+                self._read(self.socket, self._on_frames)
             if self.auth_socket in ready:
-                self._read(self.auth_socket, self._on_auth)
+                self._read(self.auth_socket, self._on_auth_frames)
             if self.outbox.fileno in ready:
-                self._on_internal(self.outbox.drain())
-            self._tick()
-            self.requests.flush_events()
+                self._guarded("internal work", self._on_internal, self.outbox.drain())
+            self._guarded("the periodic check", self._tick)
+            self._guarded("sending events", self.requests.flush_events)
         self._shutdown()
+
+    @staticmethod
+    def _guarded(what: str, step: Any, *args: Any) -> None:
+        """Run one step of the loop; a failure is Hearth's bug, logged, never the loop's end."""
+        try:
+            step(*args)
+        except Exception:  # noqa: BLE001 - the master keeps serving its agents
+            LOG.exception("master: %s failed", what)
 
     def _shutdown(self) -> None:
         self.writer.close()
@@ -152,20 +180,13 @@ class Master:
 
     # --- reading ---------------------------------------------------------
 
-    def _read(self, socket: zmq.Socket, handle: Any) -> None:
+    def _read(self, socket: zmq.Socket, on_frames: Any) -> None:
         for _ in range(READ_BURST):
             try:
                 frames = socket.recv_multipart(zmq.NOBLOCK, copy=False)
             except zmq.Again:
                 return
-            if len(frames) != 2:
-                continue
-            try:
-                message = wire.decode(frames[1].bytes)
-            except ValueError:
-                LOG.warning("dropped a message that is not a JSON object")
-                continue
-            handle(frames[0].bytes, curve.peer_key(frames[1]), message)
+            on_frames(frames)
 
     def _authorize(self, domain: str, key: bytes) -> bool:
         """Answer the ZAP handler (its thread): who may connect in ``domain``."""
@@ -173,9 +194,20 @@ class Master:
             return True
         return key == self.client_keys.public or self.keys.agent_of(key) is not None
 
-    def _on_message(self, route: bytes, key: bytes, message: dict[str, Any]) -> None:
+    def _admit(self, channel: str, frames: list[zmq.Frame], peer: str
+               ) -> tuple[str, dict[str, Any]]:
+        """Return the ``(type, message)`` that ``frames`` carry; raise MessageRefused."""
+        if len(frames) != 2:
+            error = MessageRefused("frames", f"{len(frames) - 1} frames instead of one")
+            self.gate.refuse(channel, peer, error)
+            raise error
+        return self.gate.check(channel, frames[1].bytes, peer)
+
+    def _on_frames(self, frames: list[zmq.Frame]) -> None:
+        """Dispatch one message of the job port by the key that sent it."""
+        route, key = frames[0].bytes, curve.peer_key(frames[-1])
         if key == self.client_keys.public:
-            self.requests.handle(route, message)
+            self._on_client(route, frames)
             return
         agent_id = self.keys.agent_of(key)
         if agent_id is None:
@@ -184,9 +216,43 @@ class Master:
             self.fire("hearth/presence/change", {"new": [agent_id], "lost": []})
             for job in self.jobs.release(agent_id):
                 self.send_job(job, [agent_id])
-        handler = self._agent_handlers.get(message.get("cmd"))
-        if handler is not None:
-            handler(agent_id, route, message)
+        peer = f"agent {agent_id}"
+        try:
+            cmd, message = self._admit(protocol.AGENT.name, frames, peer)
+        except MessageRefused:
+            return
+        try:
+            self._agent_handlers[cmd](agent_id, route, message)
+        except Exception:  # noqa: BLE001 - one message never ends the loop
+            self.gate.failed(protocol.AGENT.name, cmd, peer)
+
+    def _on_client(self, route: bytes, frames: list[zmq.Frame]) -> None:
+        """Answer a client's request; a refused one is answered with the reason."""
+        try:
+            op, request = self._admit(protocol.CLIENT.name, frames, "a client")
+        except MessageRefused as error:
+            rid = error.decoded.get("rid") if error.decoded else None
+            self.send(route, {"rid": rid, "error": {"type": "BadRequest",
+                                                    "message": str(error)}})
+            return
+        try:
+            self.requests.handle(route, request)
+        except Exception:  # noqa: BLE001 - one request never ends the loop
+            self.gate.failed(protocol.CLIENT.name, op, "a client")
+            self.send(route, {"rid": request["rid"], "error": {
+                "type": "InternalError", "message": f"the master failed to answer {op}; "
+                                                    "see its log"}})
+
+    def _on_auth_frames(self, frames: list[zmq.Frame]) -> None:
+        key = curve.peer_key(frames[-1])
+        try:
+            _, message = self._admit(protocol.AUTH.name, frames, f"the key {key.decode()}")
+        except MessageRefused:
+            return
+        try:
+            self._on_auth(frames[0].bytes, key, message)
+        except Exception:  # noqa: BLE001 - one message never ends the loop
+            self.gate.failed(protocol.AUTH.name, "auth", f"the key {key.decode()}")
 
     def _on_internal(self, items: list[tuple]) -> None:
         for item in items:
@@ -228,24 +294,22 @@ class Master:
 
     def _on_hello(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
         state = self.agents.get(agent_id)
-        grains = message.get("grains")
-        state.grains = grains if isinstance(grains, dict) else {}
+        state.grains = message["grains"]
         self.writer.agent({"id": agent_id, "grains": state.grains,
                            "last_seen": datetime.datetime.now(datetime.UTC)})
-        self.send(route, {"cmd": "welcome", "boot": self.boot})
+        self.send(route, {"cmd": "welcome", "boot": self.boot,
+                          "max_message_size": self.settings.max_message_size})
         self.fire(f"hearth/agent/{agent_id}/start", {"id": agent_id})
 
     def _on_ping(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
-        running = message.get("running")
-        self.agents.get(agent_id).running = frozenset(running if isinstance(running, list)
-                                                      else ())
-        self.send(route, {"cmd": "pong", "boot": self.boot})
+        self.agents.get(agent_id).running = frozenset(message["running"])
+        self.send(route, {"cmd": "pong", "boot": self.boot,
+                          "max_message_size": self.settings.max_message_size})
 
     def _on_event(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
-        tag, data = message.get("tag"), message.get("data")
-        if isinstance(tag, str) and tag:
-            self.fire(tag, {**(data if isinstance(data, dict) else {"data": data}),
-                            "id": agent_id})
+        data = message.get("data")
+        self.fire(message["tag"], {**(data if isinstance(data, dict) else {"data": data}),
+                                   "id": agent_id})
 
     def _on_agent_request(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
         rid, op = message.get("rid"), message.get("op")
@@ -335,11 +399,9 @@ class Master:
                 job.not_connected.add(agent_id)
 
     def _on_return(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
-        jid = message.get("jid")
-        if not isinstance(jid, str):
-            return
-        ret = {"return": message.get("return"), "retcode": int(message.get("retcode") or 0),
-               "success": bool(message.get("success", True)), "out": message.get("out")}
+        jid = message["jid"]
+        ret = {"return": message["return"], "retcode": message["retcode"],
+               "success": message["success"], "out": message.get("out")}
         job = self.jobs.get(jid)
         if job is not None and agent_id not in job.targeted:
             LOG.warning("agent %s returned for job %s, which did not target it: ignored",
@@ -386,9 +448,9 @@ class Master:
     # --- auth ------------------------------------------------------------
 
     def _on_auth(self, route: bytes, key: bytes, message: dict[str, Any]) -> None:
-        agent_id = str(message.get("id") or "")
+        agent_id = message["id"]
         enroll = message.get("enroll")
-        if isinstance(enroll, str):
+        if enroll is not None:
             decision = self.keys.redeem(agent_id, key, enroll.encode())
             key = enroll.encode() if decision.status == "accepted" else key
         else:

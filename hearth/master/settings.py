@@ -25,6 +25,7 @@ class MasterSettings:
     worker_threads: int = 4
     agent_timeout: float = 4.0
     client_timeout: float = 10.0
+    max_message_size: int = 32 * 1024 * 1024
 
     @classmethod
     def from_conf(cls, conf: Any) -> MasterSettings:
@@ -37,7 +38,8 @@ class MasterSettings:
                    nodegroups=parse_nodegroups(section.nodegroups),
                    module_dirs=[os.path.expanduser(d) for d in section.module_dirs],
                    worker_threads=section.worker_threads, agent_timeout=section.agent_timeout,
-                   client_timeout=section.client_timeout)
+                   client_timeout=section.client_timeout,
+                   max_message_size=section.max_message_size)
 
     @property
     def client_host(self) -> str:

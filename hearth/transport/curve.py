@@ -31,15 +31,25 @@ Authorizer = Callable[[str, bytes], bool]
 
 
 def server_socket(context: zmq.Context, kind: int, endpoint: str, keys: KeyPair,
-                  domain: str) -> zmq.Socket:
-    """Return a socket of ``kind`` bound to ``endpoint`` as a CURVE server in ``domain``."""
+                  domain: str, **options: Any) -> zmq.Socket:
+    """Return a socket of ``kind`` bound to ``endpoint`` as a CURVE server in ``domain``.
+
+    ``options`` are extra socket options by name (``maxmsgsize=4096``, ...),
+    set before binding: libzmq gives a connection the options its socket
+    had when it was bound.
+    """
     socket = context.socket(kind)
     socket.setsockopt(zmq.LINGER, 0)
     socket.curve_secretkey = keys.secret
     socket.curve_publickey = keys.public
     socket.curve_server = True
     socket.zap_domain = domain.encode()
-    socket.bind(endpoint)
+    _set_options(socket, options)
+    try:
+        socket.bind(endpoint)
+    except zmq.ZMQError:
+        socket.close()
+        raise
     return socket
 
 
@@ -54,10 +64,14 @@ def client_socket(context: zmq.Context, kind: int, endpoint: str, keys: KeyPair,
     socket.curve_secretkey = keys.secret
     socket.curve_publickey = keys.public
     socket.curve_serverkey = server_public
-    for name, value in options.items():
-        socket.setsockopt(getattr(zmq, name.upper()), value)
+    _set_options(socket, options)
     socket.connect(endpoint)
     return socket
+
+
+def _set_options(socket: zmq.Socket, options: dict[str, Any]) -> None:
+    for name, value in options.items():
+        socket.setsockopt(getattr(zmq, name.upper()), value)
 
 
 def peer_key(frame: zmq.Frame) -> bytes:

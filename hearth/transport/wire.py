@@ -1,8 +1,16 @@
 """Messages on the wire, and the outbox through which any thread reaches a socket.
 
 A message is one JSON object per ZeroMQ frame; its ``cmd`` key names what
-it is.  ZeroMQ sockets belong to one thread: other threads put messages in
-an :class:`Outbox`, which wakes the owning thread's poller through a pipe.
+it is.  :func:`decode` refuses a frame that is not a JSON object or that
+nests deeper than :data:`MAX_DEPTH` (a thousand ``[`` would otherwise end
+the reading thread with RecursionError, here or in whatever walks the
+message next).  The frame's size is bounded before it is read at all, by
+ZeroMQ: each socket that receives from another process sets ``MAXMSGSIZE``
+(libzmq checks the size a frame announces before allocating it, and
+disconnects the peer that sent it).
+
+ZeroMQ sockets belong to one thread: other threads put messages in an
+:class:`Outbox`, which wakes the owning thread's poller through a pipe.
 """
 
 from __future__ import annotations
@@ -12,18 +20,50 @@ import os
 import queue
 from typing import Any
 
+from hearth.common.exception import MessageRefused
+
+#: Deepest nesting of arrays and objects a message may have (the message itself is 1).
+MAX_DEPTH = 64
+
 
 def encode(message: dict[str, Any]) -> bytes:
     """Return the wire form of ``message``."""
     return json.dumps(message, default=str, separators=(",", ":")).encode()
 
 
-def decode(frame: bytes) -> dict[str, Any]:
-    """Return the message in ``frame``; raise ValueError when it is not a JSON object."""
-    message = json.loads(frame)
+def decode(frame: bytes, max_depth: int | None = MAX_DEPTH) -> dict[str, Any]:
+    """Return the message in ``frame``; raise MessageRefused when it is not a fit one.
+
+    A fit message is a JSON object nested at most ``max_depth`` deep (None:
+    as deep as JSON can be read, for a peer that is trusted and relays what
+    others sent, such as the master to its clients).
+    """
+    try:
+        message = json.loads(frame)
+    except RecursionError:
+        raise MessageRefused("too-deep", "the message nests deeper than JSON can be "
+                                         "read") from None
+    except ValueError as error:  # UnicodeDecodeError is a ValueError too
+        raise MessageRefused("not-json", f"the message is not JSON ({error})") from None
     if not isinstance(message, dict):
-        raise ValueError("a message must be a JSON object")
+        raise MessageRefused("not-object", "the message is not a JSON object")
+    if max_depth is not None and depth(message, max_depth) > max_depth:
+        raise MessageRefused("too-deep", f"the message nests deeper than {max_depth} levels")
     return message
+
+
+def depth(value: Any, limit: int = MAX_DEPTH) -> int:
+    """Return how deep ``value`` nests (a scalar is 0), counting no further than ``limit`` + 1."""
+    deepest, level = 0, [value] if isinstance(value, _CONTAINERS) else []
+    while level and deepest <= limit:
+        deepest += 1
+        level = [child for item in level
+                 for child in (item.values() if isinstance(item, dict) else item)
+                 if isinstance(child, _CONTAINERS)]
+    return deepest
+
+
+_CONTAINERS = (dict, list)
 
 
 class Outbox:

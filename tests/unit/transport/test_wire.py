@@ -3,12 +3,13 @@
 import pytest
 import zmq
 
+from hearth.common.exception import MessageRefused
 from hearth.transport import keys, wire
 
 
 def test_messages_are_json_objects():
     assert wire.decode(wire.encode({"cmd": "ping", "n": 1})) == {"cmd": "ping", "n": 1}
-    with pytest.raises(ValueError):
+    with pytest.raises(MessageRefused, match="not a JSON object"):
         wire.decode(b"[1, 2]")
 
 
