@@ -5,7 +5,7 @@ BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed-stamp
 DEMO   ?= demo
 
-.PHONY: run stop test lint unit venv postgres-deps graphviz-deps sample-config docs bench clean
+.PHONY: run stop test lint unit venv postgres-deps graphviz-deps sshd-deps sample-config docs bench clean
 
 $(STAMP): setup.cfg setup.py pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +31,7 @@ stop:
 ## wait on processes and HTTP, so three fit two cores), each
 ## test module on one worker (its module-scoped servers are shared by its tests)
 TEST_WORKERS ?= 3
-test: venv postgres-deps graphviz-deps lint
+test: venv postgres-deps graphviz-deps sshd-deps lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile
 
 lint: venv
@@ -43,6 +43,10 @@ unit: venv
 ## postgres-deps: install Debian's PostgreSQL server when it is missing (tests start it themselves)
 postgres-deps:
 	@sh tools/ensure-postgres.sh
+
+## sshd-deps: install Debian's OpenSSH server when it is missing (the deploy tests start their own)
+sshd-deps:
+	@sh tools/ensure-sshd.sh
 
 ## graphviz-deps: install Debian's graphviz (the dot program) when it is missing (stack-graph SVG/PNG)
 graphviz-deps:

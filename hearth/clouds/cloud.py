@@ -199,10 +199,40 @@ class Cloud:
     # --- node life cycle -------------------------------------------------
 
     def create(self, vm_: Mapping[str, Any]) -> dict[str, Any]:
-        """Create the node ``vm_`` describes (see :meth:`profile_vm`); return its details."""
+        """Create the node ``vm_`` describes (see :meth:`profile_vm`); return its details.
+
+        A node whose agent could not be deployed is destroyed (and its key
+        at the master deleted) unless ``keep_on_failure`` says otherwise;
+        the error says which.
+        """
+        from hearth.clouds import deploy
+
         alias, driver = self.resolve(vm_["driver"])
         function = self.driver_function(alias, driver, "create")
-        return self._invoke(alias, driver, "create", function, dict(vm_))
+        vm_ = deploy.prepare_user_data(vm_, self.opts)
+        try:
+            return self._invoke(alias, driver, "create", function, dict(vm_))
+        except exception.CloudDeployFailed as failure:
+            raise self._after_failed_deploy(vm_, failure) from failure
+
+    def _after_failed_deploy(self, vm_: Mapping[str, Any],
+                             failure: exception.CloudDeployFailed) -> exception.CloudDeployFailed:
+        """Destroy the node of a failed deploy (unless kept); return the error to raise."""
+        from hearth.clouds import agent_master, config
+
+        name = str(vm_["name"])
+        if config.get_cloud_config_value("keep_on_failure", vm_, self.opts, False) in (
+                True, "true", "True", "yes", 1):
+            note = "the node is kept (keep_on_failure)"
+        else:
+            try:
+                self.destroy_and_wait(vm_["driver"], name, 60)
+                note = "the node was destroyed"
+            except exception.HearthException as error:
+                note = f"destroying the node failed too: {error}"
+            agent_master.forget(agent_master.settings_for(vm_, self.opts), name)
+        return exception.CloudDeployFailed(failure.node, failure.stage,
+                                           f"{failure.reason} ({note})", failure.output)
 
     def query(self, kind: str = "list_nodes",
               selection: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:

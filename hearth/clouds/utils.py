@@ -39,7 +39,7 @@ EVENT_DEFAULTS: dict[str, tuple[str, ...]] = {
     "requesting": ("name", "image", "size", "location"),
     "querying": ("instance_id",),
     "waiting_for_ssh": ("ip_address",),
-    "deploying": ("name", "host"),
+    "deploying": ("name", "host", "kwargs"),
     "created": ("name", "profile", "provider", "driver", "instance_id"),
     "destroying": ("name", "instance_id"),
     "destroyed": ("name", "instance_id"),

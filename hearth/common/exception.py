@@ -626,6 +626,16 @@ class CloudExecutionTimeout(CloudExecutionFailure):
     """A cloud node did not reach the awaited state in time (SaltCloudExecutionTimeout)."""
 
 
+class CloudDeployFailed(CloudExecutionFailure):
+    """Putting an agent on a new node failed at one stage (address, port, login, ...)."""
+
+    def __init__(self, node: str, stage: str, reason: str, output: str = "") -> None:
+        tail = f"\nLast output of the remote side:\n{output}" if output.strip() else ""
+        super().__init__(f"Deploying the agent of node {node} failed at the {stage} stage: "
+                         f"{reason}{tail}")
+        self.node, self.stage, self.reason, self.output = node, stage, reason, output
+
+
 class CloudConfigError(HearthException):
     """The cloud configuration (providers, profiles) is wrong; says which file and key."""
 

@@ -206,7 +206,7 @@ def create(vm_: Mapping[str, Any]) -> dict[str, Any]:
     instance_id = conn.run_instances(**request)["Instances"][0]["InstanceId"]
     cloud_utils.cloud_event(name, "querying", {"instance_id": instance_id}, __opts__)
     instance = _wait(conn, vm_, instance_id, "running")
-    deployed = deploy.bootstrap({**vm_, "ssh_host": instance.get("PublicIpAddress")}, __opts__)
+    deployed = deploy.bootstrap(vm_, __opts__, node=_describe(instance))
     cloud_utils.cloud_event(name, "created", {**vm_, "provider": _provider(),
                                               "instance_id": instance_id}, __opts__,
                             "created instance")

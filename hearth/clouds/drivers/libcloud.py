@@ -187,7 +187,7 @@ def create(vm_: Mapping[str, Any]) -> dict[str, Any]:
         _running, update_args=(conn, name),
         timeout=config.get_cloud_config_value("wait_for_ip_timeout", vm_, __opts__, 300),
         interval=config.get_cloud_config_value("wait_for_ip_interval", vm_, __opts__, 0.5))
-    deployed = deploy.bootstrap({**vm_, "ssh_host": (node.public_ips or [None])[0]}, __opts__)
+    deployed = deploy.bootstrap(vm_, __opts__, node=_describe(node))
     cloud_utils.cloud_event(name, "created", {**vm_, "provider": provider,
                                               "instance_id": node.id}, __opts__,
                             "created instance")

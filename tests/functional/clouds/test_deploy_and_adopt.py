@@ -28,11 +28,11 @@ def test_deploy_runs_the_configured_hook(cloud):
 
 
 @pytest.mark.parametrize(("settings", "message"), [
-    ({"deploy": True}, "deploy-1: deploy is on but no deploy_hook is configured; Hearth ships "
-                       "no SSH deployer. Set 'deploy: False' or 'deploy_hook: "
-                       "package.module:function'."),
     ({"deploy": "yes", "deploy_hook": "nowhere"},
      "deploy_hook 'nowhere': expected 'package.module:function'"),
+    ({"deploy": True, "ssh_port": "x"},
+     "Deploying the agent of node deploy-1 failed at the settings stage: ssh_port must be a "
+     "port number, not 'x'"),
 ])
 def test_deploy_without_a_usable_hook_is_a_clear_error(cloud, settings, message):
     with pytest.raises(exception.HearthException) as error:

@@ -1,0 +1,101 @@
+"""What a deploy asks of hearth-master: keys made in advance, its contact, a first ping.
+
+The master is the one named by the provider's ``master_config`` (a Hearth
+configuration file), else by this process's own ``[master]`` section.
+Each call opens a short-lived client on the calling (worker) thread.
+
+Waiting for the new agent publishes ``test.ping`` through the master client
+(:class:`~hearth.master.client.MasterClient`), the path every other job of
+the engine takes today; it moves to the job service with them.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from hearth.clouds.agent_files import MasterContact
+from hearth.common import exception
+from hearth.transport import keys
+
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def settings_for(vm_: Mapping[str, Any], opts: Mapping[str, Any] | None = None) -> Any:
+    """Return the MasterSettings of the node's master (``master_config``, else Hearth's)."""
+    from hearth.clouds import config
+    from hearth.clouds.local_nodes import master_settings
+
+    return master_settings(config.get_cloud_config_value("master_config", vm_, opts or {}))
+
+
+def _client(settings: Any, timeout: float | None = None) -> Any:
+    from hearth.master.client import MasterClient
+
+    return MasterClient(settings, timeout=timeout)
+
+
+def contact(vm_: Mapping[str, Any], settings: Any) -> MasterContact:
+    """Return how the node reaches the master.
+
+    The address is the profile's ``agent: {master: ...}`` (or Salt's
+    ``minion: {master: ...}``), else the master's interface, else (a
+    wildcard interface) this host's name.
+    """
+    agent = {**dict(vm_.get("minion") or {}), **dict(vm_.get("agent") or {})}
+    address = agent.get("master") or (
+        settings.interface if settings.interface not in WILDCARDS else socket.getfqdn())
+    with _client(settings) as client:
+        finger = client.master_finger()["fingerprint"]
+    return MasterContact(str(address), int(agent.get("master_port") or settings.port),
+                         int(agent.get("master_auth_port") or settings.auth_port), finger)
+
+
+def preseed(settings: Any, agent_id: str) -> keys.KeyPair:
+    """Have the master make and accept the agent's key pair; return it."""
+    with _client(settings) as client:
+        return client.preseed_key(agent_id)
+
+
+def enroll(settings: Any, agent_id: str, ttl: float) -> keys.KeyPair:
+    """Have the master make a single-use enrollment key pair for the agent; return it."""
+    with _client(settings) as client:
+        return client.enroll_key(agent_id, ttl)
+
+
+def answers(settings: Any, agent_id: str, timeout: float = 3.0) -> bool:
+    """Return whether agent ``agent_id`` answers ``test.ping`` through the master now."""
+    try:
+        with _client(settings, timeout=timeout) as client:
+            connected = {a["id"] for a in client.list_agents() if a.get("connected")}
+            if agent_id not in connected:
+                return False
+            status = client.run([agent_id], "test.ping", target_type="list", timeout=timeout)
+    except exception.HearthException:
+        return False  # not connected yet (nothing matched), or the master is away
+    return (status.returns.get(agent_id) or {}).get("return") is True
+
+
+def wait_answering(settings: Any, agent_id: str, timeout: float,
+                   sleep: Callable[[float], None] = time.sleep,
+                   clock: Callable[[], float] = time.monotonic) -> float:
+    """Wait until the agent answers; return the seconds it took (raise after ``timeout``)."""
+    started = clock()
+    while not answers(settings, agent_id):
+        if clock() - started >= timeout:
+            raise exception.CloudExecutionTimeout(
+                f"agent {agent_id} did not answer test.ping through the master within "
+                f"{timeout:g} seconds")
+        sleep(0.5)
+    return clock() - started
+
+
+def forget(settings: Any, agent_id: str) -> None:
+    """Delete the agent's key at the master (nothing when there is none or no master)."""
+    try:
+        with _client(settings, timeout=3) as client:
+            client.delete_key(agent_id)
+    except exception.HearthException:
+        pass
