@@ -9,7 +9,6 @@ module defines ``register(subparsers)``, which adds its commands with
 
 from __future__ import annotations
 
-import argparse
 import gc
 import importlib
 import logging
@@ -20,6 +19,7 @@ from collections.abc import Sequence
 
 from hearth import __version__
 from hearth.cli import command
+from hearth.cli import parser as parsing
 from hearth.common import exception
 
 LOG = logging.getLogger("hearth")
@@ -42,15 +42,17 @@ def find_command(argv: Sequence[str]) -> str | None:
     return None
 
 
-def build_parser(command_name: str | None = None) -> argparse.ArgumentParser:
+DESCRIPTION = ("Create and manage Hearth stacks: declarative resources described by Heat "
+               "(HOT) templates, on machines that run Salt-style agents. Stack commands "
+               "talk to your local engine, which the first one starts (see engine-status), "
+               "or to a hearth-api with --url.")
+
+
+def build_parser(command_name: str | None = None) -> parsing.StackctlParser:
     """Build the argument parser: of one command when it is known, else of every one."""
-    parser = argparse.ArgumentParser(
-        prog="stackctl",
-        description="Create and manage Hearth stacks: declarative resources described "
-                    "by Heat (HOT) templates. Stack commands talk to your local engine, "
-                    "which the first one starts (see engine-status).",
-        epilog="Run 'stackctl COMMAND --help' for the options of a command.",
-    )
+    parser = parsing.StackctlParser(
+        prog="stackctl", description=parsing.wrap(DESCRIPTION),
+        formatter_class=parsing.CommandListFormatter)
     parser.add_argument("--version", action="version", version=f"stackctl {__version__}")
     parser.add_argument("--debug", action="store_true",
                         help="Log debug messages and show tracebacks of unexpected errors.")
@@ -67,14 +69,42 @@ def build_parser(command_name: str | None = None) -> argparse.ArgumentParser:
                         help="Run the engine inside this stackctl process, for this command "
                              "only, instead of the local engine that stackctl starts and "
                              "reuses (default: $HEARTH_IN_PROCESS).")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", prog="stackctl",
+                                       parser_class=parsing.StackctlParser)
     import hearth.cli.commands as package
     owner = package.COMMAND_MODULES.get(command_name or "")
     names = [owner] if owner else sorted(
         info.name for info in pkgutil.iter_modules(package.__path__))
     for name in names:
         importlib.import_module(f"{package.__name__}.{name}").register(subparsers)
+    if not owner:
+        helps = {action.dest: action.help or "" for action in subparsers._choices_actions}
+        parser.epilog = (parsing.grouped_commands(package.COMMAND_GROUPS, helps)
+                         + "\n\nRun 'stackctl COMMAND --help' for the options of a command.")
     return parser
+
+
+def _stray_option(arguments: Sequence[str], name: str) -> str | None:
+    """Return the first option before the command word that stackctl itself does not take."""
+    before = list(arguments[:list(arguments).index(name)])
+    known = {"--version", "--debug", "--in-process", "-h", "--help", *VALUE_OPTIONS}
+    for index, token in enumerate(before):
+        if token.startswith("-") and token.split("=", 1)[0] not in known and \
+                not (index and before[index - 1] in VALUE_OPTIONS):
+            return token.split("=", 1)[0]
+    return None
+
+
+def _refuse_unknown_command(arguments: Sequence[str], name: str) -> int:
+    """Refuse a command word that names no command, or the unknown option before it."""
+    import hearth.cli.commands as package
+    stray = _stray_option(arguments, name)
+    if stray is None:
+        return parsing.print_unknown_command(name, package.COMMAND_MODULES)
+    parser = build_parser(name)
+    hint = parsing.did_you_mean(stray, parsing.option_strings(parser))
+    parser.error(f"unknown option '{stray}'{hint} (a command's own options come after the "
+                 "command)")
 
 
 def configure_logging(debug: bool) -> None:
@@ -104,8 +134,15 @@ def run(argv: Sequence[str] | None = None) -> int:
     # (dnspython, a third of eventlet's import time) would only be loaded, never used
     os.environ.setdefault("EVENTLET_NO_GREENDNS", "yes")
     arguments = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(find_command(arguments))
-    args = parser.parse_args(arguments)
+    name = find_command(arguments)
+    import hearth.cli.commands as package
+    if name is not None and name not in package.COMMAND_MODULES:
+        return _refuse_unknown_command(arguments, name)
+    parser = build_parser(name)
+    args, extras = parser.parse_known_args(arguments)
+    if extras:
+        subparser = parser.command_parser(args.command)
+        (subparser or parser).refuse_extras(extras, parser)
     configure_logging(args.debug)
     if not getattr(args, "handler", None):
         parser.print_help()

@@ -1,5 +1,8 @@
 """stackctl commands, one module per subject; each defines ``register(subparsers)``.
 
+:data:`COMMAND_GROUPS` is how ``stackctl --help`` lists them: by subject,
+each group sorted; a test checks that every command is in one group.
+
 :data:`MODULE_COMMANDS` names the commands each module registers, so that
 stackctl builds the parser of the one command it runs (argparse builds
 about sixty parsers otherwise, a fifth of a quick command's time); a test
@@ -39,3 +42,34 @@ MODULE_COMMANDS: dict[str, tuple[str, ...]] = {
 #: command -> the module that registers it
 COMMAND_MODULES: dict[str, str] = {command: module for module, commands in
                                    MODULE_COMMANDS.items() for command in commands}
+
+#: ``stackctl --help``: (group title, its commands); listed in this order, sorted inside.
+COMMAND_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Stacks", (
+        "stack-create", "stack-update", "stack-delete", "stack-suspend", "stack-resume",
+        "stack-check", "stack-cancel-update", "stack-list", "stack-show", "stack-graph",
+        "stack-snapshot", "snapshot-list", "snapshot-show", "snapshot-delete", "stack-restore",
+        "stack-abandon", "stack-adopt",
+    )),
+    ("Resources, events and outputs", (
+        "resource-list", "resource-show", "resource-metadata", "resource-signal", "hook-poll",
+        "hook-clear", "event-list", "output-list", "output-show",
+    )),
+    ("Templates and resource types", (
+        "template-validate", "template-show", "template-version-list", "template-function-list",
+        "resource-type-list", "resource-type-show", "resource-type-template",
+    )),
+    ("Agents, keys and jobs (Salt's salt, salt-key, salt-call, salt-run jobs)", (
+        "run", "agent-list", "key-list", "key-accept", "key-reject", "key-delete", "key-finger",
+        "job-list", "job-show", "call", "module-list", "doc", "event-listen",
+    )),
+    ("Clouds (Salt's salt-cloud)", (
+        "cloud-providers", "cloud-profiles", "cloud-nodes", "cloud-create", "cloud-destroy",
+        "cloud-action", "cloud-function", "cloud-map", "cloud-images", "cloud-sizes",
+        "cloud-locations",
+    )),
+    ("Pillar (agents' data)", ("pillar-show", "pillar-top")),
+    ("The local engine (what stack commands talk to without --url)", (
+        "engine-status", "engine-stop",
+    )),
+)

@@ -195,24 +195,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from hearth.cli import command
 
     command.add_command(subparsers, "cloud-providers", do_providers,
-                        "List the cloud providers and whether their driver loads.",
+                        "List the cloud providers and whether their driver loads "
+                        "(salt-cloud --list-providers).",
                         formats=LISTINGS)
-    command.add_command(subparsers, "cloud-profiles", do_profiles, "List the cloud profiles.",
+    command.add_command(subparsers, "cloud-profiles", do_profiles,
+                        "List the cloud profiles (salt-cloud --list-profiles).",
                         formats=LISTINGS)
     parser = command.add_command(subparsers, "cloud-nodes", do_nodes,
-                                 "List the nodes of every cloud provider.", formats=LISTINGS)
+                                 "List the nodes of every cloud provider (salt-cloud -Q).",
+                                 formats=LISTINGS)
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--full", action="store_true", help="Every field of every node.")
     group.add_argument("--select", metavar="FIELD[,FIELD...]",
                        help="Only these fields of every node.")
     parser = command.add_command(subparsers, "cloud-create", do_create,
-                                 "Create nodes from a cloud profile.", formats=STRUCTURED)
+                                 "Create nodes from a cloud profile (salt-cloud -p).",
+                                 formats=STRUCTURED)
     parser.add_argument("-p", "--profile", required=True, help="The profile of the nodes.")
     parser.add_argument("names", nargs="+", metavar="NAME")
     parser.add_argument("--set", dest="settings", action="append", metavar="KEY=VALUE",
                         help="Override a profile setting (repeatable).")
     parser = command.add_command(subparsers, "cloud-destroy", do_destroy,
-                                 "Destroy cloud nodes by name.", formats=STRUCTURED)
+                                 "Destroy cloud nodes by name (salt-cloud -d).", formats=STRUCTURED)
     parser.add_argument("names", nargs="+", metavar="NAME")
     parser.add_argument("--yes", action="store_true", help="Confirm the destruction.")
     parser = command.add_command(subparsers, "cloud-action", do_action,
@@ -238,6 +242,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--yes", action="store_true", help="Confirm --destroy.")
     for kind in ("images", "sizes", "locations"):
         parser = command.add_command(subparsers, f"cloud-{kind}", _avail(kind),
-                                     f"List the {kind} of a cloud provider.",
+                                     f"List the {kind} of a cloud provider "
+                                     f"(salt-cloud --list-{kind}).",
                                      formats=STRUCTURED)
         parser.add_argument("provider", metavar="PROVIDER")

@@ -287,7 +287,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("arguments", nargs=argparse.REMAINDER, metavar="ARG | KEY=VALUE")
 
     parser = command.add_command(subparsers, "module-list", do_module_list,
-                                 "List the execution modules.",
+                                 "List the execution modules (salt-call sys.list_modules).",
                                  formats=("table", "json", "yaml", "value"))
     parser.add_argument("--all", action="store_true",
                         help="Also list modules that failed to load, with the reason.")
@@ -295,7 +295,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="Extra directory of execution modules (repeatable).")
 
     parser = command.add_command(subparsers, "doc", do_doc,
-                                 "Show the documentation of execution functions.")
+                                 "Show the documentation of execution functions "
+                                 "(salt-call sys.doc).")
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="Output format (default: %(default)s).")
     parser.add_argument("-m", "--module-dir", action="append", metavar="DIR",
@@ -303,12 +304,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("name", nargs="?", metavar="MODULE[.FUNCTION]")
 
     parser = command.add_command(subparsers, "job-list", do_job_list,
-                                 "List the jobs in the job cache.",
+                                 "List the jobs in the job cache (salt-run jobs.list_jobs).",
                                  formats=("table", "json", "yaml", "value"))
     parser.add_argument("--limit", type=int, default=None, help="Show at most this many jobs.")
 
     parser = command.add_command(subparsers, "job-show", do_job_show,
-                                 "Show one job of the job cache.",
+                                 "Show one job of the job cache (salt-run jobs.lookup_jid).",
                                  formats=("table", "json", "yaml", "value"))
     parser.add_argument("jid", metavar="JID")
 

@@ -92,12 +92,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from hearth.cli import command
 
     command.add_command(subparsers, "key-list", do_key_list,
-                        "List the agent keys: accepted, pending, rejected, denied.",
+                        "List the agent keys: accepted, pending, rejected, denied (salt-key -L).",
                         formats=("table", "json", "yaml", "value"))
     for verb, handler, text in (
-            ("accept", do_key_accept, "Accept pending agent keys (ID may be a glob)."),
-            ("reject", do_key_reject, "Reject agent keys; connected agents are cut off."),
-            ("delete", do_key_delete, "Delete agent keys; connected agents are cut off.")):
+            ("accept", do_key_accept, "Accept pending agent keys (ID may be a glob; salt-key -a)."),
+            ("reject", do_key_reject,
+             "Reject agent keys; connected agents are cut off (salt-key -r)."),
+            ("delete", do_key_delete,
+             "Delete agent keys; connected agents are cut off (salt-key -d).")):
         parser = command.add_command(subparsers, f"key-{verb}", handler, text)
         parser.add_argument("id", nargs="?", metavar="ID", help="Agent id or glob.")
         parser.add_argument("--all", action="store_true",
@@ -108,5 +110,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             parser.add_argument("--include-rejected", action="store_true",
                                 help="Also accept matching rejected keys.")
     command.add_command(subparsers, "key-finger", do_key_finger,
-                        "Show the master's public key and its fingerprint.",
+                        "Show the master's public key and its fingerprint (salt-key -F).",
                         formats=("table", "json", "yaml", "value"))

@@ -185,7 +185,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from hearth.cli import command
 
     parser = command.add_command(
-        subparsers, "pillar-show", do_pillar_show, "Show an agent's compiled pillar.",
+        subparsers, "pillar-show", do_pillar_show,
+        "Show an agent's compiled pillar (salt AGENT pillar.items).",
         description="Print the pillar compiled for AGENT: by hearth-master, or here with "
                     "--local. Values show as ********** (as Salt 3008) unless --unmask. "
                     "Errors of the compile are listed under _errors and on stderr, and "
