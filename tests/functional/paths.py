@@ -143,7 +143,7 @@ class Stackctl:
         shown = json.loads(self.run("stack-show", name, "--format", "json").stdout)
         status = shown.get("stack_status")
         outputs = json.loads(self.run("output-show", name, "--all", "--format", "json").stdout)
-        return {"status": status, "outputs": outputs_map(outputs)}
+        return {"status": status, "outputs": outputs_map(list(outputs.values()))}
 
 
 class Http:

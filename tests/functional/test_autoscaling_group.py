@@ -85,7 +85,8 @@ def ctl(home, *args):
 
 def outputs(home, stack):
     return {item["output_key"]: item["output_value"]
-            for item in json.loads(ctl(home, "output-show", "--all", "--format", "json", stack))}
+            for item in json.loads(ctl(home, "output-show", "--all", "--format", "json",
+                                       stack)).values()}
 
 
 def signal_events(home, stack):

@@ -92,9 +92,18 @@ def test_stack_show_json_is_heats_stack_object(home, created):
 def test_list_outputs_resources_and_events(home, created):
     listed = run(home, "stack-list")
     assert "| s " in listed.stdout and "CREATE_COMPLETE" in listed.stdout
-    outputs = run(home, "output-show", "s", "--all")
+    outputs = run(home, "output-show", "s", "--all")   # a table, one row per output, as Heat
     assert outputs.returncode == 0
-    assert "output_key: out" in outputs.stdout and "output_value: hi" in outputs.stdout
+    rows = [[cell.strip() for cell in line.split("|")[1:-1]]
+            for line in outputs.stdout.splitlines() if line.startswith("|")]
+    assert rows[0] == ["Field", "Value"]
+    assert sorted((field, value) for field, value in rows[1:] if field) == [
+        ("bee", "{"), ("out", "{")]
+    assert '"output_value": "hi"' in outputs.stdout
+    as_json = json.loads(run(home, "output-show", "s", "--all", "--format", "json").stdout)
+    assert as_json == {
+        "bee": {"output_key": "bee", "output_value": "B", "description": "No description given"},
+        "out": {"output_key": "out", "output_value": "hi", "description": "a value"}}
     resources = run(home, "resource-list", "s")
     assert [line.split("|")[1].strip() for line in resources.stdout.splitlines()
             if "OS::Heat::TestResource" in line] == ["a", "b"]

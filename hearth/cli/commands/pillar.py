@@ -3,7 +3,8 @@
 Through hearth-master by default (the master compiles, as it does for the
 agent); with ``--local`` in-process, without a master, with this host's
 grains or the ones given.  Values are masked as Salt 3008 masks them
-unless ``--unmask`` (or ``[pillar] mask_output = False``); ``_errors`` are
+unless ``--unmask`` (or ``[pillar] mask_output = False``), and stderr says
+so; ``_errors`` are
 always shown, also on stderr, and make the exit code 1.
 """
 
@@ -15,6 +16,9 @@ import sys
 from typing import Any
 
 ERRORS_KEY = "_errors"
+#: Said on stderr when pillar-show masked a value.
+MASKED_HINT = ("Values are masked (**********, as Salt masks pillar output); add --unmask to "
+               "show them, or set [pillar] mask_output = false.")
 
 
 def _grains(args: argparse.Namespace) -> dict[str, Any]:
@@ -140,9 +144,12 @@ def do_pillar_show(args: argparse.Namespace) -> int:
     errors = list(pillar.pop(ERRORS_KEY, None) or [])
     unmask = args.unmask or not config.CONF.pillar.mask_output
     value = shown(pillar, unmask)
+    masked = value != pillar
     if errors:
         value[ERRORS_KEY] = errors
     _print(args.agent, value, args.format)
+    if masked:
+        print(MASKED_HINT, file=sys.stderr)
     return _report_errors(errors)
 
 

@@ -20,11 +20,14 @@ def test_pillar_show_local_masks_unless_unmask(pillar_site):
     assert json.loads(done.stdout) == {"db1": {
         "db": {"host": PLACEHOLDER, "password": PLACEHOLDER, "port": PLACEHOLDER,
                "replicas": PLACEHOLDER}, "app": {"name": PLACEHOLDER}}}
+    assert done.stderr == ("Values are masked (**********, as Salt masks pillar output); add "
+                           "--unmask to show them, or set [pillar] mask_output = false.\n")
     done = stackctl(pillar_site, "pillar-show", "db1", "--local", "--grains", "role: db",
                     "--unmask", "--format", "json", "--pillar", '{"db": {"port": 6432}}')
     assert json.loads(done.stdout) == {"db1": {
         "db": {"host": "db.internal", "password": "s3cret-db", "port": 6432, "replicas": 2},
         "app": {"name": "db1"}}}
+    assert done.stderr == ""
     nested = stackctl(pillar_site, "pillar-show", "web1", "--local", "--grains", "{}")
     assert nested.stdout.splitlines()[:4] == ["web1:", "    ----------", "    db:",
                                               "        ----------"]
