@@ -86,12 +86,49 @@ def job_purge_expired(db: Database, clock: Clock = utcnow) -> int:
 
 def job_list(db: Database, limit: int | None = None, clock: Clock = utcnow
              ) -> list[dict[str, Any]]:
-    """Return the cached jobs, newest first."""
+    """Return the cached jobs, newest first (a published job with its agents' outcome)."""
     query = select(models.Job).where(_alive(clock())).order_by(models.Job.jid.desc())
     if limit:
         query = query.limit(limit)
     with db.session_scope() as session:
-        return [job_to_dict(job) for job in session.scalars(query)]
+        jobs = list(session.scalars(query))
+        published = [job.jid for job in jobs if job.targeted is not None]
+        returns: dict[str, list[models.JobReturn]] = {jid: [] for jid in published}
+        if published:
+            for row in session.scalars(select(models.JobReturn)
+                                       .where(models.JobReturn.jid.in_(published))):
+                returns[row.jid].append(row)
+        return [_with_outcome(job_to_dict(job), returns.get(job.jid)) for job in jobs]
+
+
+def published_outcome(targeted: list[str], not_connected: list[str],
+                      returns: list[models.JobReturn]) -> dict[str, Any]:
+    """Return the retcode, success and finished_at of a job the master published.
+
+    As ``stackctl run`` judges it: an agent's non-zero retcode (1 for a
+    return that is not a success) fails the job, and the job's retcode is
+    the highest; an agent the job could not reach fails it with 1.  Until
+    every reachable agent returned, a job no agent failed yet is unknown
+    (None): still running, or some never answer.
+    """
+    answered = {row.agent_id for row in returns}
+    waiting = set(targeted) - answered - set(not_connected)
+    failed = [row.retcode or (0 if row.success else 1) for row in returns]
+    failed = [code for code in failed if code] + [1 for _ in not_connected]
+    if waiting and not failed:
+        return {"retcode": None, "success": None, "finished_at": None}
+    finished = max((row.received_at for row in returns), default=None) if not waiting else None
+    return {"retcode": max(failed, default=0), "success": not failed,
+            "finished_at": finished.isoformat() if finished else None}
+
+
+def _with_outcome(data: dict[str, Any], returns: list[models.JobReturn] | None
+                  ) -> dict[str, Any]:
+    """Return a published job's dict with its outcome (a local call's as it is)."""
+    if returns is None:
+        return data
+    data.update(published_outcome(data["targeted"] or [], data["not_connected"] or [], returns))
+    return data
 
 
 def job_get(db: Database, jid: str, clock: Clock = utcnow) -> dict[str, Any]:
@@ -106,4 +143,7 @@ def job_get(db: Database, jid: str, clock: Clock = utcnow) -> dict[str, Any]:
             from hearth.db.api_agents import job_returns
 
             data["returns"] = job_returns(session, jid)
+            rows = list(session.scalars(select(models.JobReturn)
+                                        .where(models.JobReturn.jid == jid)))
+            _with_outcome(data, rows)
         return data

@@ -193,8 +193,7 @@ def do_job_show(args: argparse.Namespace) -> int:
         from hearth.master.jobs import snapshot_from_cache
 
         job["missing"] = snapshot_from_cache(job)["missing"]
-        for key in ("return", "retcode", "success", "finished_at"):
-            job.pop(key, None)
+        job.pop("return", None)   # each agent's is under returns
     output.show(job, args.format)
     return 0
 

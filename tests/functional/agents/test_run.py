@@ -102,6 +102,25 @@ def test_async_prints_the_jid_and_job_show_has_every_return(fleet):
     assert jid in [job["jid"] for job in listed]
 
 
+def test_job_list_and_job_show_agree_on_a_finished_jobs_outcome(fleet):
+    master, _ = fleet
+    assert master.stackctl("run", "db*", "test.ping").returncode == 0
+    failing = master.stackctl("run", "db*", "cmd.run", "exit 3", "python_shell=true")
+    assert failing.returncode == 1
+    listed = json.loads(master.stackctl("job-list", "--limit", "2", "--format", "json").stdout)
+    ran, ping = listed
+    assert (ping["function"], ping["retcode"], ping["success"]) == ("test.ping", 0, True)
+    assert (ran["function"], ran["retcode"], ran["success"]) == ("cmd.run", 3, False)
+    for job in (ping, ran):
+        shown = json.loads(master.stackctl("job-show", job["jid"], "--format", "json").stdout)
+        assert (shown["retcode"], shown["success"]) == (job["retcode"], job["success"])
+        assert shown["finished_at"] >= shown["started_at"]
+    table = master.stackctl("job-list", "--limit", "2").stdout
+    assert [[cell.strip() for cell in line.split("|")[2:6]] for line in table.splitlines()
+            if line.startswith("| 2")] == [["cmd.run", "db*", "3", "False"],
+                                          ["test.ping", "db*", "0", "True"]]
+
+
 def test_batch_runs_a_few_agents_at_a_time(fleet):
     master, _ = fleet
     result = master.stackctl("run", "*", "cmd.run", "date +%s.%N; sleep 0.4; date +%s.%N",
