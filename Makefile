@@ -5,7 +5,7 @@ BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed-stamp
 DEMO   ?= demo
 
-.PHONY: run stop test lint unit venv postgres-deps graphviz-deps sshd-deps sample-config docs bench clean
+.PHONY: run stop test test-deploy lint unit venv postgres-deps graphviz-deps sshd-deps sample-config docs bench clean
 
 $(STAMP): setup.cfg setup.py pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,12 @@ stop:
 ## test module on one worker (its module-scoped servers are shared by its tests)
 TEST_WORKERS ?= 3
 test: venv postgres-deps graphviz-deps sshd-deps lint
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile -m "not deploy"
+
+## test-deploy: the full-size deploy tests (two servers on ec2/moto and on libcloud deploy their
+## agents over SSH to the tests' own sshd, a call runs on both, update, delete); .ci/run runs it
+test-deploy: venv sshd-deps
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 -m deploy tests/functional/clouds
 
 lint: venv
 	$(BIN)/ruff check hearth tests bench tools examples

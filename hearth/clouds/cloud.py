@@ -301,8 +301,25 @@ class Cloud:
             raise exception.CloudNodeExists(vm_["name"], vm_["driver"])
         return {**found, "adopted": True}
 
-    def destroy_and_wait(self, reference: str, name: str, timeout: float) -> None:
-        """Destroy node ``name`` and wait until it is gone (already gone is success)."""
+    def destroy_and_wait(self, reference: str, name: str, timeout: float,
+                         forget_agent: bool = False) -> None:
+        """Destroy node ``name`` and wait until it is gone (already gone is success).
+
+        With ``forget_agent`` (a deployed node) its agent's key at the master
+        is deleted too, as ``salt-cloud -d`` deletes the minion's key.
+        """
+        if forget_agent:
+            from hearth.clouds import agent_master
+
+            settings = agent_master.settings_for({"name": name, "driver": reference}, self.opts)
+            try:
+                self._destroy_and_wait(reference, name, timeout)
+            finally:
+                agent_master.forget(settings, name)
+            return
+        self._destroy_and_wait(reference, name, timeout)
+
+    def _destroy_and_wait(self, reference: str, name: str, timeout: float) -> None:
         try:
             self.call_action(reference, "destroy", name)
         except exception.CloudNodeNotFound:

@@ -24,6 +24,9 @@ from hearth.engine import attributes, properties, resource, support
 from hearth.plugins._blocking import RUNNING, BlockingCall
 
 DATA_KEY = "cloud"
+#: What a node's deploy reported, kept across later show_instance answers.
+DEPLOY_KEYS = frozenset({"deployed", "agent_id", "deploy_kwargs", "deploy_seconds",
+                         "ssh_host_key", "deploy_user"})
 #: Seconds between two polls of a running driver call.
 POLL_DELAY = 0.05
 
@@ -150,7 +153,10 @@ class CloudServer(resource.Resource):
         stored = self._stored()
         stored.update(provider=reference, name=self.node_name())
         if node is not None:
-            stored["node"] = dict(node)
+            # a later show_instance knows nothing of the deploy: keep what it reported
+            kept = {key: value for key, value in (stored.get("node") or {}).items()
+                    if key in DEPLOY_KEYS}
+            stored["node"] = {**kept, **dict(node)}
         if expected_state is not None:
             stored["expected_state"] = expected_state
         self.data_set(DATA_KEY, json.dumps(stored, default=str))
@@ -254,11 +260,14 @@ class CloudServer(resource.Resource):
         A resource whose create found the name taken by another node owns
         nothing and destroys nothing.
         """
-        if self._stored().get("owns_node") is False:
+        stored = self._stored()
+        if stored.get("owns_node") is False:
             return None
         cloud = self.cloud_factory()
+        deployed = bool((stored.get("node") or {}).get("agent_id")) and \
+            not str(self._reference(cloud)).endswith(":local")
         return self._start("delete", cloud.destroy_and_wait, self._reference(cloud),
-                           self.node_name(), node_timeout())
+                           self.node_name(), node_timeout(), deployed)
 
     def check_delete_complete(self, call: BlockingCall | None) -> Any:
         """Return True once the node is gone."""

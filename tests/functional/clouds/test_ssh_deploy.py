@@ -14,7 +14,8 @@ import pytest
 
 from hearth import bus
 from hearth.common import exception
-from tests.fixtures.clouds import cloud_for, kill_agents, write_cloud_config
+from tests.fixtures.clouds import cloud_for, write_cloud_config
+from tests.fixtures.sshd import kill_deployed_agents
 
 
 def deploy_profile(ssh_server, machines, wheelhouse, **extra):
@@ -40,7 +41,8 @@ def deploy_cloud(tmp_path, hearth_home, local_master, ssh_server, machines, whee
                       "master_config": str(local_master.config)}},
         {"web": deploy_profile(ssh_server, machines, wheelhouse)})
     yield cloud_for(cloud_dir, hearth_home)
-    kill_agents(machines)
+    for name in ("web-", "broken-", "locked-"):
+        kill_deployed_agents(machines, name)
 
 
 def test_a_new_node_gets_an_agent_that_answers_and_has_its_pillar(deploy_cloud, local_master,
