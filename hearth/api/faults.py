@@ -135,4 +135,5 @@ def location_of(error: BaseException) -> str | None:
     return json.dumps({"error": error.error, "message": error.error_message,
                        "path": [item if isinstance(item, (str, int)) else str(item)
                                 for item in error.path],
-                       "line": error.line, "filename": error.filename})
+                       "line": error.line, "column": error.column,
+                       "filename": error.filename})

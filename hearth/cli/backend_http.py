@@ -60,7 +60,7 @@ def located_error(location: Mapping[str, Any]) -> exception.StackValidationFaile
     return exception.StackValidationFailed(
         location.get("message") or "", error=location.get("error"),
         path=location.get("path"), line=location.get("line"),
-        filename=location.get("filename"))
+        filename=location.get("filename"), column=location.get("column"))
 
 
 def _without_none(values: Mapping[str, Any]) -> dict[str, Any]:

@@ -105,11 +105,6 @@ class ResourceTypeNotFound(EntityNotFound):
 
 # --- templates and validation ---------------------------------------------
 
-class InvalidTemplateVersion(HearthException):
-    """The template's version key or value is missing or unknown."""
-
-    msg_fmt = "The template version is invalid: %(explanation)s"
-
 
 class InvalidTemplateSection(HearthException):
     """A top-level key is not a section of this template version."""
@@ -127,8 +122,9 @@ class StackValidationFailed(HearthException):
     """A template, parameter or property is invalid; says where.
 
     ``path`` is a list of keys from the template root, ``line`` the 1-based
-    line in ``filename`` where the offending key or value starts.  ``error``
-    is a short category such as "Property error".
+    line in ``filename`` where the offending key or value starts (and
+    ``column``, 1-based, where the parser knows it: ``FILE:LINE:COLUMN:``).
+    ``error`` is a short category such as "Property error".
     """
 
     msg_fmt = "%(text)s"
@@ -141,10 +137,12 @@ class StackValidationFailed(HearthException):
         path: Sequence[Any] | None = None,
         line: int | None = None,
         filename: str | None = None,
+        column: int | None = None,
     ) -> None:
         self.error = error
         self.path = list(path or [])
         self.line = line
+        self.column = column if line else None
         self.filename = filename
         self.error_message = message
         super().__init__(text=self._render())
@@ -153,7 +151,8 @@ class StackValidationFailed(HearthException):
         parts = []
         if self.filename or self.line:
             where = self.filename or "template"
-            parts.append(f"{where}:{self.line}: " if self.line else f"{where}: ")
+            column = f":{self.column}" if self.column else ""
+            parts.append(f"{where}:{self.line}{column}: " if self.line else f"{where}: ")
         if self.error:
             parts.append(f"{self.error}: ")
         if self.path:
@@ -179,6 +178,7 @@ class StackValidationFailed(HearthException):
             path=[*segments, *self.path],
             line=self.line if self.line is not None else line,
             filename=self.filename,
+            column=self.column,
         )
 
     def located(self, filename: str | None, line: int | None = None,
@@ -196,7 +196,36 @@ class StackValidationFailed(HearthException):
             path=self.path,
             line=self.line if self.line is not None else line,
             filename=self.filename or filename,
+            column=self.column,
         )
+
+
+class InvalidTemplateVersion(StackValidationFailed):
+    """The template's version key or value is missing or unknown.
+
+    A located error, so that stackctl names the template file; the text is Heat's.
+    """
+
+    def __init__(self, explanation: str = "", **kwargs: Any) -> None:
+        self.explanation = explanation
+        message = kwargs.pop("message", None) or \
+            f"The template version is invalid: {explanation}"
+        super().__init__(message, **kwargs)
+
+    def prefixed(self, *segments: Any, line: int | None = None) -> StackValidationFailed:
+        """Keep the explanation when the path grows."""
+        return type(self)(self.explanation, message=self.error_message, error=self.error,
+                          path=[*segments, *self.path],
+                          line=self.line if self.line is not None else line,
+                          filename=self.filename, column=self.column)
+
+    def located(self, filename: str | None, line: int | None = None,
+                document: Any = None) -> StackValidationFailed:
+        """Keep the explanation when the location is added."""
+        line = self._line_in(document, line)
+        return type(self)(self.explanation, message=self.error_message, error=self.error,
+                          path=self.path, line=self.line if self.line is not None else line,
+                          filename=self.filename or filename, column=self.column)
 
 
 class InvalidTemplateReference(StackValidationFailed):
@@ -205,6 +234,18 @@ class InvalidTemplateReference(StackValidationFailed):
 
 class InvalidTemplateAttribute(StackValidationFailed):
     """``get_attr`` names an attribute the resource type does not have."""
+
+    @classmethod
+    def named(cls, resource: str, attribute: str, known: Iterable[str] = (),
+              detail: str = "") -> InvalidTemplateAttribute:
+        """Return Heat's error for ``get_attr: [resource, attribute]``.
+
+        ``known``: the attributes the resource has (the closest is suggested);
+        ``detail``: why the attribute has no value, said after Heat's text.
+        """
+        text = f"The Referenced Attribute ({resource} {attribute}) is incorrect"
+        return cls(f"{text}: {detail}" if detail else
+                   f"{text}.{did_you_mean(attribute, known)}")
 
 
 class CircularDependencyException(StackValidationFailed):

@@ -179,6 +179,11 @@ class Resource:
         """Return whether ``get_attr`` may name ``name`` for this type."""
         return name in attributes.BASE_ATTRIBUTES or name in cls.attributes_schema
 
+    @classmethod
+    def attribute_names(cls) -> list[str]:
+        """Return the names ``get_attr`` may name for this type (for "did you mean")."""
+        return [*cls.attributes_schema, *attributes.BASE_ATTRIBUTES]
+
     # --- state (plain data the engine sets) --------------------------------
 
     @property
@@ -254,8 +259,7 @@ class Resource:
     def FnGetAtt(self, name: str, *path: Any) -> Any:  # noqa: N802 - Heat's name
         """Return attribute ``name`` walked down ``path``; unknown names are template errors."""
         if name not in self.attributes:
-            raise exception.InvalidTemplateAttribute(
-                f"The Referenced Attribute ({self.name} {name}) is incorrect.")
+            raise exception.InvalidTemplateAttribute.named(self.name, name, self.attributes)
         return self.attributes.get_path(name, path)
 
     def _resolve_any_attribute(self, name: str) -> Any:

@@ -325,8 +325,7 @@ class AutoScalingGroup(CooldownMixin, StackResource):
             return member.FnGetAtt(*parts[1:]) if len(parts) > 1 else member.FnGetRefId()
         if name in (self.OUTPUTS, self.OUTPUTS_LIST):
             if not path:
-                raise exception.InvalidTemplateAttribute(
-                    f"The Referenced Attribute ({self.name} {name}) is incorrect.")
+                raise exception.InvalidTemplateAttribute.named(self.name, name)
             values = [(member.name, member.FnGetAtt(*path)) for member in self.members()]
             if name == self.OUTPUTS:
                 return dict(values)

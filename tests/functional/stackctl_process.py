@@ -33,10 +33,11 @@ def environment(home: Path, config: Path | None = None) -> dict[str, str]:
 
 
 def run(home: Path, *args: str, config: Path | None = None,
-        timeout: float = 60) -> subprocess.CompletedProcess:
-    """Run ``stackctl *args`` to its end; return the completed process (text output)."""
+        timeout: float = 60, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """Run ``stackctl *args`` (in ``cwd``) to its end; return the completed process."""
     return subprocess.run([STACKCTL, *args], env=environment(home, config), text=True,
-                          capture_output=True, stdin=subprocess.DEVNULL, timeout=timeout)
+                          capture_output=True, stdin=subprocess.DEVNULL, timeout=timeout,
+                          cwd=cwd)
 
 
 def start(home: Path, *args: str, config: Path | None = None) -> subprocess.Popen:

@@ -201,21 +201,20 @@ class StackResource(resource.Resource):
         if name not in definitions and name in child.template.section("outputs"):
             return None  # an output whose condition is false has no value (as Heat)
         if name not in definitions:
-            raise exception.InvalidTemplateAttribute(
-                f"The Referenced Attribute ({self.name} {name}) is incorrect.")
+            raise exception.InvalidTemplateAttribute.named(self.name, name, definitions)
         result = outputs.resolve_output(child, name, definitions[name])
         if "output_error" in result:
-            raise exception.InvalidTemplateAttribute(
-                f"The Referenced Attribute ({self.name} {name}) is incorrect: "
-                f"{result['output_error']}")
+            raise exception.InvalidTemplateAttribute.named(self.name, name,
+                                                           detail=result["output_error"])
         return result["output_value"]
 
     def nested_resource(self, name: str) -> resource.Resource:
         """Return member ``name`` of the nested stack (InvalidTemplateAttribute if absent)."""
         child = self.nested()
         if child is None or name not in child.resources:
-            raise exception.InvalidTemplateAttribute(
-                f"The Referenced Attribute ({self.name} {MEMBER_PREFIX}{name}) is incorrect.")
+            raise exception.InvalidTemplateAttribute.named(
+                self.name, f"{MEMBER_PREFIX}{name}",
+                [f"{MEMBER_PREFIX}{member}" for member in child.resources] if child else ())
         return child.resources[name]
 
     @classmethod

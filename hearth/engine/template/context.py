@@ -168,8 +168,8 @@ class ResolutionContext:
         """Raise InvalidTemplateAttribute when the type of ``name`` lacks ``attribute``."""
         cls = self._class_of(name)
         if cls is not None and not cls.has_attribute(attribute):
-            raise exception.InvalidTemplateAttribute(
-                f"The Referenced Attribute ({name} {attribute}) is incorrect.")
+            raise exception.InvalidTemplateAttribute.named(
+                name, attribute, cls.attribute_names())
 
     def facade(self, key: str) -> Any:
         """Return nothing: a top-level stack has no parent resource."""

@@ -114,7 +114,8 @@ def _load_json(text: str, filename: str | None) -> Any:
         data = json.loads(text, object_pairs_hook=_reject_duplicates)
     except json.JSONDecodeError as exc:
         raise exception.StackValidationFailed(
-            exc.msg, error="Error parsing template", line=exc.lineno, filename=filename) from None
+            exc.msg, error="Error parsing template", line=exc.lineno, column=exc.colno,
+            filename=filename) from None
     except DuplicateKey:
         _load_yaml(text, filename)  # raises the same error with both lines when it can
         raise
@@ -125,15 +126,40 @@ def _load_json(text: str, filename: str | None) -> Any:
     return located if located == data else data
 
 
+#: What a YAML error caused by a tab says (PyYAML's words do not name the tab).
+TAB_PROBLEM = "found a tab character: YAML indents with spaces only, never tabs"
+
+
+def _tab_column(text: str, mark: Any) -> int | None:
+    """Return the 1-based column of the tab that caused a YAML error at ``mark``, if one did.
+
+    The tab is the character at the mark, or one in the indentation before it.
+    """
+    lines = text.splitlines()
+    if mark.line >= len(lines):
+        return None
+    line = lines[mark.line]
+    if line[mark.column:mark.column + 1] == "\t":
+        return mark.column + 1
+    indentation = line[:len(line) - len(line.lstrip(" \t"))]
+    if "\t" in indentation and mark.column <= len(indentation):
+        return indentation.index("\t") + 1
+    return None
+
+
 def _load_yaml(text: str, filename: str | None) -> Any:
     try:
         return yaml.load(text, Loader=LocatedLoader)  # noqa: S506 - LocatedLoader is a SafeLoader
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
+        column = mark.column + 1 if mark else None
+        tab = _tab_column(text, mark) if mark else None
+        if tab is not None:
+            problem, column = TAB_PROBLEM, tab
         raise exception.StackValidationFailed(
-            problem, error="Error parsing template",
-            line=mark.line + 1 if mark else None, filename=filename) from None
+            problem, error="Error parsing template", line=mark.line + 1 if mark else None,
+            column=column, filename=filename) from None
     except yaml.YAMLError as exc:
         raise exception.StackValidationFailed(
             str(exc), error="Error parsing template", filename=filename) from None

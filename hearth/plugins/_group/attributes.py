@@ -64,8 +64,7 @@ def read(group: str, key: str, path: Sequence[Any], names: Sequence[str],
     path, as Heat's does.
     """
     if key == ATTR_ATTRIBUTES and not path:
-        raise exception.InvalidTemplateAttribute(
-            f"The Referenced Attribute ({group} {key}) is incorrect.")
+        raise exception.InvalidTemplateAttribute.named(group, key)
     if is_member_attribute(key):
         name, *attr_path = key.split(".", 2)[1:] + list(path)
         if attr_path:

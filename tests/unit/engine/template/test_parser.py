@@ -65,12 +65,18 @@ def test_merge_keys_work():
      'demo.yaml:3: Error parsing template: duplicate key "a" (lines 1 and 3)'),
     ('{"a": 1,\n "a": 2}',
      'demo.yaml:2: Error parsing template: duplicate key "a" (lines 1 and 2)'),
-    ("a: 1\n  b: 2\n", "demo.yaml:2: Error parsing template: mapping values are not "
+    ("a: 1\n  b: 2\n", "demo.yaml:2:4: Error parsing template: mapping values are not "
                        "allowed in this context"),
-    ('{"a": 1,}', "demo.yaml:1: Error parsing template: Expecting property name enclosed "
+    ('{"a": 1,}', "demo.yaml:1:9: Error parsing template: Expecting property name enclosed "
                   "in double quotes"),
+    ("a:\n\tb: 1\n", "demo.yaml:2:1: Error parsing template: found a tab character: YAML "
+                    "indents with spaces only, never tabs"),
+    ("a:\n  b: 1\n \tc: 2\n", "demo.yaml:3:2: Error parsing template: found a tab "
+                             "character: YAML indents with spaces only, never tabs"),
+    ("a:\n  b: |\n\t  x\n", "demo.yaml:3:1: Error parsing template: found a tab "
+                           "character: YAML indents with spaces only, never tabs"),
     ("- 1\n- 2\n", "demo.yaml:1: The template is not a JSON object or YAML mapping."),
-    ("? [1]\n: 2\n", "demo.yaml:1: Error parsing template: found unhashable key"),
+    ("? [1]\n: 2\n", "demo.yaml:1:3: Error parsing template: found unhashable key"),
     (b"a: \xff\n", "demo.yaml: Error parsing template: the file is not valid UTF-8 "
                    "(invalid start byte at byte 3)"),
 ])
