@@ -3,7 +3,8 @@
 For machines no SSH reaches (private networks, no public address), the
 deploy goes in the node's user data instead: a shell script cloud-init runs
 once at first boot (as root), which writes the same files an SSH deploy
-uploads into a private directory and runs the same bootstrap script.
+uploads into a private directory (``tmp_dir``) and runs the same
+bootstrap script there, then removes the directory.
 
 The key differs: user data stays readable (the metadata service, the
 provider's API) for the machine's whole life, so it carries a *single-use
@@ -31,13 +32,9 @@ from typing import Any
 from hearth.clouds import agent_files, agent_master
 from hearth.common import exception
 
-#: The directory cloud-init's script writes the deploy files to.
-WORK_DIR = "/run/hearth-deploy"
 
-
-def bootstrap_script(files: Mapping[str, bytes], script_args: str = "",
-                     script_env: Mapping[str, str] | None = None,
-                     work_dir: str = WORK_DIR) -> str:
+def bootstrap_script(files: Mapping[str, bytes], work_dir: str, script_args: str = "",
+                     script_env: Mapping[str, str] | None = None) -> str:
     """Return the user-data shell script that writes ``files`` and runs ``deploy.sh``."""
     directory = shlex.quote(work_dir)
     lines = ["#!/bin/sh", "# Hearth agent deploy, run once by cloud-init at first boot.",
@@ -61,7 +58,8 @@ def combine(own: str | None, script: str) -> str:
     first_line = own.lstrip().split("\n", 1)[0]
     subtype = "cloud-config" if first_line.startswith("#cloud-config") else "x-shellscript"
     for text, kind in ((own, subtype), (script, "x-shellscript")):
-        archive.attach(MIMEText(text, kind, "utf-8"))
+        charset = "us-ascii" if text.isascii() else "utf-8"  # ASCII stays readable, unencoded
+        archive.attach(MIMEText(text, kind, charset))
     return archive.as_string()
 
 
@@ -80,5 +78,6 @@ def with_bootstrap(vm_: Mapping[str, Any], opts: Mapping[str, Any] | None,
     pair = agent_master.enroll(master, name, settings.enrollment_ttl)
     files = agent_files.upload_files(vm_, opts, name, contact, pair, key_name="enroll",
                                      grains=grains_of(vm_))
-    script = bootstrap_script(files, settings.script_args, settings.script_env)
+    script = bootstrap_script(files, settings.tmp_dir, settings.script_args,
+                              settings.script_env)
     return {**dict(vm_), "user_data": combine(vm_.get("user_data"), script)}
