@@ -16,7 +16,11 @@ exists, and prints what each node did.
 
 ``python tools/demo.py stop [NAME]`` deletes the stack (which stops its
 agents and removes their directories and keys), stops the master and
-removes the files the demo installed.
+removes what the demo installed: its files, its master's settings, and
+the database and master keys when the first ``run`` made them (a database
+still holding another stack is kept).  It talks to the local engine that
+runs for this setting, or runs the engine in its own process when none does:
+it never starts one.
 
 ``HEARTH_DEMO_PORT`` moves the master's ports (default: ``[master] port``,
 and the next one for keys), e.g. for tests running beside another master.
@@ -30,6 +34,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -47,6 +52,12 @@ STOP_TIMEOUT = 15.0
 MARK = "# Installed by make run (tools/demo.py); make stop removes it."
 #: Variables that would point stackctl at another configuration or server.
 FOREIGN = ("HEARTH_CONFIG", "HEARTH_URL", "HEARTH_TOKEN", "HEARTH_MASTER")
+#: What the demo may make in HEARTH_HOME beside its own files: the database (and its
+#: SQLite companions) and the master's keys; recorded when the first run makes them.
+MADE = {"database": ("hearth.db", "hearth.db-wal", "hearth.db-shm", "hearth.db.migrate-lock"),
+        "keys": ("pki/master",)}
+#: What the local engine leaves in its home once stopped.
+ENGINE_LEFTOVERS = frozenset({"bus.sock", "local-engine.log"})
 
 
 def hearth_home() -> Path:
@@ -84,8 +95,13 @@ class Demo:
         self.config = self.directory / "hearth.conf"
         self.pid_file = self.directory / "hearth-master.pid"
         self.log = self.directory / "hearth-master.log"
+        self.made_file = self.directory / "made.json"
+        self.in_process = False
         conf, self.config_files = hearth_defaults()
         self.cloud_dir = Path(conf.cloud.config_dir)
+        from hearth.common.config import database_url
+        url = database_url(conf)
+        self.database = Path(url[len("sqlite:///"):]) if url.startswith("sqlite:///") else None
         self.pillar_file = Path(conf.pillar.config_file)
         defaults = MasterSettings.from_conf(conf)
         moved = os.environ.get("HEARTH_DEMO_PORT")
@@ -142,7 +158,59 @@ class Demo:
         removed = [path for path in self.installed() if _is_demo_file(path)]
         for path in removed:
             path.unlink()
+        for path in removed:   # the directories the demo's files needed, once empty
+            for parent in path.parents:
+                if parent == hearth_home() or not _remove_empty(parent):
+                    break
         return removed
+
+    def record_made(self) -> None:
+        """Record, at the first run, which of :data:`MADE` do not exist yet."""
+        if self.made_file.exists():
+            return
+        home = hearth_home()
+        made = [kind for kind, names in MADE.items() if not (home / names[0]).exists()]
+        if not home.exists():
+            made.append("home")
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.made_file.write_text(json.dumps(made))
+
+    def remove_made(self) -> list[Path]:
+        """Remove what the first run made (a database only once no stack is left in it)."""
+        try:
+            made = json.loads(self.made_file.read_text())
+        except (OSError, ValueError):
+            made = []
+        if "database" in made:
+            listed = self.stackctl("stack-list", "--format", "json", capture=True)
+            if listed.returncode != 0 or json.loads(listed.stdout):
+                made.remove("database")   # someone else's stacks live there now
+            elif not self.in_process:
+                self.stackctl("engine-stop", capture=True)   # it serves that database
+        removed = []
+        for kind in made:
+            for name in MADE.get(kind, ()):
+                path = hearth_home() / name
+                if path.is_dir():
+                    shutil.rmtree(path)
+                elif path.exists():
+                    path.unlink()
+                else:
+                    continue
+                removed.append(path)
+        _remove_empty(hearth_home() / "pki")
+        home = hearth_home()
+        if "home" in made and "database" in made and home.is_dir() and \
+                {path.name for path in home.iterdir()} <= ENGINE_LEFTOVERS | {"demo"}:
+            shutil.rmtree(home)
+            removed.append(home)
+        return removed
+
+    def engine_serves(self) -> bool:
+        """Return whether a local engine runs for the demo's setting (none is started)."""
+        shown = self.stackctl("engine-status", "--format", "json", capture=True)
+        return shown.returncode == 0 and any(row.get("this_setting")
+                                             for row in json.loads(shown.stdout))
 
     # --- the master ----------------------------------------------------------------
 
@@ -236,6 +304,8 @@ class Demo:
     def stackctl_command(self) -> list[str]:
         """Return stackctl as the user runs it: plain, unless the ports were moved."""
         command = [str(BIN / "stackctl")]
+        if self.in_process:
+            command.append("--in-process")
         return command + ["--config-file", str(self.config)] if self.moved else command
 
     def stackctl(self, *args: str, capture: bool = False) -> subprocess.CompletedProcess:
@@ -273,6 +343,15 @@ def _is_demo_file(path: Path) -> bool:
             return stream.readline().rstrip("\n") == MARK
     except (OSError, UnicodeDecodeError):
         return False
+
+
+def _remove_empty(directory: Path) -> bool:
+    """Remove ``directory`` and its empty subdirectories if it holds no file; say if it did."""
+    if not directory.is_dir() or any(path.is_file() or path.is_symlink()
+                                     for path in directory.rglob("*")):
+        return False
+    shutil.rmtree(directory)
+    return True
 
 
 def _shown(path: Path) -> str:
@@ -316,6 +395,7 @@ def hints(demo: Demo, agents: list[str]) -> str:
 
 def run(demo: Demo) -> int:
     """Bring up the master and the demo stack; print what the nodes did."""
+    demo.record_made()
     demo.install()
     pid, started = demo.ensure_master()
     print(f"hearth-master {'started' if started else 'already running'} (pid {pid}, "
@@ -335,15 +415,20 @@ def run(demo: Demo) -> int:
 
 
 def stop(demo: Demo) -> int:
-    """Delete the demo stack (its agents), stop the master, remove the demo's files."""
+    """Delete the demo stack (its agents), stop the master, remove what the demo installed."""
+    demo.in_process = not demo.engine_serves()
     code = 0
-    if demo.stack_status() is not None:
+    no_database = demo.database is not None and not demo.database.exists()
+    if not no_database and demo.stack_status() is not None:
         code = demo.stackctl("stack-delete", "-y", demo.name).returncode
     pid = demo.stop_master()
     print(f"hearth-master (pid {pid}) stopped." if pid else "No demo hearth-master runs.")
     if code == 0:
-        for path in demo.uninstall():
+        for path in [*demo.uninstall(), *demo.remove_made()]:
             print(f"Removed {path}.")
+        if demo.directory.is_dir():   # not when the whole home went
+            shutil.rmtree(demo.directory)
+            print(f"Removed {demo.directory} (the demo master's settings and log).")
     return code
 
 

@@ -249,6 +249,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from hearth.common import config, daemon
     try:
         config.load(config_files=args.config_file)
+        # Whoever started the engine, it works in its state directory: its own
+        # relative paths mean the same for every command it serves.
+        os.makedirs(config.CONF.state_path, exist_ok=True)
+        os.chdir(config.CONF.state_path)
         daemon.setup_logging("hearth-local-engine",
                              os.path.join(config.CONF.state_path, "local-engine.log"), False)
         from hearth.api.server import build_application
@@ -278,7 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _write_info(args: argparse.Namespace, state_path: str) -> None:
     info = {"pid": os.getpid(), "socket": args.socket, "home": os.path.realpath(state_path),
-            "cwd": os.getcwd(), "config_files": args.config_file or [],
+            "config_files": args.config_file or [],
             "log": os.path.join(state_path, "local-engine.log"), "started": time.time()}
     temporary = f"{args.info}.{os.getpid()}"
     with open(temporary, "w", encoding="utf-8") as handle:

@@ -10,14 +10,16 @@ difference is that stackctl starts the engine itself on first use, and the
 engine stops itself once idle (``[cli] local_engine_idle_timeout``).
 
 One engine serves one *setting*: the same configuration files, state
-directory, working directory and environment variables (those a terminal
-or session sets for itself aside).  The socket's name
-is a digest of that setting, so a command run with another configuration
-reaches (or starts) another engine.  Before its first request, a command
-asks the engine whether its setting is still current (configuration files,
-plug-in and module directories, Hearth's code, the database file): a stale
-engine retires (it finishes what it runs, then exits) and a fresh one
-starts in its place.
+directory (``HEARTH_HOME``) and the environment variables that change what
+an engine does (:data:`ENGINE_VARIABLES`: Hearth's own, PYTHONPATH, the
+cloud libraries'); not the working directory (a relative path in a
+configuration file is taken from that file's directory) nor the rest of the
+environment.  The socket's name is a digest of that setting, so a command
+run with another configuration reaches (or starts) another engine.  Before
+its first request, a command asks the engine whether its setting is still
+current (configuration files, plug-in and module directories, Hearth's
+code, the database file): a stale engine retires (it finishes what it
+runs, then exits) and a fresh one starts in its place.
 
 ``--in-process`` (or ``HEARTH_IN_PROCESS=1``) runs the engine inside
 stackctl instead, as a short-lived engine for that one command.
@@ -42,16 +44,18 @@ from hearth.common import exception, paths
 
 RUNTIME_DIR_ENV = "HEARTH_RUNTIME_DIR"
 IN_PROCESS_ENV = "HEARTH_IN_PROCESS"
-#: Environment variables that change nothing an engine does: each terminal and session
-#: sets its own, and stackctl's display options are the client's.
-IGNORED_ENV = frozenset({
-    "_", "OLDPWD", "PWD", "SHLVL", "COLUMNS", "LINES", "PS1", "PS2", "WINDOWID", "TMUX",
-    "TMUX_PANE", "STY", "SSH_TTY", "SSH_CLIENT", "SSH_CONNECTION", "SSH_AUTH_SOCK", "DISPLAY",
-    "WAYLAND_DISPLAY", "XDG_SESSION_ID", "XDG_VTNR", "COLORTERM", "VTE_VERSION", "GPG_TTY",
-    "HISTFILE", "HISTSIZE", "LS_COLORS", "LESS", "PAGER", "EDITOR", "VISUAL", "NO_COLOR",
-    "HEARTH_URL", "HEARTH_TOKEN", "HEARTH_IN_PROCESS"})
-#: Prefixes of such variables.
-IGNORED_ENV_PREFIXES = ("TERM", "LC_TERMINAL", "ITERM_", "KONSOLE_", "GNOME_TERMINAL_")
+#: The environment variables that change what an engine does, beside ``HEARTH_HOME`` and
+#: the configuration files (whose names and content the setting holds): Hearth's own,
+#: the code it may import (PYTHONPATH), and those the libraries of its cloud drivers
+#: read (boto3's AWS_*, the proxies).  Any other variable (the terminal's, PATH, the
+#: working directory, make's) is the client's: an engine keeps those it started with.
+ENGINE_VARIABLES = frozenset({"PYTHONPATH", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY",
+                              "http_proxy", "https_proxy", "no_proxy"})
+ENGINE_VARIABLE_PREFIXES = ("HEARTH_", "AWS_")
+#: Hearth's variables that only stackctl reads (or that the setting holds resolved).
+CLIENT_VARIABLES = frozenset({"HEARTH_URL", "HEARTH_TOKEN", "HEARTH_IN_PROCESS",
+                              "HEARTH_RUNTIME_DIR", "HEARTH_LOCAL_ENGINES", "HEARTH_HOME",
+                              "HEARTH_CONFIG", "HEARTH_DEMO_PORT"})
 #: Seconds a starting engine gets to say it is ready.
 START_TIMEOUT = 120.0
 #: Seconds one request may take (a create answers once stored, not once done).
@@ -76,7 +80,6 @@ class Setting:
 
     config_files: tuple[str, ...]
     home: str
-    cwd: str
     environment: tuple[tuple[str, str], ...]
 
     @classmethod
@@ -85,18 +88,22 @@ class Setting:
         files = [os.path.abspath(path) for path in config_files or ()]
         if not files:
             files = [os.path.abspath(path) for path in paths.default_config_files()]
-        environment = tuple(sorted((key, value) for key, value in os.environ.items()
-                                   if key not in IGNORED_ENV
-                                   and not key.startswith(IGNORED_ENV_PREFIXES)))
         return cls(tuple(files), os.path.realpath(paths.hearth_home()),
-                   os.path.realpath(os.getcwd()), environment)
+                   engine_environment(os.environ))
 
     @property
     def key(self) -> str:
         """Return the digest naming this setting's engine."""
-        text = json.dumps([sys.executable, self.config_files, self.home, self.cwd,
-                           self.environment])
+        text = json.dumps([sys.executable, self.config_files, self.home, self.environment])
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+
+
+def engine_environment(environ: Any) -> tuple[tuple[str, str], ...]:
+    """Return the variables of ``environ`` that change what an engine does, sorted."""
+    return tuple(sorted(
+        (name, value) for name, value in environ.items()
+        if (name in ENGINE_VARIABLES or name.startswith(ENGINE_VARIABLE_PREFIXES))
+        and name not in CLIENT_VARIABLES))
 
 
 def runtime_dir() -> str:
@@ -239,7 +246,7 @@ class LocalEngine:
         process = subprocess.Popen(
             command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
-            env=dict(os.environ, EVENTLET_NO_GREENDNS="yes"))
+            env=dict(os.environ, EVENTLET_NO_GREENDNS="yes", HEARTH_HOME=self.setting.home))
         assert process.stdout is not None
         readable, _, _ = select.select([process.stdout], [], [], START_TIMEOUT)
         line = process.stdout.readline().decode("utf-8", "replace").strip() if readable else ""

@@ -295,6 +295,22 @@ _SECTIONS: dict[str | None, list[cfg.Opt]] = {
 }
 
 
+#: The options that name files or directories, by section: a relative path given in a
+#: configuration file is taken from that file's directory (not the working directory of
+#: whoever reads it), so that a file means the same to stackctl, the local engine and the
+#: daemons wherever they start.  ``pillar_roots`` items are ``ENV=PATH``.
+PATH_OPTIONS: dict[str | None, tuple[str, ...]] = {
+    None: ("state_path", "plugin_dirs", "module_dirs", "cloud_dirs", "extension_modules"),
+    "api": ("publisher_acl_file",),
+    "pillar": ("pillar_roots", "config_file"),
+    "cloud": ("config_dir",),
+    "master": ("pki_dir", "module_dirs"),
+    "agent": ("enrollment_key_file", "root_dir"),
+}
+#: Those of them whose values are ``ENV=PATH``.
+KEYED_PATH_OPTIONS = frozenset({"pillar_roots"})
+
+
 def register_opts(conf: cfg.ConfigOpts = CONF) -> None:
     """Register every option of every section (idempotent)."""
     for group, opts in _SECTIONS.items():
@@ -319,9 +335,51 @@ def load(argv: Sequence[str] = (), conf: cfg.ConfigOpts = CONF,
     # embedding programs can point each run at its own state directory.
     conf.set_default("state_path", hearth_home())
     files = list(config_files) if config_files else default_config_files()
+    _clear_resolved_paths(conf)
     conf(list(argv), project="hearth", default_config_files=files,
          validate_default_values=True, use_env=False)
+    _resolve_relative_paths(conf)
     return conf
+
+
+#: The attribute of a ConfigOpts naming the options whose relative path was resolved.
+_RESOLVED = "_hearth_resolved_paths"
+
+
+def _clear_resolved_paths(conf: cfg.ConfigOpts) -> None:
+    """Forget the paths resolved by the previous load (the files may have changed)."""
+    for group, name in getattr(conf, _RESOLVED, ()):
+        conf.clear_override(name, group)
+    setattr(conf, _RESOLVED, set())
+
+
+def _from_file(value: str, directory: str, keyed: bool) -> str:
+    """Return ``value`` (a path; with ``keyed``, ``ENV=PATH``) taken from ``directory``."""
+    env, sep, path = value.partition("=") if keyed and "=" in value else ("", "", value)
+    if not path or os.path.isabs(path) or path.startswith(("~", "$")):
+        return value
+    return f"{env}{sep}{os.path.normpath(os.path.join(directory, path))}"
+
+
+def _resolve_relative_paths(conf: cfg.ConfigOpts) -> None:
+    """Take the relative paths of :data:`PATH_OPTIONS` from the file that gave them."""
+    resolved = getattr(conf, _RESOLVED)
+    for group, names in PATH_OPTIONS.items():
+        for name in names:
+            location = conf.get_location(name, group)
+            if location is None or location.location != cfg.Locations.user or \
+                    not location.detail or not os.path.isfile(location.detail):
+                continue
+            directory = os.path.dirname(os.path.abspath(location.detail))
+            value = conf[group][name] if group else conf[name]
+            if value is None:
+                continue
+            keyed = name in KEYED_PATH_OPTIONS
+            new = [_from_file(item, directory, keyed) for item in value] \
+                if isinstance(value, list) else _from_file(value, directory, keyed)
+            if new != value:
+                conf.set_override(name, new, group)
+                resolved.add((group, name))
 
 
 def database_url(conf: cfg.ConfigOpts = CONF) -> str:

@@ -22,6 +22,8 @@ import os
 import socket
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import psutil
@@ -65,10 +67,17 @@ class DemoSite:
             self.env.pop(name, None)
 
     def demo(self, action: str) -> subprocess.CompletedProcess:
-        """Run ``tools/demo.py ACTION`` as make does."""
+        """Run ``tools/demo.py ACTION`` as make does (make adds MAKEFLAGS and MAKELEVEL)."""
+        env = dict(self.env, MAKEFLAGS=" -- DEMO=demo", MAKELEVEL="1")
         return subprocess.run([sys.executable, str(ROOT / "tools" / "demo.py"), action],
-                              cwd=ROOT, env=self.env, text=True, capture_output=True,
+                              cwd=ROOT, env=env, text=True, capture_output=True,
                               stdin=subprocess.DEVNULL, timeout=TIMEOUT)
+
+    def engine_pids(self) -> set[int]:
+        """Return the pids of the local engines serving this home."""
+        from hearth.cli import local_engine
+        return {info["pid"] for info in local_engine.engines()
+                if info.get("home") == os.path.realpath(self.home)}
 
     def stackctl(self, *args: str, master: bool = False) -> subprocess.CompletedProcess:
         """Run a plain stackctl (with the moved master's settings when ``master``)."""
@@ -187,18 +196,49 @@ def test_make_run_twice_then_delete_and_stop(site):
     assert not master.is_running() or master.status() == psutil.STATUS_ZOMBIE
     assert site.master() is None
     assert site.installed() == []
+    # The home did not exist: what the demo made there (configuration, database, the
+    # master's keys) went with its files, and the home with them.
+    assert f"Removed {site.home / 'hearth.db'}." in stopped.stdout
+    assert f"Removed {site.home / 'pki' / 'master'}." in stopped.stdout
+    assert not site.home.exists()
 
 
 def test_make_stop_deletes_the_stack_and_a_second_stop_finds_nothing(site):
+    site.home.mkdir()
+    mine = site.home / "notes.txt"   # the home is the user's: it stays, with their file
+    mine.write_text("mine\n")
     started = site.demo("run")
     assert started.returncode == 0, started.stdout + started.stderr
     master = site.master()
-    stopped = site.demo("stop")
+    engines = site.engine_pids()
+    assert engines   # make run's stack commands went to the local engine
+    seen: set[int] = set()
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            seen.update(site.engine_pids())
+            time.sleep(0.05)
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        stopped = site.demo("stop")
+    finally:
+        done.set()
+        watcher.join()
+    assert seen <= engines   # make stop used make run's engine, never one of its own
     assert stopped.returncode == 0, stopped.stdout + stopped.stderr
     assert "Stack demo DELETE_COMPLETE" in stopped.stdout
     assert agent_processes(site.home) == [] and site.nodes() == []
     assert not master.is_running() or master.status() == psutil.STATUS_ZOMBIE
-    assert "No demo hearth-master runs." in site.demo("stop").stdout
+    # the home stays (it was the user's): only the stopped engine's log and socket remain
+    assert {path.name for path in site.home.iterdir()} <= {
+        "notes.txt", "local-engine.log", "bus.sock"}
+    assert not (site.home / "hearth.db").exists() and not (site.home / "pki").exists()
+    assert not (site.home / "demo").exists() and mine.read_text() == "mine\n"
+    again = site.demo("stop")   # nothing left to stop: it says so, and starts no engine
+    assert "No demo hearth-master runs." in again.stdout
+    assert site.engine_pids() == set() and not (site.home / "hearth.db").exists()
 
 
 def test_a_file_that_is_not_the_demos_is_never_replaced(site):

@@ -85,6 +85,36 @@ def test_each_home_has_its_own_engine(hearth_home, tmp_path):
                                    if info.get("home") == os.path.realpath(other)])
 
 
+def test_the_working_directory_and_unrelated_variables_do_not_start_another_engine(
+        hearth_home, tmp_path, monkeypatch):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert run(hearth_home, "stack-list").returncode == 0
+    first = engine_pids(hearth_home)
+    monkeypatch.setenv("MAKEFLAGS", " -- DEMO=demo")   # what make run and make stop add
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    monkeypatch.setenv("OLDPWD", str(tmp_path))
+    assert run(hearth_home, "stack-list", cwd=elsewhere).returncode == 0
+    assert engine_pids(hearth_home) == first
+    monkeypatch.setenv("HEARTH_MASTER", "tcp://127.0.0.1:1")   # a variable Hearth reads
+    assert run(hearth_home, "stack-list", cwd=elsewhere).returncode == 0
+    assert len(engine_pids(hearth_home)) == 2
+
+
+def test_a_relative_path_in_a_configuration_file_is_taken_from_its_directory(
+        hearth_home, tmp_path):
+    site = tmp_path / "site"
+    (site / "plugins").mkdir(parents=True)
+    (site / "plugins" / "marker.py").write_text(PLUGIN)
+    config = site / "hearth.conf"
+    config.write_text("[DEFAULT]\nplugin_dirs = plugins\n")
+    for cwd in (site, tmp_path, hearth_home):
+        listed = run(hearth_home, "resource-type-list", "--format", "value", config=config,
+                     cwd=cwd)
+        assert "Test::Marker" in listed.stdout.split(), (cwd, listed.stderr)
+    assert len(engine_pids(hearth_home)) == 1
+
+
 def test_commands_starting_together_share_one_engine(hearth_home):
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         results = list(pool.map(lambda _: run(hearth_home, "stack-list"), range(4)))
