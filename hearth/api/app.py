@@ -52,14 +52,14 @@ CANONICAL_STACK_ROUTES: tuple[Route, ...] = (
         Op("PUT", stacks.update, "Update a stack (replace template)", body=REQUESTS["StackUpdate"],
            status=202, response="Accepted"),
         Op("PATCH", stacks.update_patch, "Update a stack (keep what is not given)",
-           body=REQUESTS["StackUpdate"], status=202, response="Accepted"),
+           body=REQUESTS["StackPatch"], status=202, response="Accepted"),
         Op("DELETE", stacks.delete, "Delete a stack", status=204),
     )),
     Route(f"{STACK}/preview", (
         Op("PUT", stacks.preview_update, "Preview an update", params.SHOW_NESTED,
            body=REQUESTS["StackUpdate"], response="UpdatePreview"),
         Op("PATCH", stacks.preview_update_patch, "Preview a PATCH update", params.SHOW_NESTED,
-           body=REQUESTS["StackUpdate"], response="UpdatePreview"),
+           body=REQUESTS["StackPatch"], response="UpdatePreview"),
     )),
     Route(f"{STACK}/abandon", (
         Op("DELETE", stack_data.abandon, "Abandon a stack (keep resources)",

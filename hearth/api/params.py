@@ -1,9 +1,13 @@
 """Parse query strings: the keys each endpoint accepts are data.
 
-A :data:`QuerySpec` maps a key to a :class:`Param` (its kind, allowed
+A :class:`QuerySpec` maps a key to a :class:`Param` (its kind, allowed
 values and help text).  :func:`parse_query` turns the raw query string into
-typed values and rejects unknown keys and bad values with
-:class:`~hearth.common.exception.BadRequest` naming the key.  The same specs
+typed values and refuses bad values with
+:class:`~hearth.common.exception.BadRequest` naming the key.  What it lets
+pass is what Heat's API lets pass (checked against real Heat:
+``tests/functional/api/request_cases.yaml``): keys an endpoint does not know
+are ignored (the resource list refuses them), an empty value is mostly the
+key not given, a key given twice takes its last value.  The same specs
 describe the query parameters in the OpenAPI document.
 """
 
@@ -37,20 +41,37 @@ class Param:
     kind: Kind
     help: str
     choices: tuple[str, ...] = ()
+    #: an empty value (``?limit=``) is the key not given; else it is read (and may be bad)
+    blank_is_absent: bool = True
+    #: values that are not ``choices`` are dropped, not refused (Heat's sort keys)
+    drop_others: bool = False
+    #: ``choices`` match in any case (the value is lowered)
+    any_case: bool = False
 
 
-QuerySpec = Mapping[str, Param]
+class QuerySpec(dict[str, Param]):
+    """The query keys of one endpoint; others are ignored, or refused when ``strict``."""
+
+    def __init__(self, entries: Mapping[str, Param] | None = None, *,
+                 strict: bool = False) -> None:
+        super().__init__(entries or {})
+        self.strict = strict
 
 
 def _filter(help_text: str) -> Param:
     return Param(Kind.FILTER, help_text)
 
 
+def _flag(help_text: str) -> Param:
+    """Return a boolean key whose empty value is a bad value (Heat reads these directly)."""
+    return Param(Kind.BOOL, help_text, blank_is_absent=False)
+
+
 SORT_DIR = Param(Kind.STR, "Sort direction.", ("asc", "desc"))
 LIMIT = Param(Kind.INT, "Most items returned.")
 MARKER = Param(Kind.STR, "Id of the last item of the previous page.")
 
-STACK_LIST: QuerySpec = {
+STACK_LIST = QuerySpec({
     "id": _filter("Filter by stack id."),
     "name": _filter("Filter by stack name."),
     "stack_name": _filter("Filter by stack name."),
@@ -62,87 +83,91 @@ STACK_LIST: QuerySpec = {
     "owner_id": _filter("Filter by parent stack id."),
     "limit": LIMIT,
     "marker": MARKER,
-    "sort_keys": Param(Kind.LIST, "Sort keys.",
-                       ("stack_name", "stack_status", "creation_time", "updated_time")),
+    "sort_keys": Param(Kind.LIST, "Sort keys (others are ignored).",
+                       ("stack_name", "stack_status", "creation_time", "updated_time"),
+                       drop_others=True),
     "sort_dir": SORT_DIR,
     "show_deleted": Param(Kind.BOOL, "Include deleted stacks."),
     "show_nested": Param(Kind.BOOL, "Include nested stacks."),
     "show_hidden": Param(Kind.BOOL, "Include hidden stacks."),
-    "global_tenant": Param(Kind.BOOL, "List the stacks of every project (admin only)."),
+    "global_tenant": _flag("List the stacks of every project (admin only)."),
     "with_count": Param(Kind.BOOL, "Add the number of matching stacks as 'count'."),
     "tags": Param(Kind.CSV, "Stacks having all these tags."),
     "tags_any": Param(Kind.CSV, "Stacks having any of these tags."),
     "not_tags": Param(Kind.CSV, "Stacks not having all these tags."),
     "not_tags_any": Param(Kind.CSV, "Stacks not having any of these tags."),
-}
+})
 
-STACK_SHOW: QuerySpec = {
-    "resolve_outputs": Param(Kind.BOOL, "Resolve output values (default true)."),
-}
+STACK_SHOW = QuerySpec({
+    "resolve_outputs": _flag("Resolve output values (default true)."),
+})
 
-SHOW_NESTED: QuerySpec = {
+SHOW_NESTED = QuerySpec({
     "show_nested": Param(Kind.BOOL, "Include nested stacks."),
-}
+})
 
-RESOURCE_LIST: QuerySpec = {
-    "nested_depth": Param(Kind.INT, "Depth of nested stacks whose resources are listed."),
-    "with_detail": Param(Kind.BOOL, "Add description and attributes."),
+RESOURCE_LIST = QuerySpec({
+    "nested_depth": Param(Kind.INT, "Depth of nested stacks whose resources are listed.",
+                          blank_is_absent=False),
+    "with_detail": _flag("Add description and attributes."),
     "type": _filter("Filter by resource type."),
     "status": _filter("Filter by resource status."),
     "name": _filter("Filter by resource name."),
     "action": _filter("Filter by resource action."),
     "id": _filter("Filter by resource id."),
     "physical_resource_id": _filter("Filter by physical resource id."),
-}
+}, strict=True)
 
-RESOURCE_SHOW: QuerySpec = {
+RESOURCE_SHOW = QuerySpec({
     "with_attr": Param(Kind.LIST, "Attributes to show besides the default ones."),
-}
+})
 
-EVENT_LIST: QuerySpec = {
+EVENT_LIST = QuerySpec({
     "limit": LIMIT,
     "marker": MARKER,
-    "sort_keys": Param(Kind.LIST, "Sort keys.", ("event_time", "resource_type")),
+    "sort_keys": Param(Kind.LIST, "Sort keys (others are ignored).",
+                       ("event_time", "resource_type"), drop_others=True),
     "sort_dir": SORT_DIR,
     "nested_depth": Param(Kind.INT, "Depth of nested stacks whose events are listed."),
     "resource_status": _filter("Filter by resource status."),
     "resource_action": _filter("Filter by resource action."),
     "resource_name": _filter("Filter by resource name."),
     "resource_type": _filter("Filter by resource type."),
-}
+})
 
-VALIDATE: QuerySpec = {
+VALIDATE = QuerySpec({
     "show_nested": Param(Kind.BOOL, "Validate nested templates and show their parameters."),
     "ignore_errors": Param(Kind.CSV, "Error codes to ignore."),
-}
+})
 
-TEMPLATE_FUNCTIONS: QuerySpec = {
-    "with_condition_func": Param(Kind.BOOL, "Include condition functions."),
-}
+TEMPLATE_FUNCTIONS = QuerySpec({
+    "with_condition_func": _flag("Include condition functions."),
+})
 
-RESOURCE_TYPE_LIST: QuerySpec = {
+RESOURCE_TYPE_LIST = QuerySpec({
     "name": Param(Kind.STR, "Filter by type name (a glob or prefix)."),
     "version": Param(Kind.STR, "Filter by the version types were added in."),
     "support_status": Param(Kind.STR, "Filter by support status.",
-                            ("UNKNOWN", "SUPPORTED", "DEPRECATED", "UNSUPPORTED", "HIDDEN")),
-    "with_description": Param(Kind.BOOL, "Return {resource_type, description} items."),
-}
+                            ("UNKNOWN", "SUPPORTED", "DEPRECATED", "UNSUPPORTED", "HIDDEN"),
+                            blank_is_absent=False),
+    "with_description": _flag("Return {resource_type, description} items."),
+})
 
-RESOURCE_TYPE_SHOW: QuerySpec = {
-    "with_description": Param(Kind.BOOL, "Add the type's description."),
-}
+RESOURCE_TYPE_SHOW = QuerySpec({
+    "with_description": _flag("Add the type's description."),
+})
 
-TYPE_TEMPLATE: QuerySpec = {
+TYPE_TEMPLATE = QuerySpec({
     "template_type": Param(Kind.STR, "Template format of the generated template.",
-                           ("hot", "cfn")),
-}
+                           ("hot", "cfn"), blank_is_absent=False, any_case=True),
+})
 
-STACK_GRAPH: QuerySpec = {
+STACK_GRAPH = QuerySpec({
     "format": Param(Kind.STR, "What to answer: an SVG picture (default), Graphviz DOT text, "
                               "or the graph as JSON.", ("svg", "dot", "json")),
-}
+})
 
-NONE: QuerySpec = {}
+NONE = QuerySpec()
 
 ANY: QuerySpec | None = None  # lookups pass every key on to the canonical URL
 
@@ -154,8 +179,15 @@ def _parse_bool(key: str, value: str) -> bool:
         return _TRUE_FALSE[value.lower()]
     except KeyError:
         raise exception.BadRequest(
-            message=f"Unrecognized value '{value}' for '{key}', acceptable values are: "
-                    "true, false") from None
+            message=f'Unrecognized value "{value}" for "{key}", acceptable values are: '
+                    "true, false.") from None
+
+
+def body_bool(key: str, value: Any) -> bool | None:
+    """Return a body's boolean given as true/false or as its text in any case (None stays)."""
+    if value is None or isinstance(value, bool):
+        return value
+    return _parse_bool(key, str(value))
 
 
 #: the largest integer a request may carry (what the database's integers hold)
@@ -178,7 +210,8 @@ def _parse_int(key: str, value: str) -> int:
             message=f"Only integer is acceptable by '{key}'.") from None
     if number < 0:
         raise exception.BadRequest(
-            message=f"Only non-negative integer is acceptable by '{key}'.")
+            message=f"Value '{value}' is invalid for '{key}' which only accepts "
+                    "non-negative integer.")
     return check_integer_range(key, number)
 
 
@@ -190,31 +223,36 @@ _SCALAR_READERS = {
 }
 
 
-def _check_choices(key: str, param: Param, values: list[str]) -> None:
+def _chosen(key: str, param: Param, values: list[str]) -> list[str]:
+    """Return ``values`` within ``param.choices`` (others dropped or refused)."""
+    if not param.choices:
+        return values
+    if param.any_case:
+        values = [value.lower() for value in values]
+    if param.drop_others:
+        return [value for value in values if value in param.choices]
     for value in values:
-        if param.choices and value not in param.choices:
+        if value not in param.choices:
             raise exception.BadRequest(
                 message=f"Invalid value '{value}' for '{key}', acceptable values are: "
                         + ", ".join(param.choices))
+    return values
 
 
 def parse_value(key: str, param: Param, raw: str | list[str]) -> Any:
     """Return the typed value of one query key (``raw`` is a list when repeated)."""
-    values = raw if isinstance(raw, list) else [raw]
-    _check_choices(key, param, values)
+    values = _chosen(key, param, raw if isinstance(raw, list) else [raw])
     if param.kind is Kind.LIST:
         return list(values)
     if param.kind is Kind.FILTER:
         return values[0] if len(values) == 1 else list(values)
-    if len(set(values)) > 1:
-        # heatclient re-sends its query to a redirect's Location, which keeps the
-        # query already: the same value twice is one value.
-        raise exception.BadRequest(message=f"The query key '{key}' may be given only once.")
-    return _SCALAR_READERS[param.kind](key, values[0])
+    # a key given twice is its last value (heatclient also re-sends its query
+    # to a redirect's Location, which keeps the query already)
+    return _SCALAR_READERS[param.kind](key, values[-1])
 
 
-def parse_query(spec: QuerySpec | None, query_string: str) -> dict[str, Any]:
-    """Return the typed query values; unknown keys and bad values raise BadRequest.
+def parse_query(spec: Mapping[str, Param] | None, query_string: str) -> dict[str, Any]:
+    """Return the typed query values; bad values (and unknown keys if strict) raise BadRequest.
 
     ``spec`` None accepts every key as a string (lookups that redirect).
     """
@@ -222,11 +260,22 @@ def parse_query(spec: QuerySpec | None, query_string: str) -> dict[str, Any]:
     if spec is None:
         return dict(raw)
     unknown = sorted(set(raw) - set(spec))
-    if unknown:
+    if unknown and getattr(spec, "strict", False):
         raise exception.BadRequest(
             message=f"Invalid query parameter(s): {', '.join(unknown)}. "
                     f"Accepted: {', '.join(sorted(spec)) or 'none'}.")
-    return {key: parse_value(key, spec[key], value) for key, value in raw.items()}
+    parsed = {}
+    for key, value in raw.items():
+        param = spec.get(key)
+        if param is None or (param.blank_is_absent and not _given(value)):
+            continue
+        parsed[key] = parse_value(key, param, value)
+    return parsed
+
+
+def _given(value: str | list[str]) -> bool:
+    """Return whether a query value says something (not only empty strings)."""
+    return any(value) if isinstance(value, list) else bool(value)
 
 
 def split_filters(query: Mapping[str, Any], spec: QuerySpec) -> dict[str, Any]:

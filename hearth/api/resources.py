@@ -48,4 +48,5 @@ def mark_unhealthy(request: ApiRequest) -> None:
     body = request.body
     request.service.resource_mark_unhealthy(
         request.ctx, request.stack_identity, request.path["resource_name"],
-        body["mark_unhealthy"], body.get("resource_status_reason"))
+        params.body_bool("mark_unhealthy", body["mark_unhealthy"]),
+        body.get("resource_status_reason"))

@@ -11,6 +11,7 @@ JSON body of a 200, or a :class:`Reply` for other statuses and headers.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -152,13 +153,38 @@ class RouteResource:
         return respond
 
 
-def validate_body(schema: Mapping[str, Any], body: Any) -> None:
-    """Raise BadRequest naming the first place where ``body`` breaks ``schema``."""
+def _integer(checker: Any, value: Any) -> bool:
+    """Return whether ``value`` is a JSON integer: written without a fraction (5, not 5.0)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@functools.cache
+def _validator_class() -> Any:
     import jsonschema
-    validator = jsonschema.Draft202012Validator(schema)
-    error = jsonschema.exceptions.best_match(validator.iter_errors(body))
+    base = jsonschema.Draft202012Validator
+    return jsonschema.validators.extend(
+        base, type_checker=base.TYPE_CHECKER.redefine("integer", _integer))
+
+
+def validate_body(schema: Mapping[str, Any], body: Any) -> None:
+    """Raise BadRequest naming the first place where ``body`` breaks ``schema``.
+
+    A sub-schema's ``x-messages`` table gives the message of its failing
+    keyword (``{key}``: the field, ``{value}``: the value sent, ``{extra}``:
+    keys not allowed); otherwise the message says where and what jsonschema found.
+    """
+    import jsonschema
+    error = jsonschema.exceptions.best_match(_validator_class()(schema).iter_errors(body))
     if error is None:
         return
-    where = "/".join(str(p) for p in error.absolute_path)
+    path = list(error.absolute_path)
+    template = error.schema.get("x-messages", {}).get(error.validator)
+    if template:
+        extra = ""
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            extra = ", ".join(sorted(set(error.instance) - set(error.schema.get("properties", {}))))
+        raise exception.BadRequest(message=template.format(
+            key=path[-1] if path else "", value=error.instance, extra=extra))
+    where = "/".join(str(p) for p in path)
     prefix = f"Invalid request body at '{where}'" if where else "Invalid request body"
     raise exception.BadRequest(message=f"{prefix}: {error.message}")

@@ -9,51 +9,117 @@ from __future__ import annotations
 
 from typing import Any
 
+from hearth.api.params import MAX_INTEGER
+
 Schema = dict[str, Any]
 
 _STRING = {"type": "string"}
 _NULLABLE_STRING = {"type": ["string", "null"]}
-_BOOLISH = {"type": ["boolean", "string"]}
 _OBJECT = {"type": "object"}
 _LINKS = {"type": "array", "items": {
     "type": "object", "required": ["href", "rel"],
     "properties": {"href": _STRING, "rel": _STRING}}}
 
+# Request bodies take what Heat's API takes, no more and no less (checked
+# against real Heat: tests/functional/api/request_cases.yaml).  Clients send
+# null for an option they leave unset, so a null option is absent, except
+# where Heat refuses it (disable_rollback, converge, parameters,
+# clear_parameters of a PATCH).  Booleans and counts may come as strings, as
+# Heat reads them.  An ``x-messages`` entry gives the message of a failing
+# keyword ({key}: the field, {value}: what was sent).
+
+
+def _boolean(key: str, nullable: bool = False) -> Schema:
+    """Return the schema of a boolean that may also be "true"/"false" in any case."""
+    message = f'Unrecognized value "{{value}}" for "{key}", acceptable values are: true, false.'
+    return {"type": ["boolean", "string", *(["null"] if nullable else [])],
+            "pattern": "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$",
+            "x-messages": {"type": message, "pattern": message}}
+
+
+def _count(key: str, description: str) -> Schema:
+    """Return the schema of a non-negative integer, also written as a string; null is absent."""
+    message = f"Only integer is acceptable by '{key}'."
+    return {"type": ["integer", "string", "null"], "minimum": 0, "maximum": MAX_INTEGER,
+            "pattern": "^(0|[1-9][0-9]*)$", "description": description,
+            "x-messages": {"type": message, "pattern": message,
+                           "minimum": f"Value '{{value}}' is invalid for '{key}' which only "
+                                      "accepts non-negative integer.",
+                           "maximum": f"Invalid value for '{key}': {{value}} is larger than "
+                                      f"{MAX_INTEGER}."}}
+
+
+def _refused(message: str) -> Schema:
+    """Return the schema of a key that must not be given (even as null)."""
+    return {"not": {}, "x-messages": {"not": message}}
+
+
+_TAG_TOO_LONG = 'Invalid tag, "{value}": each tag is at most 80 characters, without commas'
+
 _STACK_FIELDS: Schema = {
     "template": {"type": ["object", "string", "null"],
                  "description": "The template (map or text)."},
-    "template_url": {"type": "string", "description": "http(s) URL of the template."},
+    "template_url": {"type": ["string", "null"],
+                     "description": "http(s) URL of the template (when no template)."},
     "parameters": {"type": "object", "description": "Parameter values."},
     "environment": {"type": ["object", "string", "null"],
-                    "description": "Environment (map or YAML)."},
-    "environment_files": {"type": "array", "items": _STRING,
+                    "description": "Environment (map or YAML); ignored when "
+                                   "environment_files are given, as Heat does."},
+    "environment_files": {"type": ["array", "null"], "items": _STRING,
                           "description": "Names in 'files' of environments to merge."},
-    "files": {"type": "object", "additionalProperties": _STRING,
+    "files": {"type": ["object", "null"], "additionalProperties": _STRING,
               "description": "Contents of files the template refers to, by name."},
-    "files_container": _STRING,
-    "disable_rollback": _BOOLISH,
-    "timeout_mins": {"type": ["integer", "string"], "description": "Action timeout."},
-    "tags": {"type": ["string", "array"], "items": _STRING,
-             "description": "Comma-separated string or list of tags."},
+    "files_container": _NULLABLE_STRING,
+    "disable_rollback": _boolean("disable_rollback"),
+    "timeout_mins": _count("timeout_mins", "Action timeout in minutes (0: none)."),
+    "tags": {"type": ["string", "array", "null"],
+             "pattern": "^[^,]{0,80}(,[^,]{0,80})*$",
+             "items": {"type": "string", "pattern": "^[^,]{0,80}$",
+                       "x-messages": {"pattern": _TAG_TOO_LONG}},
+             "description": "Comma-separated string (or list) of tags, each at most "
+                            "80 characters.",
+             "x-messages": {"pattern": _TAG_TOO_LONG}},
+}
+
+_CONVERGE_ON_CREATE = _refused(
+    "converge flag only supported in stack update (or update preview) request.")
+
+_STACK_UPDATE_FIELDS: Schema = {
+    **_STACK_FIELDS,
+    "clear_parameters": {"type": ["array", "string", "null"], "items": _STRING,
+                         "description": "Parameters to reset to their default "
+                                        "(PATCH, or existing)."},
+    "converge": _boolean("converge"),
+    "existing": _boolean("existing", nullable=True),
 }
 
 REQUESTS: dict[str, Schema] = {
     "StackCreate": {"type": "object", "required": ["stack_name"],
                     "properties": {"stack_name": {"type": "string", "minLength": 1},
                                    "adopt_stack_data": {"type": ["object", "string"]},
+                                   "converge": _CONVERGE_ON_CREATE,
                                    **_STACK_FIELDS}},
-    "StackUpdate": {"type": "object",
-                    "properties": {**_STACK_FIELDS,
-                                   "clear_parameters": {"type": "array", "items": _STRING},
-                                   "converge": _BOOLISH, "existing": _BOOLISH}},
+    "StackUpdate": {"type": "object", "properties": _STACK_UPDATE_FIELDS},
+    "StackPatch": {"type": "object", "properties": {
+        **_STACK_UPDATE_FIELDS,
+        "clear_parameters": {**_STACK_UPDATE_FIELDS["clear_parameters"],
+                             "type": ["array", "string"]}}},
     "Validate": {"type": "object", "properties": {**_STACK_FIELDS}},
     "StackAction": {"type": "object", "minProperties": 1, "maxProperties": 1,
                     "description": "Exactly one of suspend, resume, check, cancel_update, "
-                                   "cancel_without_rollback (value ignored)."},
+                                   "cancel_without_rollback (value ignored).",
+                    "x-messages": {"minProperties": "No action specified",
+                                   "maxProperties": "Multiple actions specified",
+                                   "type": "No action specified"}},
     "MarkUnhealthy": {"type": "object", "required": ["mark_unhealthy"],
                       "additionalProperties": False,
-                      "properties": {"mark_unhealthy": {"type": "boolean"},
-                                     "resource_status_reason": _STRING}},
+                      "properties": {"mark_unhealthy": _boolean("mark_unhealthy"),
+                                     "resource_status_reason": _NULLABLE_STRING},
+                      "x-messages": {
+                          "required": "Missing mandatory (mark_unhealthy) key from mark "
+                                      "unhealthy request",
+                          "additionalProperties": "Invalid keys in resource mark "
+                                                  "unhealthy: {extra}"}},
     "Signal": {"description": "Any JSON value (the signal's details), or nothing."},
     "SnapshotCreate": {"type": ["object", "null"],
                        "properties": {"name": {"type": ["string", "null"],

@@ -25,39 +25,31 @@ def _tags(value: Any) -> list[str] | None:
     return [item.strip() for item in items if item.strip()]
 
 
-def _bool(key: str, value: Any) -> bool | None:
-    if value is None or isinstance(value, bool):
-        return value
-    return params.parse_value(key, params.Param(params.Kind.BOOL, key), str(value))
-
-
 def _timeout(value: Any) -> int | None:
+    """Return the timeout in minutes; 0 (or null) is none, as in Heat (the schema checked it)."""
     if value is None:
         return None
-    try:
-        minutes = int(value)
-    except ValueError:
-        raise exception.BadRequest(
-            message=f"Invalid timeout_mins '{value}': must be an integer.") from None
-    if minutes <= 0:
-        raise exception.BadRequest(
-            message=f"Invalid timeout_mins '{value}': must be a positive integer.")
-    return params.check_integer_range("timeout_mins", minutes)
+    return params.check_integer_range("timeout_mins", int(value)) or None
 
 
 def stack_fields(body: Mapping[str, Any], template_required: bool) -> dict[str, Any]:
-    """Return the EngineService keyword arguments common to create, update and validate."""
+    """Return the EngineService keyword arguments common to create, update and validate.
+
+    As Heat's API: with ``environment_files`` the ``environment`` is not
+    read (heatclient sends both, the environment being the files' merge).
+    """
+    environment_files = body.get("environment_files")
     return {
         "template": limits.template_from_body(body, required=template_required),
         "params": body.get("parameters"),
         "files": body.get("files"),
-        "environment": body.get("environment"),
-        "environment_files": body.get("environment_files"),
+        "environment": None if environment_files else body.get("environment"),
+        "environment_files": environment_files,
     }
 
 
 def _action_fields(body: Mapping[str, Any]) -> dict[str, Any]:
-    return {"disable_rollback": _bool("disable_rollback", body.get("disable_rollback")),
+    return {"disable_rollback": params.body_bool("disable_rollback", body.get("disable_rollback")),
             "timeout_mins": _timeout(body.get("timeout_mins")),
             "tags": _tags(body.get("tags"))}
 
@@ -177,9 +169,11 @@ def show(request: ApiRequest) -> dict[str, Any]:
 def _update_arguments(request: ApiRequest, existing: bool) -> dict[str, Any]:
     body = request.body
     _refuse_adopt(body)
-    fields = {**stack_fields(body, template_required=not existing), **_action_fields(body),
-              "existing": existing, "clear_parameters": body.get("clear_parameters")}
-    return fields
+    existing = existing or bool(params.body_bool("existing", body.get("existing")))
+    clear = body.get("clear_parameters")
+    return {**stack_fields(body, template_required=not existing), **_action_fields(body),
+            "existing": existing,
+            "clear_parameters": [clear] if isinstance(clear, str) else clear}
 
 
 def update(request: ApiRequest) -> Reply:

@@ -190,7 +190,7 @@ def event_list(db: Database, stack_ids: str | Sequence[str],
     with db.session_scope() as session:
         return pagination.fetch_page(session, query, expressions, models.Event.id, direction,
                                      limit, marker, models.Event.uuid, "Event marker",
-                                     unknown_marker_first=True)
+                                     unknown_marker="oldest")
 
 
 def event_count_by_stack(db: Database, stack_id: str) -> int:

@@ -303,7 +303,8 @@ def stack_list(db: Database, project_id: str | None = None,
     ``filters`` keys are those of :data:`STACK_FILTERS`, each with one value
     or a list (any of).  ``sort_keys`` are those of :data:`STACK_SORT_KEYS`
     (default ``creation_time`` descending, id as tie-break).  ``marker`` is
-    the id of the last stack of the previous page.
+    the id of the last stack of the previous page; one that names no stack
+    is ignored (the first page), as Heat does.
     """
     direction = pagination.check_sort_dir(sort_dir, "desc")
     expressions = pagination.sort_expressions(sort_keys, STACK_SORT_KEYS, STACK_DEFAULT_SORT)
@@ -311,7 +312,8 @@ def stack_list(db: Database, project_id: str | None = None,
                          tags, tags_any, not_tags, not_tags_any)
     with db.session_scope() as session:
         return pagination.fetch_page(session, query, expressions, models.Stack.id, direction,
-                                     limit, marker, models.Stack.id, "Stack marker")
+                                     limit, marker, models.Stack.id, "Stack marker",
+                                     unknown_marker="ignore")
 
 
 def stack_count(db: Database, project_id: str | None = None,

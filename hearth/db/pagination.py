@@ -78,26 +78,32 @@ def marker_query_columns(expressions: Sequence[ColumnElement],
     return [*expressions, id_column]
 
 
+#: what an unknown marker means: an error naming the entity, a row sorting
+#: before every row, or no marker at all
+UNKNOWN_MARKER_POLICIES = ("refuse", "oldest", "ignore")
+
+
 def fetch_page(session: Session, query: Select, expressions: Sequence[ColumnElement],
                id_column: ColumnElement, direction: str, limit: int | None,
                marker: Any, marker_column: ColumnElement, entity: str,
-               unknown_marker_first: bool = False) -> list[Any]:
+               unknown_marker: str = "refuse") -> list[Any]:
     """Return one page of ``query``, starting after the row whose ``marker_column`` is ``marker``.
 
-    An unknown marker is EntityNotFound naming ``entity`` (e.g. "Stack
-    marker"), unless ``unknown_marker_first``: then it is taken to sort
-    before every row (rows that only ever vanish oldest first, such as
-    purged events), so an ascending page starts at the first row and a
-    descending page is empty.
+    An unknown marker is EntityNotFound naming ``entity`` (e.g. "Event
+    marker") with ``unknown_marker`` "refuse"; with "oldest" it is taken
+    to sort before every row (rows that only ever vanish oldest first, such
+    as purged events), so an ascending page starts at the first row and a
+    descending page is empty; with "ignore" the page is the first one.
     """
+    assert unknown_marker in UNKNOWN_MARKER_POLICIES, unknown_marker
     marker_values = None
     if marker is not None:
         marker_values = session.execute(
             select(*marker_query_columns(expressions, id_column))
             .where(marker_column == marker)).first()
-        if marker_values is None and not unknown_marker_first:
+        if marker_values is None and unknown_marker == "refuse":
             raise exception.EntityNotFound(entity=entity, name=marker)
-        if marker_values is None and direction == "desc":
+        if marker_values is None and unknown_marker == "oldest" and direction == "desc":
             return []
     return list(session.scalars(paginate(query, expressions, id_column, direction, limit,
                                          marker_values)))

@@ -68,9 +68,10 @@ def format_stack_summary(row: Any, description: str = "") -> dict[str, Any]:
 
 def format_stack(row: Any, description: str, parameters: Mapping[str, str],
                  outputs: list[dict[str, Any]] | None) -> dict[str, Any]:
-    """Return the full stack object (stack-show)."""
+    """Return the full stack object (stack-show: no tags is ``[]``, as Heat; a list says null)."""
     result = format_stack_summary(row, description)
     result.update({
+        "tags": list(row.tags or []),
         "template_description": description,
         "parameters": dict(parameters),
         "disable_rollback": row.disable_rollback,

@@ -333,6 +333,7 @@ class EngineService(StackKeeping, StackReads):
             resource_actions.set_state(resource, CHECK, FAILED, reason)
         elif not mark_unhealthy and (resource.action, resource.status) == (CHECK, FAILED):
             resource_actions.set_state(resource, CHECK, COMPLETE, reason)
+        stack.db.writes.flush()  # the answer says it is done: a read that follows sees it
 
     # --- helpers ----------------------------------------------------------------
     def stop(self) -> None:

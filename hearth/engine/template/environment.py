@@ -204,8 +204,9 @@ def environment_documents(environment: Any = None,
     """Return the ``(name, document)`` pairs an environment merges, in order.
 
     First each of ``environment_files``: a name is looked up in ``files``
-    (one that is not there is skipped), a ``(name, document)`` pair is taken
-    as it is, anything else is an unnamed document; then ``environment``.
+    (InvalidEnvironment naming it when it is not there), a ``(name,
+    document)`` pair is taken as it is, anything else is an unnamed
+    document; then ``environment``.
     """
     files = files or {}
     documents: list[tuple[str | None, Any]] = []
@@ -213,13 +214,24 @@ def environment_documents(environment: Any = None,
         if isinstance(item, tuple):
             documents.append(item)
         elif isinstance(item, str):
-            if item in files:
-                documents.append((item, files[item]))
+            if item not in files:
+                raise exception.InvalidEnvironment(
+                    f"The environment file {item} is not among the files sent with the "
+                    "request", path=["environment_files"])
+            documents.append((item, files[item]))
         else:
             documents.append((None, item))
     if environment is not None:
         documents.append((None, environment))
     return documents
+
+
+def declared_parameters(template: Any) -> set[str]:
+    """Return the names of the parameters a parsed template declares (HOT or CFN section)."""
+    if not isinstance(template, Mapping):
+        return set()
+    section = template.get(PARAMETERS, template.get("Parameters"))
+    return set(section) if isinstance(section, Mapping) else set()
 
 
 def parameter_types(template: Any) -> dict[str, str]:

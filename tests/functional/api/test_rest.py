@@ -89,7 +89,7 @@ def test_lookup_redirects_keep_subpath_and_query(api_server, tokens, stack_a):
 
 
 @pytest.mark.parametrize(("method", "path", "kwargs", "status", "message"), [
-    ("get", "/stacks", {"params": {"bogus": "1"}}, 400, "Invalid query parameter(s): bogus."),
+    ("get", "/stacks", {"params": {"limit": "abc"}}, 400, "Only integer is acceptable by 'limit'."),
     ("post", "/stacks", {"data": "{not json", "headers": {"Content-Type": "application/json"}},
      400, "The request body is not valid JSON"),
     ("post", "/stacks", {"json": {"stack_name": "x", "template_url": "file:///etc/passwd"}},

@@ -83,8 +83,12 @@ def test_list_has_next_link_when_page_is_full_and_count(client):
     assert result.json["count"] == 3
 
 
-def test_unknown_query_key_is_400(client):
-    result = client.simulate_get("/v1/proj-a/stacks", query_string="colour=red")
+def test_unknown_query_key_is_ignored_as_heat_but_on_the_resource_list(client):
+    assert client.simulate_get("/v1/proj-a/stacks", query_string="colour=red").status_code \
+        == 200
+    create(client)
+    result = client.simulate_get("/v1/proj-a/stacks/s1/id-1/resources",
+                                 query_string="colour=red")
     assert result.status_code == 400
     assert result.json["error"]["type"] == "BadRequest"
     assert result.json["error"]["message"].startswith("Invalid query parameter(s): colour.")
@@ -147,9 +151,8 @@ def test_actions_need_exactly_one_known_key(client, service):
     url = "/v1/proj-a/stacks/s1/id-1/actions"
     assert client.simulate_post(url, json={"suspend": None}).text == "null"
     assert service.calls[-1] == ("stack_action", ("s1/id-1", "suspend"), {})
-    cases = [({}, "Invalid request body: {} should be non-empty"),
-             ({"suspend": None, "resume": None},
-              "Invalid request body: {'suspend': None, 'resume': None} has too many properties"),
+    cases = [({}, "No action specified"),
+             ({"suspend": None, "resume": None}, "Multiple actions specified"),
              ({"explode": None}, "Invalid action explode specified; valid actions: suspend, "
                                  "resume, check, cancel_update, cancel_without_rollback.")]
     for body, message in cases:
@@ -196,9 +199,14 @@ def test_mark_unhealthy_body_is_checked(client, service):
                                               "resource_status_reason": "dead"})
     assert (result.status_code, result.text) == (200, "null")
     assert service.calls[-1] == ("resource_mark_unhealthy", ("s1/id-1", "r", True, "dead"), {})
+    assert client.simulate_patch(url, json={"mark_unhealthy": "False"}).status_code == 200
+    assert service.calls[-1] == ("resource_mark_unhealthy", ("s1/id-1", "r", False, None), {})
     result = client.simulate_patch(url, json={"mark_unhealthy": "yes"})
     assert result.json["error"]["message"] == (
-        "Invalid request body at 'mark_unhealthy': 'yes' is not of type 'boolean'")
+        'Unrecognized value "yes" for "mark_unhealthy", acceptable values are: true, false.')
+    result = client.simulate_patch(url, json={"mark_unhealthy": True, "colour": 1})
+    assert result.json["error"]["message"] == (
+        "Invalid keys in resource mark unhealthy: colour")
 
 
 def test_resource_type_name_with_colons(client):
