@@ -8,6 +8,7 @@ OpenAPI document is built from the same table.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -228,11 +229,15 @@ def _write_error(resp: falcon.Response, status: int, body: dict[str, Any]) -> No
 def build_app(service: Any, verify: auth.Verifier | None = None,
               noauth: bool = False) -> falcon.App:
     """Return the WSGI application serving :data:`ROUTES` with ``service`` (an EngineService)."""
-    app = falcon.App(middleware=[auth.AuthMiddleware(verify, noauth=noauth)])
+    authentication = auth.AuthMiddleware(verify, noauth=noauth)
+    app = falcon.App(middleware=[authentication])
     app.req_options.keep_blank_qs_values = True
     app.req_options.strip_url_path_trailing_slash = True
     for route in ROUTES:
         app.add_route(route.path, RouteResource(route, service))
+    app.add_sink(functools.partial(lookup.arn_redirect,
+                                   authenticate=authentication.authenticate),
+                 lookup.ARN_SINK_PREFIX)
     app.add_error_handler(Exception, _handle_error)
     app.add_error_handler(falcon.HTTPError, _handle_http_error)
     return app
