@@ -16,6 +16,7 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.engine.stacks.stack import requirements
+from hearth.engine.template.environment import declared_parameters
 
 #: Heat's update preview categories, in the order of its response.
 CHANGES = (ADDED, DELETED, REPLACED, UPDATED, UNCHANGED) = (
@@ -47,20 +48,26 @@ def compose_request(old_template: Any, old_files: Mapping[str, str] | None,
 
     PUT (``existing`` false) takes the request as it is: parameters not
     given fall back to their defaults.  PATCH reuses the stored template when
-    none is given, merges files and environment over the stored ones and
-    resets ``clear_parameters`` to their defaults.
+    none is given, merges files and environment over the stored ones, resets
+    ``clear_parameters`` to their defaults and, as Heat, drops the stored
+    parameter values the template no longer declares.
     """
     if not existing:
         if template is None:
             raise exception.BadRequest(message="A template is required for a stack update "
                                                "without existing (PATCH).")
         return template, dict(files or {}), dict(env)
+    template = old_template if template is None else template
     merged_env = merge_environment(old_env or {}, env)
     for name in clear_parameters or ():
         for section in ("parameters", "parameter_defaults"):
             merged_env.get(section, {}).pop(name, None)
+    declared = declared_parameters(template)
+    if isinstance(merged_env.get("parameters"), Mapping):
+        merged_env["parameters"] = {name: value for name, value
+                                    in merged_env["parameters"].items() if name in declared}
     merged_files = {**(old_files or {}), **(files or {})}
-    return (old_template if template is None else template), merged_files, merged_env
+    return template, merged_files, merged_env
 
 
 def exists(resource: Any) -> bool:

@@ -23,17 +23,29 @@ def test_put_without_template_is_refused():
     assert "A template is required" in str(error.value)
 
 
+OLD = {"parameters": {"a": {"type": "string"}, "b": {"type": "string"},
+                      "c": {"type": "string"}}}
+
+
 def test_patch_merges_and_clears():
     old_env = {"parameters": {"a": 1, "b": 2, "c": 3}, "parameter_defaults": {"c": 9},
                "resource_registry": {"X": "Y"}}
     template, files, env = update_plan.compose_request(
-        {"old": 1}, {"f1": "one", "f2": "two"}, old_env, None, {"f2": "TWO"},
+        OLD, {"f1": "one", "f2": "two"}, old_env, None, {"f2": "TWO"},
         {"parameters": {"b": 20}}, True, clear_parameters=["c"])
-    assert template == {"old": 1}
+    assert template == OLD
     assert files == {"f1": "one", "f2": "TWO"}
     assert env == {"parameters": {"a": 1, "b": 20}, "parameter_defaults": {},
                    "resource_registry": {"X": "Y"}}
     assert old_env["parameters"] == {"a": 1, "b": 2, "c": 3}  # the stored one is untouched
+
+
+def test_patch_drops_stored_parameters_the_new_template_does_not_declare():
+    new = {"parameters": {"b": {"type": "string"}}}
+    _, _, env = update_plan.compose_request(
+        OLD, {}, {"parameters": {"a": 1, "b": 2}, "parameter_defaults": {"a": 5}}, new, None,
+        {}, True)
+    assert env == {"parameters": {"b": 2}, "parameter_defaults": {"a": 5}}
 
 
 def definition(*needs):
