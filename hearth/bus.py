@@ -22,8 +22,10 @@ import datetime
 import fnmatch
 import json
 import logging
-import sys
+import os
+import select
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -202,16 +204,6 @@ def configured_socket_path() -> str:
     return config.CONF.bus.publish_socket
 
 
-def zmq_module() -> Any:
-    """Return pyzmq, or its green flavour when eventlet has patched threading."""
-    eventlet = sys.modules.get("eventlet.patcher")
-    if eventlet is not None and eventlet.is_monkey_patched("thread"):
-        import zmq.green as zmq
-    else:
-        import zmq
-    return zmq
-
-
 def encode(event: Event) -> list[bytes]:
     """Return the wire frames of ``event``: the tag, then the JSON payload."""
     return [event.tag.encode(), json.dumps(event.data, default=str).encode()]
@@ -220,6 +212,29 @@ def encode(event: Event) -> list[bytes]:
 def decode(frames: list[bytes]) -> Event:
     """Return the event carried by wire ``frames``."""
     return Event(frames[0].decode(), json.loads(frames[1]))
+
+
+def wait_readable(zmq_socket: Any, timeout: float | None, *fds: int) -> bool:
+    """Wait until ``zmq_socket`` has a message or one of ``fds`` is readable; say which.
+
+    Return True when the socket has a message (False: a file descriptor or
+    the timeout).  It waits with ``select`` on the socket's notification
+    descriptor, so under eventlet's monkey-patching (hearth-api) it is a
+    green wait, and a plain one elsewhere; pyzmq's own poller would block
+    every green thread.  The descriptor only says that the socket's state
+    may have changed, so its events are read right before each wait.
+    """
+    import zmq
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        if zmq_socket.getsockopt(zmq.EVENTS) & zmq.POLLIN:
+            return True
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            return False
+        readable, _, _ = select.select([zmq_socket.getsockopt(zmq.FD), *fds], [], [], left)
+        if any(fd in readable for fd in fds):
+            return False
 
 
 class ZmqPublisher:
@@ -231,57 +246,50 @@ class ZmqPublisher:
     ``FORWARD_INTERVAL`` seconds and sends what the bus buffered since, a
     batch at a time instead of one thread wake-up per event.  It reads an
     ordinary subscription, so a slow network side drops (and reports) like
-    any other subscriber instead of blocking publishers.
+    any other subscriber instead of blocking publishers.  Its socket calls
+    never block (XPUB sends do not, receives come after
+    :func:`wait_readable`), so the same thread serves a plain process and a
+    monkey-patched one (hearth-api under eventlet), where it is a green thread.
     """
 
     FORWARD_INTERVAL = 0.01
 
     def __init__(self, bus: Bus, path: str) -> None:
-        zmq = self._zmq = zmq_module()
+        import zmq
         self.path = path
         self._bus = bus
-        self._context = zmq.Context.instance()
-        self._socket = self._context.socket(zmq.XPUB)
+        self._socket = zmq.Context.instance().socket(zmq.XPUB)
         self._socket.setsockopt(zmq.LINGER, 0)
         self._socket.bind(f"ipc://{path}")
-        # closing wakes the forwarder through this pair of sockets
-        wake_address = f"inproc://hearth-bus-{id(self)}"
-        self._wake_receiver = self._context.socket(zmq.PAIR)
-        self._wake_receiver.bind(wake_address)
-        self._wake_sender = self._context.socket(zmq.PAIR)
-        self._wake_sender.connect(wake_address)
+        # closing wakes the forwarder through this pipe
+        self._wake_read, self._wake_write = os.pipe()
         self._topics: set[bytes] = set()
         self._subscription: Subscription | None = None
         self._thread = threading.Thread(target=self._forward, name="bus-zmq", daemon=True)
         self._thread.start()
 
     def _forward(self) -> None:
-        zmq = self._zmq
-        poller = zmq.Poller()
-        poller.register(self._socket, zmq.POLLIN)
-        poller.register(self._wake_receiver, zmq.POLLIN)
         try:
             while True:
-                timeout = None if self._subscription is None else self.FORWARD_INTERVAL * 1000
-                ready = dict(poller.poll(timeout))
-                if self._wake_receiver in ready:
-                    return
-                if self._socket in ready:
-                    self._read_subscriptions()
                 if self._subscription is not None:
                     for event in self._subscription.drain():
                         self._socket.send_multipart(encode(event))
+                timeout = None if self._subscription is None else self.FORWARD_INTERVAL
+                if wait_readable(self._socket, timeout, self._wake_read):
+                    self._read_subscriptions()
+                elif select.select([self._wake_read], [], [], 0)[0]:
+                    return
         finally:
             if self._subscription is not None:
                 self._subscription.close()
             self._socket.close()
-            self._wake_receiver.close()
+            os.close(self._wake_read)
 
     def _read_subscriptions(self) -> None:
         """Track the listeners' topics; read the bus only while there is one."""
-        zmq = self._zmq
-        while self._socket.poll(0, zmq.POLLIN):
-            message = self._socket.recv()
+        import zmq
+        while self._socket.getsockopt(zmq.EVENTS) & zmq.POLLIN:
+            message = self._socket.recv(zmq.NOBLOCK)
             if message[:1] == b"\x01":
                 self._topics.add(message[1:])
             elif message[:1] == b"\x00":
@@ -294,9 +302,9 @@ class ZmqPublisher:
 
     def close(self) -> None:
         """Stop forwarding and close the socket."""
-        self._wake_sender.send(b"")
+        os.write(self._wake_write, b"x")
         self._thread.join(timeout=2)
-        self._wake_sender.close()
+        os.close(self._wake_write)
 
 
 def listen(path: str | None = None, pattern: str = "",
@@ -305,15 +313,14 @@ def listen(path: str | None = None, pattern: str = "",
 
     Stops after ``timeout`` seconds without a matching event (never when None).
     """
-    zmq = zmq_module()
+    import zmq
     socket = zmq.Context.instance().socket(zmq.SUB)
     socket.setsockopt(zmq.LINGER, 0)
     socket.setsockopt(zmq.SUBSCRIBE, literal_prefix(pattern).encode())
     socket.connect(f"ipc://{path or configured_socket_path()}")
-    poll_ms = None if timeout is None else int(timeout * 1000)
     try:
-        while socket.poll(poll_ms):
-            event = decode(socket.recv_multipart())
+        while wait_readable(socket, timeout):
+            event = decode(socket.recv_multipart(zmq.NOBLOCK))
             if tag_matches(pattern, event.tag) or event.tag == GAP_TAG:
                 yield event
     finally:

@@ -72,14 +72,20 @@ class EngineRuntime:
     def _publish_events(self) -> None:
         """Offer this engine's events to other processes (``stackctl event-listen``).
 
-        The bus is optional: another engine may already own the socket, or
-        ZeroMQ may be unusable here; the engine runs on without it.
+        The bus is optional: its socket may not be creatable here (a path
+        too long for a Unix socket, a directory that is not writable); the
+        engine runs on without it, and says so.
         """
         try:
             from hearth import bus
-            bus.serve_zmq()
-        except Exception:  # noqa: BLE001 - publishing events must never stop the engine
-            LOG.debug("engine %s: event bus not published", self.engine_id, exc_info=True)
+            publisher = bus.serve_zmq()
+        except Exception as error:  # noqa: BLE001 - publishing must never stop the engine
+            LOG.warning("engine %s: the event bus is not published (stackctl event-listen "
+                        "hears nothing): %s", self.engine_id, error)
+            LOG.debug("engine %s: event bus failure", self.engine_id, exc_info=True)
+        else:
+            LOG.info("engine %s: events published on ipc://%s", self.engine_id,
+                     publisher.path)
 
     def _beat(self) -> None:
         """Beat; and, every ``engine_life_check_timeout``, recover what dead engines left.
