@@ -342,7 +342,8 @@ def load(argv: Sequence[str] = (), conf: cfg.ConfigOpts = CONF,
     return conf
 
 
-#: The attribute of a ConfigOpts naming the options whose relative path was resolved.
+#: The attribute of a ConfigOpts holding {(group, option): file} of the relative paths
+#: taken from a file's directory.
 _RESOLVED = "_hearth_resolved_paths"
 
 
@@ -350,7 +351,7 @@ def _clear_resolved_paths(conf: cfg.ConfigOpts) -> None:
     """Forget the paths resolved by the previous load (the files may have changed)."""
     for group, name in getattr(conf, _RESOLVED, ()):
         conf.clear_override(name, group)
-    setattr(conf, _RESOLVED, set())
+    setattr(conf, _RESOLVED, {})
 
 
 def _from_file(value: str, directory: str, keyed: bool) -> str:
@@ -379,7 +380,19 @@ def _resolve_relative_paths(conf: cfg.ConfigOpts) -> None:
                 if isinstance(value, list) else _from_file(value, directory, keyed)
             if new != value:
                 conf.set_override(name, new, group)
-                resolved.add((group, name))
+                resolved[(group, name)] = location.detail
+
+
+def origin(name: str, group: str | None = None, conf: cfg.ConfigOpts = CONF) -> str:
+    """Return where an option's value comes from, for messages: the file, or the default."""
+    option = f"[{group or 'DEFAULT'}] {name}"
+    resolved = getattr(conf, _RESOLVED, {}).get((group, name))
+    if resolved:
+        return f"{option} in {resolved}"
+    location = conf.get_location(name, group)
+    if location is not None and location.location == cfg.Locations.user and location.detail:
+        return f"{option} in {location.detail}"
+    return f"{option}, by default"
 
 
 def database_url(conf: cfg.ConfigOpts = CONF) -> str:

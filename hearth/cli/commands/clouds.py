@@ -23,11 +23,32 @@ NODE_COLUMNS = ("provider", "name", "id", "state", "image", "size", "public_ips"
 
 
 def _cloud(args: argparse.Namespace) -> Any:
+    """Return the Cloud of the configuration; refuse a ``config_dir`` that does not exist."""
+    import os
+
+    from hearth.cli.command import CommandError
     from hearth.clouds.cloud import Cloud
     from hearth.common import config
 
     config.load(config_files=getattr(args, "config_file", None))
+    directory = config.CONF.cloud.config_dir
+    if not os.path.isdir(directory):
+        raise CommandError(
+            f"No cloud is configured: the cloud configuration directory {directory} "
+            f"({config.origin('config_dir', 'cloud')}) does not exist. Write providers in "
+            "its cloud.providers.d/*.conf and profiles in cloud.profiles.d/*.conf, or set "
+            "[cloud] config_dir to the directory that has them.")
     return Cloud.from_conf()
+
+
+def _say_if_none(found: Any, kind: str) -> None:
+    """Tell on stderr that the configuration names no provider (or profile) at all."""
+    if not found:
+        from hearth.common import config
+
+        directory = config.CONF.cloud.config_dir
+        print(f"No cloud {kind} is configured in {directory} (cloud.{kind}s, "
+              f"cloud.{kind}s.d/*.conf).", file=sys.stderr)
 
 
 def _keywords(items: list[str]) -> tuple[list[Any], dict[str, Any]]:
@@ -81,6 +102,7 @@ def do_providers(args: argparse.Namespace) -> int:
                      "status": "refused" if failure else "loaded",
                      "reason": str(failure) if failure else ""})
     output.listing(rows, ("provider", "driver", "status", "reason"), args.format)
+    _say_if_none(rows, "provider")
     return 0
 
 
@@ -89,6 +111,7 @@ def do_profiles(args: argparse.Namespace) -> int:
     from hearth.cli import output
 
     profiles = _cloud(args).profiles()
+    _say_if_none(profiles, "profile")
     if args.format in STRUCTURED:
         _print(profiles, args.format)
         return 0

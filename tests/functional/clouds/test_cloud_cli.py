@@ -150,3 +150,27 @@ def test_map_creates_in_requires_order_then_only_what_is_missing(hearth_home, tm
     destroyed = [line.split("/")[2] for line in gone.stderr.splitlines()
                  if line.endswith("/destroyed: destroyed instance")]
     assert destroyed[-1] == "db-a"
+
+
+def test_a_missing_cloud_configuration_directory_is_said_not_listed_empty(hearth_home,
+                                                                           tmp_path):
+    config = tmp_path / "hearth.conf"
+    config.write_text("[cloud]\nconfig_dir = clouds\n")   # taken from the file's directory
+    for command in ("cloud-providers", "cloud-profiles", "cloud-nodes"):
+        done = run(hearth_home, command, config=config)
+        assert done.returncode == 1 and done.stdout == ""
+        assert done.stderr == (
+            f"ERROR: No cloud is configured: the cloud configuration directory "
+            f"{tmp_path / 'clouds'} ([cloud] config_dir in {config}) does not exist. Write "
+            "providers in its cloud.providers.d/*.conf and profiles in "
+            "cloud.profiles.d/*.conf, or set [cloud] config_dir to the directory that has "
+            "them.\n")
+    (tmp_path / "clouds").mkdir()
+    done = run(hearth_home, "cloud-profiles", config=config)
+    assert done.returncode == 0 and "| profile | provider |" in done.stdout
+    assert done.stderr == (f"No cloud profile is configured in {tmp_path / 'clouds'} "
+                           "(cloud.profiles, cloud.profiles.d/*.conf).\n")
+    default = run(hearth_home, "cloud-providers")
+    assert default.returncode == 1
+    assert f"{hearth_home / 'cloud'} ([cloud] config_dir, by default) does not exist" in \
+        default.stderr
