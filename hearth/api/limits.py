@@ -2,7 +2,8 @@
 
 A body larger than ``CONF.max_json_body_size`` or a template larger than
 ``CONF.max_template_size`` is refused before any parsing; malformed JSON is
-a 400 that says where the JSON broke.  Templates named by ``template_url``
+a 400 that says where the JSON broke, and so is JSON nested deeper than
+:data:`hearth.common.document_bounds.MAX_DEPTH`.  Templates named by ``template_url``
 are fetched only over http(s): the server never reads its own disk.
 """
 
@@ -13,7 +14,7 @@ import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
-from hearth.common import exception
+from hearth.common import document_bounds, exception
 from hearth.common.config import CONF
 from hearth.engine import limits as engine_limits
 
@@ -33,7 +34,10 @@ def read_json(stream: Any, content_length: int | None,
     if not data.strip():
         return None
     try:
-        return json.loads(data)
+        return document_bounds.load_json(data)
+    except document_bounds.DocumentTooComplex:
+        raise exception.BadRequest(
+            message=document_bounds.describe_too_deep("The request body")) from None
     except UnicodeDecodeError as exc:
         raise exception.BadRequest(message=f"The request body is not UTF-8: {exc}") from None
     except json.JSONDecodeError as exc:

@@ -95,7 +95,10 @@ _STACK_UPDATE_FIELDS: Schema = {
 
 REQUESTS: dict[str, Schema] = {
     "StackCreate": {"type": "object", "required": ["stack_name"],
-                    "properties": {"stack_name": {"type": "string", "minLength": 1},
+                    "properties": {"stack_name": {"description": (
+                        "The stack's name: a letter, then letters, digits, '_', '.' or "
+                        "'-' (at most 255 characters); the engine checks it, with "
+                        "Heat's message.")},
                                    "adopt_stack_data": {"type": ["object", "string"]},
                                    "converge": _CONVERGE_ON_CREATE,
                                    **_STACK_FIELDS}},

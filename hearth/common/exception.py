@@ -118,6 +118,21 @@ class TemplateSizeExceeded(HearthException):
     msg_fmt = "Template size (%(actual)d bytes) exceeds maximum allowed size (%(limit)d bytes)."
 
 
+class ExpandedTemplateSizeExceeded(TemplateSizeExceeded):
+    """A YAML document's aliases expand it past the template size limit (billion laughs)."""
+
+    msg_fmt = ("%(where)sTemplate size (%(actual)d bytes with its YAML aliases expanded) "
+               "exceeds maximum allowed size (%(limit)d bytes).")
+
+    def __init__(self, actual: int, limit: int, filename: str | None = None) -> None:
+        super().__init__(actual=actual, limit=limit, where=f"{filename}: " if filename else "")
+
+    @property
+    def error_type(self) -> str:
+        """Clients see the size limit's error, as for any template too large."""
+        return "TemplateSizeExceeded"
+
+
 class StackValidationFailed(HearthException):
     """A template, parameter or property is invalid; says where.
 
@@ -226,6 +241,17 @@ class InvalidTemplateVersion(StackValidationFailed):
         return type(self)(self.explanation, message=self.error_message, error=self.error,
                           path=self.path, line=self.line if self.line is not None else line,
                           filename=self.filename or filename, column=self.column)
+
+
+class InvalidStackName(HearthException):
+    """A new stack's name breaks Heat's rule: an error of the request, not of its template."""
+
+    msg_fmt = "%(message)s"
+
+    @property
+    def error_type(self) -> str:
+        """Heat reports this as StackValidationFailed."""
+        return "StackValidationFailed"
 
 
 class InvalidTemplateReference(StackValidationFailed):

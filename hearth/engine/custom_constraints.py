@@ -10,7 +10,6 @@ with the reason (or returns quietly when the value is fine).
 from __future__ import annotations
 
 import datetime
-import json
 import re
 import time
 import zoneinfo
@@ -18,6 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 import netaddr
+
+from hearth.common import document_bounds
 
 FQDN_MAX_LEN = 255
 DNS_LABEL_MAX_LEN = 63
@@ -261,8 +262,8 @@ class JsonStringConstraint(BaseConstraint):
     def check(self, value: Any) -> None:
         """Accept a string json.loads can parse."""
         try:
-            json.loads(value)
-        except json.JSONDecodeError as exc:
+            document_bounds.load_json(value)
+        except ValueError as exc:
             raise ValueError(f"JSON string {value} is invalid: {exc}") from None
 
 

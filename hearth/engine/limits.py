@@ -29,9 +29,14 @@ def template_size(template: Any) -> int:
     return len(json.dumps(template, separators=(",", ":")).encode())
 
 
+def template_size_limit() -> int:
+    """Return ``max_template_size``: the most bytes a template may take."""
+    return int(_conf().max_template_size)
+
+
 def check_template_size(template: Any) -> None:
     """Raise TemplateSizeExceeded when the template is over ``max_template_size``."""
-    limit = _conf().max_template_size
+    limit = template_size_limit()
     size = template_size(template)
     if size > limit:
         raise exception.TemplateSizeExceeded(actual=size, limit=limit)

@@ -114,9 +114,9 @@ def ext(external: Any, pillar: Mapping[str, Any] | None = None,
     side's rights.
     """
     if isinstance(external, str):
-        import yaml
+        from hearth.common import document_bounds
 
-        external = yaml.safe_load(external)
+        external = document_bounds.load_yaml(external)
     if not isinstance(external, Mapping) or not external:
         raise CommandExecutionError("pillar.ext takes a map of ext_pillar name to arguments")
     allowed = list(__opts__.get("on_demand_ext_pillar") or [])  # noqa: F821

@@ -21,7 +21,7 @@ from typing import Any
 import jinja2
 import yaml
 
-from hearth.common import exception
+from hearth.common import document_bounds, exception
 
 
 def _yaml_filter(value: Any, flow_style: bool = True) -> str:
@@ -32,17 +32,19 @@ def _json_filter(value: Any) -> str:
     return json.dumps(value, default=str)
 
 
-#: libyaml's loader when PyYAML has it (several times faster), else the pure-Python one.
-YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
 _COMPILED: dict[tuple[str, float, int], jinja2.Template] = {}
 _COMPILED_LOCK = threading.Lock()
 _COMPILED_MAX = 2048
 
 
 def load_yaml(text: str) -> Any:
-    """Load YAML text with the safe loader."""
-    return yaml.load(text, Loader=YAML_LOADER)  # noqa: S506 - a safe loader
+    """Load rendered YAML with the safe loader, within the document bounds.
+
+    The text may hold what an agent reports (its grains): however it is
+    written, its aliases cannot make the master build more than
+    :data:`~hearth.common.document_bounds.DEFAULT_MAX_SIZE` bytes of data.
+    """
+    return document_bounds.load_yaml(text)
 
 
 @functools.lru_cache(maxsize=64)

@@ -37,8 +37,10 @@ def parse_value(text: str) -> Any:
     if text.startswith(("[", "{")):
         import yaml
 
+        from hearth.common import document_bounds
+
         try:
-            return yaml.safe_load(text)
+            return document_bounds.load_yaml(text)
         except yaml.YAMLError:
             return text
     return text

@@ -144,7 +144,9 @@ class EngineService(StackKeeping, StackReads):
         """Validate and store a new stack (create, adopt); return it, not started."""
         from hearth.db import api_stacks
         from hearth.db.models import new_uuid
+        from hearth.engine.stacks.names import check_stack_name
         from hearth.engine.stacks.prepare import StackIdentity
+        check_stack_name(stack_name)
         limits.check_template_size(template)
         limits.check_stack_quota(api_stacks.stack_count_by_project(self.db, ctx.project_id))
         identity = StackIdentity(stack_name, new_uuid(), ctx.project_id)
@@ -166,8 +168,10 @@ class EngineService(StackKeeping, StackReads):
 
         from hearth.engine.nested import preview
         from hearth.engine.service import api_format
+        from hearth.engine.stacks.names import check_stack_name
         from hearth.engine.stacks.prepare import StackIdentity
         from hearth.engine.update import run as update
+        check_stack_name(stack_name)
         identity = StackIdentity(stack_name, "None", ctx.project_id)
         prepared = self._prepare(template, kwargs.get("files"), kwargs.get("environment"),
                                  kwargs.get("environment_files"), kwargs.get("params"),

@@ -13,11 +13,10 @@ from __future__ import annotations
 import copy
 import dataclasses
 import fnmatch
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hearth.common import exception
+from hearth.common import document_bounds, exception
 from hearth.engine.template.environment_structure import check_environment
 from hearth.engine.template.located import line_of, plain
 
@@ -311,7 +310,7 @@ def _json_value(value: Any, name: str) -> Any:
     if not isinstance(value, str):
         return value
     try:
-        return json.loads(value) if value else {}
+        return document_bounds.load_json(value) if value else {}
     except ValueError as error:
         raise exception.InvalidEnvironment(
             f"Invalid parameter in environment: '{name}' is not JSON ({error}).",

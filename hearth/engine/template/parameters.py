@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from hearth.common import exception
+from hearth.common import document_bounds, exception
 from hearth.engine import constraints as constr
 from hearth.engine.template.located import line_of
 
@@ -168,7 +168,7 @@ def parse_json(value: Any) -> Any:
     """Convert a json value: a map/list, or JSON text (empty text stays empty)."""
     try:
         text = value if isinstance(value, str) else json.dumps(value)
-        return json.loads(text) if text else value
+        return document_bounds.load_json(text) if text else value
     except (ValueError, TypeError) as exc:
         raise ValueError(f"Value must be valid JSON: {exc}") from None
 

@@ -6,7 +6,9 @@ loader is a SafeLoader whose mappings and sequences are
 :class:`~hearth.engine.template.located.LocatedList`, recording the 1-based
 line of every key and item; unquoted dates stay strings (``2016-10-14`` is
 a version, not a date) and a key written twice in one mapping is an error
-naming both lines.
+naming both lines.  Every document is bounded as it is read
+(:mod:`hearth.common.document_bounds`): nested at most ``MAX_DEPTH`` deep,
+and no larger than ``max_template_size`` with its YAML aliases expanded.
 """
 
 from __future__ import annotations
@@ -16,11 +18,11 @@ from typing import Any
 
 import yaml
 
-from hearth.common import exception
+from hearth.common import document_bounds, exception
 from hearth.engine.template.located import LocatedDict, LocatedList
 
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
-_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BaseLoader = document_bounds.BoundedSafeLoader
 
 #: What the top level must be, per kind of document (Heat's wording).
 NOT_A_MAPPING = {
@@ -29,8 +31,8 @@ NOT_A_MAPPING = {
 }
 
 
-class LocatedLoader(_BaseLoader):  # type: ignore[misc, valid-type]
-    """A safe YAML loader that keeps lines and leaves dates as strings."""
+class LocatedLoader(_BaseLoader):
+    """A bounded safe YAML loader that keeps lines and leaves dates as strings."""
 
     yaml_implicit_resolvers = {
         first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP_TAG]
@@ -111,7 +113,10 @@ def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _load_json(text: str, filename: str | None) -> Any:
     """Return the JSON document, located through the YAML loader where it can."""
     try:
-        data = json.loads(text, object_pairs_hook=_reject_duplicates)
+        data = document_bounds.load_json(text, object_pairs_hook=_reject_duplicates)
+    except document_bounds.DocumentTooComplex as exc:
+        raise exception.StackValidationFailed(
+            str(exc), error="Error parsing template", filename=filename) from None
     except json.JSONDecodeError as exc:
         raise exception.StackValidationFailed(
             exc.msg, error="Error parsing template", line=exc.lineno, column=exc.colno,
@@ -148,8 +153,15 @@ def _tab_column(text: str, mark: Any) -> int | None:
 
 
 def _load_yaml(text: str, filename: str | None) -> Any:
+    from hearth.engine.limits import template_size_limit
     try:
-        return yaml.load(text, Loader=LocatedLoader)  # noqa: S506 - LocatedLoader is a SafeLoader
+        return document_bounds.load_yaml(text, template_size_limit(), LocatedLoader)
+    except document_bounds.ExpansionTooLarge as exc:
+        raise exception.ExpandedTemplateSizeExceeded(exc.size, exc.limit, filename) from None
+    except document_bounds.DocumentTooComplex as exc:
+        raise exception.StackValidationFailed(
+            str(exc), error="Error parsing template", line=exc.line,
+            filename=filename) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
@@ -163,10 +175,6 @@ def _load_yaml(text: str, filename: str | None) -> Any:
     except yaml.YAMLError as exc:
         raise exception.StackValidationFailed(
             str(exc), error="Error parsing template", filename=filename) from None
-    except RecursionError:
-        raise exception.StackValidationFailed(
-            "the document is nested too deeply", error="Error parsing template",
-            filename=filename) from None
 
 
 def parse(text: str | bytes, filename: str | None = None,

@@ -64,9 +64,18 @@ def _field_type(field: str, expected: str) -> dict[str, Any]:
     return {"x-messages": {"type": f"Resource {{name}} {field} type must be {expected}"}}
 
 
-def _named_map(item_schema: Mapping[str, Any], section: str) -> dict[str, Any]:
-    return {"type": ["object", "null"], "additionalProperties": item_schema,
-            "x-messages": {"type": f'the "{section}" section must be a map, not {{kind}}'}}
+def _named_map(item_schema: Mapping[str, Any], section: str,
+               names: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    schema = {"type": ["object", "null"], "additionalProperties": item_schema,
+              "x-messages": {"type": f'the "{section}" section must be a map, not {{kind}}'}}
+    if names is not None:
+        schema["propertyNames"] = names
+    return schema
+
+
+#: What a resource may be named (Heat: its name is a segment of the resource's URLs).
+RESOURCE_NAME = {"not": {"pattern": "/"},
+                 "x-messages": {"not": 'Resource name may not contain "/"'}}
 
 
 #: The key sets of a TemplateVersion the schema is built from.
@@ -139,7 +148,7 @@ def _build_schema(sections: frozenset[str], resource_keys: frozenset[str],
         "parameter_groups": {"type": ["array", "null"], "items": group, "x-messages": {
             "type": "The parameter_groups should be a list."}},
         "parameters": _named_map(parameter, "parameters"),
-        "resources": _named_map(resource, "resources"),
+        "resources": _named_map(resource, "resources", RESOURCE_NAME),
         "outputs": _named_map(output, "outputs"),
         "conditions": _named_map({}, "conditions"),
     }
@@ -166,8 +175,16 @@ def _unexpected_keys(error: jsonschema.ValidationError) -> list[Any]:
     return sorted(keys, key=lambda key: (line_of(error.instance, key) or 0, str(key)))
 
 
-def _fields(error: jsonschema.ValidationError) -> dict[str, Any]:
+def _path(error: jsonschema.ValidationError) -> list[Any]:
+    """Return where ``error`` is: a key refused by ``propertyNames`` is its own last step."""
     path = list(error.absolute_path)
+    if "propertyNames" in error.schema_path:
+        path.append(error.instance)
+    return path
+
+
+def _fields(error: jsonschema.ValidationError) -> dict[str, Any]:
+    path = _path(error)
     fields: dict[str, Any] = {"value": error.instance, "kind": _kind(error.instance),
                               "name": path[1] if len(path) > 1 else "",
                               "typename": type(error.instance).__name__,
@@ -193,7 +210,7 @@ def _line(document: Any, error: jsonschema.ValidationError) -> int | None:
     """Return the line of the offending key (or value) of ``error``."""
     container, key = None, None
     node = document
-    for step in error.absolute_path:
+    for step in _path(error):
         container, key = node, step
         node = node[step]
     if error.validator == "additionalProperties":
@@ -210,13 +227,14 @@ def _to_validation_error(document: Any, error: jsonschema.ValidationError,
     template = error.schema.get("x-messages", {}).get(error.validator) \
         or GENERIC_MESSAGES.get(error.validator, error.message)
     return error_class(
-        template.format(**_fields(error)), path=list(error.absolute_path),
+        template.format(**_fields(error)), path=_path(error),
         line=_line(document, error), filename=filename)
 
 
 def _rank(document: Any, error: jsonschema.ValidationError) -> tuple[Any, ...]:
     line = _line(document, error) or 0
-    return (-len(error.absolute_path), line, [str(step) for step in error.absolute_path])
+    path = _path(error)
+    return (-len(path), line, [str(step) for step in path])
 
 
 def _validator(schema: dict[str, Any]) -> jsonschema.Draft202012Validator:

@@ -11,6 +11,7 @@ from typing import Any
 
 import yaml
 
+from hearth.common import document_bounds
 from hearth.common.exception import CommandExecutionError
 from hearth.pillar.ext._command import run_command
 
@@ -20,7 +21,7 @@ def ext_pillar(minion_id: str, pillar: Any, command: str) -> dict[str, Any]:
     command = command.replace("%s", minion_id)
     output = run_command(__salt__, command, python_shell=True)  # noqa: F821
     try:
-        data = yaml.safe_load(output)
+        data = document_bounds.load_yaml(output)
     except yaml.YAMLError as error:
         raise CommandExecutionError(
             f"YAML data from {command!r} failed to parse: {error}") from error

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from typing import Any
 
-from hearth.common import exception
+from hearth.common import document_bounds, exception
 from hearth.engine.template.function import Function, resolve
 from hearth.engine.template.functions import references, strings
 from hearth.engine.template.functions.arguments import is_list, is_map, unpack_list
@@ -146,7 +145,7 @@ class Select(Function):
         index, collection = unpack_list(self, resolve(self.args), 2, 2, self.usage)
         if isinstance(collection, str) and collection:
             try:
-                collection = json.loads(collection)
+                collection = document_bounds.load_json(collection)
             except ValueError:
                 raise self.error(f'Arguments to "{self.fn_name}" not fully resolved') from None
         if collection in ("", None):

@@ -9,7 +9,8 @@ from hearth.engine.template.environment import Environment
 @pytest.mark.parametrize("text, message", [
     ("parameters: text\n", "e.yaml:1: parameters: must be a map, not a string"),
     ("parameter_defaults: [1]\n", "e.yaml:1: parameter_defaults: must be a map, not a list"),
-    ("parameters:\n  1: x\n", "e.yaml:1: parameters: names here must be strings, not a number (1)"),
+    ("parameters:\n  1: x\n",
+     "e.yaml:2: parameters.1: names here must be strings, not a number (1)"),
     ("parameter_merge_strategies: merge\n",
      "e.yaml:1: parameter_merge_strategies: must be a map, not a string"),
     ("parameter_merge_strategies:\n  p: [merge]\n",
@@ -17,7 +18,7 @@ from hearth.engine.template.environment import Environment
     ("encrypted_param_names: 3\n", "e.yaml:1: encrypted_param_names: must be a list, not a number"),
     ("event_sinks: text\n", "e.yaml:1: event_sinks: must be a list, not a string"),
     ("resource_registry:\n  1: My::Type\n",
-     "e.yaml:1: resource_registry: names here must be strings, not a number (1)"),
+     "e.yaml:2: resource_registry.1: names here must be strings, not a number (1)"),
     ("resource_registry:\n  My::Type: {x: 1}\n",
      "e.yaml:2: resource_registry.My::Type: a mapping must be a type name or a template, "
      "not a map"),
