@@ -71,6 +71,25 @@ def parse_key_values(items: Sequence[str] | None, option: str = "-P") -> dict[st
     return result
 
 
+def read_text_file(path: str, label: str | None = None) -> str:
+    """Return the text of a UTF-8 file; a CommandError names it and says what is wrong.
+
+    ``label`` names the file in messages (default: ``path``).
+    """
+    from hearth.common.text import NotUtf8, decode_utf8
+
+    label = label or path
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise CommandError(f"Cannot read {label}: {exc.strerror}") from None
+    try:
+        return decode_utf8(data)
+    except NotUtf8 as exc:
+        raise CommandError(f"{label}:{exc.line}: {exc}") from None
+
+
 def print_error(error: Any) -> None:
     """Print an error message to stderr, as 'ERROR: ...'."""
     print(f"ERROR: {error}", file=sys.stderr)

@@ -35,6 +35,7 @@ import hashlib
 import json
 import os
 import select
+import stat
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -112,9 +113,14 @@ def runtime_dir() -> str:
     if not path:
         base = os.environ.get("XDG_RUNTIME_DIR")
         path = os.path.join(base, "hearth") if base else f"/tmp/hearth-{os.getuid()}"
-    os.makedirs(path, mode=0o700, exist_ok=True)
+    try:
+        paths.ensure_directory(path, "the local engine's runtime directory", 0o700)
+    except exception.DirectoryUnusable as error:
+        raise LocalEngineError(message=f"{error}; move it away or set {RUNTIME_DIR_ENV}"
+                               ) from None
     status = os.lstat(path)
-    if status.st_uid != os.getuid() or status.st_mode & 0o077:
+    if (not stat.S_ISDIR(status.st_mode) or status.st_uid != os.getuid()
+            or status.st_mode & 0o077):
         raise LocalEngineError(message=f"{path} must be a directory of yours that nobody "
                                        "else may read (mode 0700); fix it or set "
                                        f"{RUNTIME_DIR_ENV}")

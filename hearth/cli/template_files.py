@@ -17,6 +17,7 @@ check (``max_template_size``), not the client's.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import urllib.parse
@@ -41,16 +42,42 @@ def resolve(reference: str, base_url: str) -> str:
     return urllib.parse.urljoin(base_url, reference)
 
 
-def read_url(url: str) -> str:
-    """Return the text of a ``file://`` URL (other schemes are refused)."""
+def read_url_bytes(url: str) -> bytes:
+    """Return the contents of a ``file://`` URL (other schemes are refused)."""
     parsed = urllib.parse.urlparse(url)
     if parsed.scheme != "file":
         raise CommandError(f"Could not fetch contents for {url}: only local files are read")
     try:
-        with open(urllib.parse.unquote(parsed.path), encoding="utf-8") as handle:
+        with open(urllib.parse.unquote(parsed.path), "rb") as handle:
             return handle.read()
     except OSError as exc:
         raise CommandError(f"Could not fetch contents for {url}: {exc.strerror}") from None
+
+
+def read_url(url: str, label: str | None = None) -> str:
+    """Return the text of a ``file://`` URL: UTF-8, else an error naming the file and line.
+
+    ``label`` names the file in the error (default: its path).
+    """
+    from hearth.common.text import NotUtf8, decode_utf8
+    try:
+        return decode_utf8(read_url_bytes(url))
+    except NotUtf8 as exc:
+        where = label or urllib.parse.unquote(urllib.parse.urlparse(url).path)
+        raise CommandError(f"{where}:{exc.line}: {exc}") from None
+
+
+def read_file_contents(url: str) -> str:
+    """Return what a ``get_file`` of ``url`` sends: the text, or base64 when not UTF-8.
+
+    As heatclient: a file that is not UTF-8 text (an image, an archive) is
+    sent base64-encoded rather than refused.
+    """
+    data = read_url_bytes(url)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return base64.encodebytes(data).decode("ascii")
 
 
 def _is_template(value: Any) -> bool:
@@ -75,8 +102,9 @@ class FileGatherer:
         if depth > MAX_DEPTH:
             raise CommandError(f"{url}: provider templates are nested more than "
                                f"{MAX_DEPTH} deep")
-        data = parser.parse(read_url(url) if text is None else text,
-                            filename or urllib.parse.urlparse(url).path, check_size=False)
+        filename = filename or urllib.parse.unquote(urllib.parse.urlparse(url).path)
+        data = parser.parse(read_url(url, filename) if text is None else text,
+                            filename, check_size=False)
         self._rewrite_functions(data, url, depth)
         return data
 
@@ -98,7 +126,8 @@ class FileGatherer:
             for key, value in node.items():
                 if key == "get_file" and isinstance(value, str) and len(node) == 1:
                     url = resolve(value, base_url)
-                    self.files.setdefault(url, read_url(url))
+                    if url not in self.files:
+                        self.files[url] = read_file_contents(url)
                     node[key] = url
                 elif key == "type" and _is_template(value):
                     node[key] = self._nested(value, base_url, depth)
@@ -113,7 +142,7 @@ class FileGatherer:
         from hearth.engine.template import parser
 
         url = file_url(path)
-        text = read_url(url)
+        text = read_url(url, path)
         data = parser.parse(text, path, kind="environment", check_size=False)
         registry = data.get("resource_registry")
         if isinstance(registry, dict) and self._rewrite_registry(registry, url):
@@ -151,7 +180,7 @@ def gather(template_path: str, env_paths: Iterable[str] = (),
     """
     gatherer = FileGatherer()
     url = file_url(template_path)
-    text = read_url(url)
+    text = read_url(url, template_path)
     if names_files(text) or not text_when_alone:
         template = gatherer.template(url, filename=template_path, text=text)
     else:

@@ -15,6 +15,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from hearth.common import paths
+
 
 def build_parser(prog: str, description: str) -> argparse.ArgumentParser:
     """Return the argument parser every Hearth daemon shares."""
@@ -35,7 +37,8 @@ def setup_logging(prog: str, log_file: str | None, debug: bool) -> None:
     """Log to ``log_file`` (or stderr) at INFO, or DEBUG with ``debug``."""
     handler: logging.Handler
     if log_file:
-        os.makedirs(os.path.dirname(os.path.abspath(log_file)), exist_ok=True)
+        paths.ensure_directory(os.path.dirname(os.path.abspath(log_file)),
+                               "the log file's directory")
         handler = logging.FileHandler(log_file)
     else:
         handler = logging.StreamHandler(sys.stderr)

@@ -393,6 +393,12 @@ class Unauthorized(HearthException):
     msg_fmt = "%(message)s"
 
 
+class DirectoryUnusable(HearthException):
+    """A directory Hearth needs cannot be made (a file in its place, no permission)."""
+
+    msg_fmt = "Cannot use %(path)s as %(purpose)s: %(reason)s"
+
+
 class BadRequest(HearthException):
     """A request is malformed (bad JSON, wrong type, unknown key)."""
 

@@ -25,7 +25,7 @@ from sqlalchemy import Connection, create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
-from hearth.common import exception
+from hearth.common import exception, paths
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -98,7 +98,8 @@ def current_revision(url: str) -> str | None:
 def _migration_engine(url: str):
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        os.makedirs(os.path.dirname(os.path.abspath(parsed.database)), exist_ok=True)
+        paths.ensure_directory(os.path.dirname(os.path.abspath(parsed.database)),
+                               "the database's directory")
     return create_engine(url)
 
 

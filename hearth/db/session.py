@@ -36,6 +36,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from hearth.common import paths
 from hearth.db.write_queue import WriteQueue
 
 SQLITE_BUSY_TIMEOUT_MS = 30000
@@ -74,7 +75,8 @@ def get_engine(url: str) -> Engine:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
-            os.makedirs(os.path.dirname(os.path.abspath(parsed.database)), exist_ok=True)
+            paths.ensure_directory(os.path.dirname(os.path.abspath(parsed.database)),
+                                   "the database's directory")
         engine = create_engine(url, connect_args={"check_same_thread": False,
                                                   "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
                                pool_size=10, max_overflow=20, pool_use_lifo=True)

@@ -97,7 +97,7 @@ def do_stack_abandon(args: argparse.Namespace) -> int:
 def _adopt_data(path: str) -> Any:
     from hearth.common import exception
     from hearth.engine.template.parser import parse
-    text = stacks._read_file(path)
+    text = command.read_text_file(path)
     if not text.strip():
         raise command.CommandError("Invalid adopt-file, no data!")
     try:

@@ -32,12 +32,9 @@ def _grains(args: argparse.Namespace) -> dict[str, Any]:
 
     text = args.grains
     if args.grains_file:
-        try:
-            with open(args.grains_file, encoding="utf-8") as stream:
-                text = stream.read()
-        except OSError as error:
-            raise CommandError(f"Cannot read --grains-file {args.grains_file}: "
-                               f"{error.strerror}") from error
+        from hearth.cli.command import read_text_file
+
+        text = read_text_file(args.grains_file, f"--grains-file {args.grains_file}")
     if text is None:
         from hearth.grains import load_grains
         from hearth.loader import opts_from_conf
@@ -45,8 +42,10 @@ def _grains(args: argparse.Namespace) -> dict[str, Any]:
         return dict(load_grains(opts_from_conf()))
     import yaml
 
+    from hearth.common import document_bounds
+
     try:
-        grains = yaml.safe_load(text)
+        grains = document_bounds.load_yaml(text)
     except yaml.YAMLError as error:
         raise CommandError(f"--grains is not JSON or YAML: {error}") from error
     if not isinstance(grains, dict):
@@ -62,8 +61,10 @@ def _override(args: argparse.Namespace) -> dict[str, Any] | None:
         return None
     import yaml
 
+    from hearth.common import document_bounds
+
     try:
-        value = yaml.safe_load(args.pillar)
+        value = document_bounds.load_yaml(args.pillar)
     except yaml.YAMLError as error:
         raise CommandError(f"--pillar is not JSON or YAML: {error}") from error
     if not isinstance(value, dict):

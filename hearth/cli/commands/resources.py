@@ -49,11 +49,9 @@ def signal_details(data: str | None, data_file: str | None) -> dict | None:
         raise command.CommandError("Can only specify one of data and data-file", exit_code=2)
     if data_file:
         try:
-            with open(data_file, encoding="utf-8") as handle:
-                data = handle.read()
-        except OSError as exc:
-            raise command.CommandError(f"Cannot read {data_file}: {exc.strerror}",
-                                       exit_code=2)
+            data = command.read_text_file(data_file)
+        except command.CommandError as exc:
+            raise command.CommandError(str(exc), exit_code=2) from None
     if not data:
         return None
     try:

@@ -37,12 +37,6 @@ def _backend(args: argparse.Namespace) -> Any:
     return get_backend(args)
 
 
-def _read_file(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except OSError as exc:
-        raise command.CommandError(f"Cannot read {path}: {exc.strerror}")
 
 
 def template_request(args: argparse.Namespace) -> dict[str, Any]:
@@ -61,7 +55,7 @@ def template_request(args: argparse.Namespace) -> dict[str, Any]:
         files = request.setdefault("files", {})
         for path in env_paths:
             name = "file://" + os.path.abspath(path)
-            files[name] = _read_file(path)
+            files[name] = command.read_text_file(path)
         request["environment_files"] = ["file://" + os.path.abspath(p) for p in env_paths]
     return request
 

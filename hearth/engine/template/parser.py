@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from hearth.common import document_bounds, exception
+from hearth.common.text import NotUtf8, decode_utf8
 from hearth.engine.template.located import LocatedDict, LocatedList
 
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
@@ -81,15 +82,16 @@ class DuplicateKey(Exception):
         self.second_line = second_line
 
 
-def _decode(text: str | bytes, filename: str | None) -> str:
+def decode(text: str | bytes, filename: str | None = None) -> str:
+    """Return the text of a template or environment; StackValidationFailed unless UTF-8."""
     if isinstance(text, str):
         return text
     try:
-        return text.decode("utf-8")
-    except UnicodeDecodeError as exc:
+        return decode_utf8(text)
+    except NotUtf8 as exc:
         raise exception.StackValidationFailed(
-            f"the file is not valid UTF-8 ({exc.reason} at byte {exc.start})",
-            error="Error parsing template", filename=filename) from None
+            str(exc), error="Error parsing template", line=exc.line,
+            filename=filename) from None
 
 
 def _check_size(text: str | bytes) -> None:
@@ -189,7 +191,7 @@ def parse(text: str | bytes, filename: str | None = None,
     """
     if check_size:
         _check_size(text)
-    text = _decode(text, filename)
+    text = decode(text, filename)
     try:
         data = _load_json(text, filename) if _looks_like_json(text) else _load_yaml(text, filename)
     except DuplicateKey as dup:

@@ -77,8 +77,10 @@ def test_merge_keys_work():
                            "character: YAML indents with spaces only, never tabs"),
     ("- 1\n- 2\n", "demo.yaml:1: The template is not a JSON object or YAML mapping."),
     ("? [1]\n: 2\n", "demo.yaml:1:3: Error parsing template: found unhashable key"),
-    (b"a: \xff\n", "demo.yaml: Error parsing template: the file is not valid UTF-8 "
-                   "(invalid start byte at byte 3)"),
+    (b"a: \xff\n", "demo.yaml:1: Error parsing template: the file is not valid UTF-8 "
+                   "(invalid start byte at byte 3); save it as UTF-8"),
+    (b"a: 1\nb: caf\xe9\n", "demo.yaml:2: Error parsing template: the file is not valid "
+                           "UTF-8 (invalid continuation byte at byte 11); save it as UTF-8"),
 ])
 def test_errors_name_file_and_line(text, message):
     with pytest.raises(exception.StackValidationFailed) as info:
