@@ -306,14 +306,20 @@ class EngineService(StackKeeping, StackReads):
 
     def resource_signal(self, ctx: RequestContext, stack_identity: str, resource_name: str,
                         details: Any = None) -> None:
-        """Deliver a signal (or ``{"unset_hook": ...}``) to a resource."""
+        """Deliver a signal (or ``{"unset_hook": ...}``) to a resource.
+
+        The handler runs holding the stack's lock (shared with an action of
+        this engine): a nested stack it acts on (a scaling group's resize) is
+        then under a live engine's lock, never taken for a dead engine's.
+        """
         from hearth.engine.resources import actions as resource_actions
         row = self._row(ctx, stack_identity, show_deleted=False)
         stack = self._load(row)
         if resource_name not in stack.resources:
             raise exception.ResourceNotFound(resource_name=resource_name, stack_name=row.name,
                                              entity="Resource", name=resource_name)
-        resource_actions.signal(stack.resources[resource_name], details)
+        with self.runtime.holding(row.id):
+            resource_actions.signal(stack.resources[resource_name], details)
 
     def resource_mark_unhealthy(self, ctx: RequestContext, stack_identity: str,
                                 resource_name: str, mark_unhealthy: bool,

@@ -1,11 +1,15 @@
 """One engine's runtime: its registration, heartbeat, stack locks and running actions.
 
 An engine registers itself, beats on a green thread, and acts on a stack
-only while it holds the stack's lock (:mod:`hearth.db.api_locks`): a lock
-held by a live engine gives :class:`ActionInProgress`, one held by a dead
-engine is stolen.  At start the engine fails the stacks that dead engines
-left IN_PROGRESS ("Engine went down during stack <ACTION>"), so every stack
-can always be updated, rolled back or deleted.
+only while it holds the stack's lock (:mod:`hearth.db.api_locks`), or the
+lock of a stack above it: a lock held by a live engine gives
+:class:`ActionInProgress`, one held by a dead engine is stolen.  Work that
+acts outside a stack action (a signal whose handler resizes a group's
+nested stack) holds the signalled stack's lock while it runs
+(:meth:`EngineRuntime.holding`).  At start, and periodically, the engine
+fails the stacks that dead engines left IN_PROGRESS ("Engine went down
+during stack <ACTION>"), so every stack can always be updated, rolled back
+or deleted; a stack acted on under a live engine's lock is never one of them.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from hearth.common import exception
@@ -60,6 +65,7 @@ class EngineRuntime:
         self.engine_id = engine_id or str(uuid.uuid4())
         self.running: dict[str, Any] = {}      # stack id -> green thread
         self.live_stacks: dict[str, Any] = {}  # stack id -> Stack acting now (for cancel)
+        self._holds: dict[str, int] = {}       # stack id -> works holding its lock here
         #: sent when an action ends, then replaced (see :meth:`pause`)
         self._action_ended = scheduler.Event()
         api_engines.engine_register(db, self.engine_id, socket.gethostname(), os.getpid(),
@@ -152,11 +158,40 @@ class EngineRuntime:
             finally:
                 self.running.pop(stack.id, None)
                 self.live_stacks.pop(stack.id, None)
-                api_locks.lock_release(self.db, stack.id, self.engine_id)
+                self._release(stack.id)
                 ended, self._action_ended = self._action_ended, scheduler.Event()
                 ended.send(True)
         self.live_stacks[stack.id] = stack
         self.running[stack.id] = scheduler.spawn(runner)
+
+    @contextmanager
+    def holding(self, stack_id: str) -> Iterator[None]:
+        """Hold the stack's lock for this engine while the block runs, as an action does.
+
+        For work that acts on the stack's nested stacks outside any action (a
+        signal's handler): what it leaves IN_PROGRESS is under a live
+        engine's lock, so recovery leaves it alone.  A lock this engine holds
+        already (an action, another hold) is shared; one another live engine
+        holds covers the work as well and is left to it.
+        """
+        holder = api_locks.lock_take(self.db, stack_id, self.engine_id,
+                                     CONF.engine_life_check_timeout)
+        mine = holder is None or holder == self.engine_id
+        if mine:
+            self._holds[stack_id] = self._holds.get(stack_id, 0) + 1
+        try:
+            yield
+        finally:
+            if mine:
+                self._holds[stack_id] -= 1
+                if not self._holds[stack_id]:
+                    del self._holds[stack_id]
+                self._release(stack_id)
+
+    def _release(self, stack_id: str) -> None:
+        """Release the stack's lock unless an action or a hold of this engine still needs it."""
+        if stack_id not in self.running and stack_id not in self._holds:
+            api_locks.lock_release(self.db, stack_id, self.engine_id)
 
     def wait(self, stack_id: str, timeout: float | None = None) -> None:
         """Wait (green) until the stack's action in this engine ends."""
