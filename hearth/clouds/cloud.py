@@ -26,13 +26,23 @@ NOT_ARGUMENTS = ("call", "kwargs")
 
 
 def cloud_opts_from_conf(conf: Any = None) -> dict[str, Any]:
-    """Build the cloud ``__opts__`` from Hearth's configuration and ``[cloud] config_dir``."""
+    """Build the cloud ``__opts__`` from Hearth's configuration and ``[cloud] config_dir``.
+
+    Besides the providers and profiles, the options Salt's own drivers read
+    on every call are always there: ``sock_dir`` (the directory of the event
+    bus's socket), ``transport``, ``cachedir``, ``pki_dir`` (the master's
+    keys) and ``conf_file`` (see :data:`hearth.clouds.config.DEFAULT_OPTS`).
+    """
+    import os
+
     from hearth.common import config as hearth_config
 
     conf = conf if conf is not None else hearth_config.CONF
     hearth_config.register_opts(conf)
     base = {"state_path": conf.state_path, "cachedir": f"{conf.state_path}/cache",
-            "cloud_dirs": list(conf.cloud_dirs), "enable_zip_modules": conf.enable_zip_modules}
+            "cloud_dirs": list(conf.cloud_dirs), "enable_zip_modules": conf.enable_zip_modules,
+            "sock_dir": os.path.dirname(conf.bus.publish_socket) or ".",
+            "pki_dir": conf.master.pki_dir}
     return config.load_cloud_opts(conf.cloud.config_dir, base)
 
 
@@ -102,11 +112,18 @@ class Cloud:
 
     def provider_vm(self, reference: str, name: str,
                     settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Return the ``vm_`` of a node ``name`` on provider ``reference``."""
+        """Return the ``vm_`` of a node ``name`` on provider ``reference``.
+
+        As Salt Cloud's: the provider's configuration with ``settings`` (the
+        profile and its overrides) on top, then ``name``, ``profile`` (None
+        without one), ``provider`` and ``driver`` (both ``alias:driver``).
+        """
         if not name:
             raise exception.CloudSystemExit("A node needs a name.")
         alias, driver = self.resolve(reference)
-        return {**dict(settings or {}), "name": name, "provider": f"{alias}:{driver}",
+        provider = self.opts["providers"][alias][driver]
+        vm_ = config.merge({"profile": None, **provider}, settings or {})
+        return {**vm_, "name": name, "provider": f"{alias}:{driver}",
                 "driver": f"{alias}:{driver}"}
 
     # --- drivers ---------------------------------------------------------
@@ -160,7 +177,7 @@ class Cloud:
             raise exception.InvalidArguments(name=f"{driver}.{name}", message=str(error)) \
                 from error
         try:
-            return self.scrub(function(*args, **kwargs))
+            return self.scrub(utils.simple_types(function(*args, **kwargs)))
         except exception.HearthException:
             raise
         except Exception as error:  # noqa: BLE001 - any SDK error is the provider's failure
@@ -234,9 +251,43 @@ class Cloud:
         return exception.CloudDeployFailed(failure.node, failure.stage,
                                            f"{failure.reason} ({note})", failure.output)
 
+    def run_profile(self, profile: str, names: Sequence[str],
+                    overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Create nodes ``names`` from ``profile``, as ``salt-cloud -p``: ``{name: node}``.
+
+        A name some provider already has is not created again: its entry is
+        ``{"Error": "<name> already exists under <alias:driver>"}``.  With
+        several names a failed create is recorded the same way and the
+        others go on; a single name's failure is raised.
+        """
+        vms = [self.profile_vm(profile, name, overrides) for name in names]
+        owners = self.node_owners()
+        answer: dict[str, Any] = {}
+        for vm_ in vms:
+            name = vm_["name"]
+            if name in owners:
+                message = f"{name} already exists under {owners[name]}"
+                LOG.error("%s", message)
+                answer[name] = {"Error": message}
+                continue
+            try:
+                answer[name] = self.create(vm_)
+            except exception.HearthException as error:
+                if len(vms) == 1:
+                    raise
+                LOG.error("cloud node %s was not created: %s", name, error)
+                answer[name] = {"Error": str(error)}
+            owners[name] = vm_["driver"]
+        return answer
+
     def query(self, kind: str = "list_nodes",
               selection: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
-        """Return ``{alias: {driver: nodes}}`` over every provider whose driver loads."""
+        """Return ``{alias: {driver: nodes}}`` over every provider that answers.
+
+        A provider whose driver does not load, or whose query fails (bad
+        credentials, a dead endpoint), is logged and skipped, as Salt Cloud
+        does: one broken provider never hides the others' nodes.
+        """
         if kind not in QUERIES:
             raise exception.CloudSystemExit(f"Unknown query {kind!r} (one of {', '.join(QUERIES)})")
         if selection is not None:
@@ -245,12 +296,18 @@ class Cloud:
         answer: dict[str, dict[str, Any]] = {}
         for reference in self.provider_refs:
             alias, driver = reference.split(":")
-            failure = self.load_failure(reference)
-            if failure is not None:
-                LOG.warning("cloud provider %s skipped: %s", reference, failure)
+            try:
+                nodes = self._query_one(reference, kind)
+            except exception.HearthException as error:
+                LOG.warning("cloud provider %s skipped: %s", reference, error)
                 continue
-            answer.setdefault(alias, {})[driver] = self._query_one(reference, kind)
+            answer.setdefault(alias, {})[driver] = nodes
         return answer
+
+    def node_owners(self) -> dict[str, str]:
+        """Return ``{node name: alias:driver}`` over every provider that answers."""
+        return {name: f"{alias}:{driver}" for alias, drivers in self.query("list_nodes").items()
+                for driver, nodes in drivers.items() for name in nodes}
 
     def _query_one(self, reference: str, kind: str) -> dict[str, Any]:
         """Run query ``kind``; a driver without it answers from the plainer listing."""
@@ -261,20 +318,20 @@ class Cloud:
                                            self.opts.get("query.selection"))
         return self.call_function(reference, "list_nodes")
 
-    def locate(self, name: str) -> str:
+    def locate(self, name: str, owners: Mapping[str, str] | None = None) -> str:
         """Return the ``alias:driver`` of the provider that has node ``name``."""
-        for alias, drivers in self.query("list_nodes").items():
-            for driver, nodes in drivers.items():
-                if name in nodes:
-                    return f"{alias}:{driver}"
-        raise exception.CloudNodeNotFound(name)
+        owner = (self.node_owners() if owners is None else owners).get(name)
+        if owner is None:
+            raise exception.CloudNodeNotFound(name)
+        return owner
 
     def run_action(self, name: str, nodes: Sequence[str],
                    kwargs: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Run action ``name`` on each node (found by listing): ``{alias: {driver: ...}}``."""
         answer: dict[str, Any] = {}
+        owners = self.node_owners()
         for node in nodes:
-            reference = self.locate(node)
+            reference = self.locate(node, owners)
             alias, driver = reference.split(":")
             result = self.call_action(reference, name, node, kwargs)
             answer.setdefault(alias, {}).setdefault(driver, {})[node] = result
@@ -286,6 +343,10 @@ class Cloud:
 
     # --- what a server resource does (on its worker thread) -----------------
 
+    def has_node(self, reference: str, name: str) -> bool:
+        """Return whether provider ``reference`` lists node ``name`` (Salt's test of existence)."""
+        return name in self.call_function(reference, "list_nodes")
+
     def create_or_adopt(self, vm_: Mapping[str, Any], adopt: bool) -> dict[str, Any]:
         """Create node ``vm_``; one already under its name is adopted when ``adopt``.
 
@@ -293,21 +354,24 @@ class Cloud:
         under it was left by an engine that died mid-create: adopt it.  A
         name the template chose may be another's: refuse it.
         """
-        try:
-            found = self.call_action(vm_["driver"], "show_instance", vm_["name"])
-        except exception.CloudNodeNotFound:
+        if not self.has_node(vm_["driver"], vm_["name"]):
             return self.create(vm_)
         if not adopt:
             raise exception.CloudNodeExists(vm_["name"], vm_["driver"])
+        found = self.call_action(vm_["driver"], "show_instance", vm_["name"])
         return {**found, "adopted": True}
 
     def destroy_and_wait(self, reference: str, name: str, timeout: float,
-                         forget_agent: bool = False) -> None:
+                         forget_agent: bool = False, node_id: str | None = None) -> None:
         """Destroy node ``name`` and wait until it is gone (already gone is success).
 
         With ``forget_agent`` (a deployed node) its agent's key at the master
-        is deleted too, as ``salt-cloud -d`` deletes the minion's key.
+        is deleted too, as ``salt-cloud -d`` deletes the minion's key.  With
+        ``node_id`` (the id the caller made), a node of that name with another
+        id is someone else's and is left alone, its agent too.
         """
+        if not self._may_destroy(reference, name, node_id):
+            return
         if forget_agent:
             from hearth.clouds import agent_master
 
@@ -319,6 +383,17 @@ class Cloud:
             return
         self._destroy_and_wait(reference, name, timeout)
 
+    def _may_destroy(self, reference: str, name: str, node_id: str | None) -> bool:
+        """Return False when the node listed under ``name`` has an id other than ``node_id``."""
+        if not node_id:
+            return True
+        found = self.call_function(reference, "list_nodes").get(name)
+        if found is None or str(found.get("id") or "") in ("", str(node_id)):
+            return True
+        LOG.warning("cloud node %s on %s is %s, not %s: not destroyed", name, reference,
+                    found.get("id"), node_id)
+        return False
+
     def _destroy_and_wait(self, reference: str, name: str, timeout: float) -> None:
         try:
             self.call_action(reference, "destroy", name)
@@ -326,11 +401,7 @@ class Cloud:
             return
 
         def gone() -> Any:
-            try:
-                self.call_action(reference, "show_instance", name)
-            except exception.CloudNodeNotFound:
-                return True
-            return None
+            return True if not self.has_node(reference, name) else None
 
         utils.wait_for_ip(gone, timeout=timeout, interval=0.2)
 

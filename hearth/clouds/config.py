@@ -34,6 +34,23 @@ LOG = logging.getLogger(__name__)
 #: Keys that merge from global → provider → profile → vm_ instead of replacing.
 MERGED_KEYS = frozenset({"agent", "minion", "grains", "tags"})
 
+#: Options every cloud ``__opts__`` has unless configured otherwise: those Salt's
+#: own drivers read without a default (``__opts__["sock_dir"]`` on every event,
+#: ``__opts__["transport"]``, ``update_cachedir``...), with Salt's defaults.
+DEFAULT_OPTS: dict[str, Any] = {
+    "sock_dir": ".",
+    "transport": "zeromq",
+    "update_cachedir": False,
+    "delete_sshkeys": False,
+    "keysize": 4096,
+    "os": "",
+    "start_action": None,
+    "enable_hard_maps": False,
+    "bootstrap_delay": 0,
+    "parallel": False,
+    "query.selection": [],
+}
+
 
 def read_yaml(path: str) -> dict[str, Any]:
     """Return the mapping in the YAML file ``path`` (empty for an empty file)."""
@@ -159,12 +176,17 @@ def load_profiles(config_dir: str) -> dict[str, dict[str, Any]]:
 
 
 def load_cloud_opts(config_dir: str, base: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Return the cloud ``__opts__``: ``base``, the global ``cloud`` file, providers, profiles."""
-    opts = dict(base or {})
+    """Return the cloud ``__opts__``: defaults, ``base``, the ``cloud`` file, providers, profiles.
+
+    ``conf_file`` names the global ``cloud`` file (read when it exists) and
+    ``cachedir`` defaults to ``<config_dir>/cache``.
+    """
+    opts = {**DEFAULT_OPTS, "cachedir": os.path.join(config_dir, "cache"), **dict(base or {})}
     main = os.path.join(config_dir, "cloud")
     if os.path.isfile(main):
         opts.update(read_yaml(main))
     opts["config_dir"] = config_dir
+    opts["conf_file"] = main
     opts["providers"] = load_providers(config_dir)
     opts["profiles"] = load_profiles(config_dir)
     return opts
@@ -257,6 +279,28 @@ def is_provider_configured(opts: Mapping[str, Any], provider: str,
             LOG.debug("cloud provider %s:%s is missing the required option(s) %s",
                       found_alias, found_driver, ", ".join(missing))
     return False
+
+
+def is_profile_configured(opts: Mapping[str, Any], provider: str, profile_name: str,
+                          vm_: Mapping[str, Any] | None = None,
+                          required_keys: Sequence[str] = ("image", "size")) -> bool:
+    """Return whether profile ``profile_name`` (with ``vm_``) names what a create needs.
+
+    ``provider`` is ``alias:driver``.  A required key (``image`` and
+    ``size`` unless told otherwise) may come from the provider, the profile
+    or ``vm_``; the missing ones are logged and False returned, as Salt's.
+    """
+    alias, _, driver = str(provider).partition(":")
+    conf = ((opts.get("providers") or {}).get(alias) or {}).get(driver) or {}
+    profile = (opts.get("profiles") or {}).get(profile_name) or {}
+    levels = (conf, profile, vm_ or {})
+    missing = [key for key in required_keys
+               if all(level.get(key) in (None, "") for level in levels)]
+    if missing:
+        LOG.error("cloud profile %s (provider %s) is missing the required option(s) %s",
+                  profile_name, provider, ", ".join(missing))
+        return False
+    return True
 
 
 def check_driver_dependencies(driver: str, dependencies: Mapping[str, bool]) -> bool:

@@ -60,6 +60,27 @@ def basic_nodes(full: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, An
     return {name: {key: node[key] for key in NODE_FIELDS} for name, node in full.items()}
 
 
+#: The types a driver's answer may hold as they are (anything else becomes its text).
+SIMPLE_TYPES = (str, int, float, bool, type(None))
+
+
+def simple_types(value: Any) -> Any:
+    """Return ``value`` in plain types: mappings, lists and scalars (others as text).
+
+    SDK objects (libcloud's network interfaces, boto3's datetimes...) become
+    their text, so every answer can be shown as YAML or JSON, as Salt's
+    ``simple_types_filter`` does for query results.
+    """
+    if isinstance(value, Mapping):
+        return {key if isinstance(key, SIMPLE_TYPES) else str(key): simple_types(item)
+                for key, item in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [simple_types(item) for item in value]
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return value if isinstance(value, SIMPLE_TYPES) else str(value)
+
+
 def is_secret_key(name: Any) -> bool:
     """Return whether a payload key's name says its value is a secret."""
     lowered = str(name).lower()
@@ -194,6 +215,50 @@ def wait_for_ip(update_callback: Callable[..., Any], update_args: Iterable[Any] 
                 f"Unable to get the IP address within {timeout:g} seconds.")
         sleep(min(interval, max(0.0, deadline - clock())))
         interval *= interval_multiplier
+
+
+#: Errors a failed create keeps the class of (each takes one message).
+MESSAGE_ERRORS = (exception.CloudExecutionTimeout, exception.CloudExecutionFailure,
+                  exception.CloudSystemExit, exception.CloudConfigError)
+
+
+def keep_on_failure(vm_: Mapping[str, Any], opts: Mapping[str, Any]) -> bool:
+    """Return whether a node whose create failed is kept (``keep_on_failure``) for inspection."""
+    from hearth.clouds import config
+
+    value = config.get_cloud_config_value("keep_on_failure", vm_, opts, False)
+    return value is True or str(value).lower() in ("true", "yes", "1")
+
+
+def finish_or_destroy(name: str, node_id: str, finish: Callable[[], Any],
+                      destroy: Callable[[], Any], keep: bool = False) -> Any:
+    """Return ``finish()`` (the wait after a node was requested), or clean up.
+
+    When ``finish`` fails the node is destroyed, as Salt's drivers do when
+    the wait fails, so that no orphan is left running and a retry makes no
+    duplicate; with ``keep`` (:func:`keep_on_failure`) it is left for
+    inspection.  The error raised names the node, its id and what became of
+    it, and keeps the class of the original error when it is a cloud error.
+    """
+    try:
+        return finish()
+    except Exception as error:
+        LOG.debug("cloud node %s (%s) failed after its request", name, node_id, exc_info=True)
+        if keep:
+            outcome = (f"The node was kept (keep_on_failure): destroy it with 'stackctl "
+                       f"cloud-destroy {name}'.")
+        else:
+            try:
+                destroy()
+                outcome = "The node was destroyed."
+            except Exception as cleanup:  # noqa: BLE001 - reported with the first error
+                LOG.debug("cloud node %s: destroy after failure failed", name, exc_info=True)
+                outcome = (f"Destroying it failed too ({type(cleanup).__name__}: {cleanup}): "
+                           f"destroy it with 'stackctl cloud-destroy {node_id}'.")
+        kind = type(error) if type(error) in MESSAGE_ERRORS else exception.CloudExecutionFailure
+        text = str(error) if isinstance(error, exception.HearthException) \
+            else f"{type(error).__name__}: {error}"
+        raise kind(f"{name} ({node_id}): {text.rstrip('.')}. {outcome}") from error
 
 
 def wait_for_fun(fun: Callable[..., Any], timeout: float = 900,

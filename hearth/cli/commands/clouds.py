@@ -140,12 +140,17 @@ def do_nodes(args: argparse.Namespace) -> int:
 
 
 def do_create(args: argparse.Namespace) -> int:
-    """Create nodes from a profile; print each node's details."""
+    """Create nodes from a profile; print each node's details (or why it was not made)."""
+    from hearth.cli.command import CommandError
+
     cloud = _cloud(args)
     _, overrides = _keywords(args.settings or [])
-    vms = [cloud.profile_vm(args.profile, name, overrides) for name in args.names]
-    created = _with_events(lambda: {vm["name"]: cloud.create(vm) for vm in vms})
+    created = _with_events(lambda: cloud.run_profile(args.profile, args.names, overrides))
     _print(created, args.format)
+    errors = [node["Error"] for node in created.values()
+              if isinstance(node, dict) and "Error" in node]
+    if errors:
+        raise CommandError("; ".join(errors))
     return 0
 
 
@@ -204,9 +209,10 @@ def do_map(args: argparse.Namespace) -> int:
 
 def _avail(kind: str) -> Callable[[argparse.Namespace], int]:
     def handler(args: argparse.Namespace) -> int:
+        _, kwargs = _keywords(args.items)
         cloud = _cloud(args)
         alias, driver = cloud.resolve(args.provider)
-        _print({alias: {driver: cloud.call_function(args.provider, f"avail_{kind}")}},
+        _print({alias: {driver: cloud.call_function(args.provider, f"avail_{kind}", kwargs)}},
                args.format)
         return 0
     handler.__doc__ = f"List the {kind} of a provider."
@@ -269,3 +275,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                      f"(salt-cloud --list-{kind}).",
                                      formats=STRUCTURED)
         parser.add_argument("provider", metavar="PROVIDER")
+        parser.add_argument("items", nargs="*", metavar="KEY=VALUE",
+                            help=f"Arguments of the driver's avail_{kind} (for ec2 images: "
+                                 "owner=amazon|self|all|<account id>).")

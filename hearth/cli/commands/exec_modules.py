@@ -17,6 +17,8 @@ from typing import Any
 #: Exit code of a call whose function is missing or refused (as salt-call).
 EXIT_NOT_AVAILABLE = 255
 KEYWORD = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.DOTALL)
+#: A number as YAML reads one: no leading zero (an account id, a file mode stay text).
+NUMBER = re.compile(r"[-+]?(0|[1-9][0-9]*)(\.[0-9]*)?([eE][-+]?[0-9]+)?|[-+]?\.[0-9]+")
 SCALARS = {"true": True, "false": False, "null": None, "none": None, "~": None}
 
 
@@ -29,11 +31,12 @@ def parse_value(text: str) -> Any:
     lowered = text.strip().lower()
     if lowered in SCALARS:
         return SCALARS[lowered]
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            pass
+    if NUMBER.fullmatch(text.strip()):  # as YAML: 0755 or 099720109477 stay strings
+        for convert in (int, float):
+            try:
+                return convert(text)
+            except ValueError:
+                pass
     if text.startswith(("[", "{")):
         import yaml
 

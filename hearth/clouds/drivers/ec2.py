@@ -4,38 +4,48 @@ Provider configuration, with Salt's key names::
 
     my-ec2:
       driver: ec2
-      id: AKIA...                 # the access key id
-      key: ...                    # the secret access key
-      location: us-east-1         # the region
+      id: AKIA...                 # the access key id  } both optional: without them,
+      key: ...                    # the secret key     } boto3's credential chain
+      aws_profile: prod           # or a profile of ~/.aws/config (SSO works)
+      location: us-east-1         # the region (a profile may name another)
       endpoint: http://host:port  # optional: an EC2-compatible endpoint
+      owner: amazon               # whose images cloud-images lists by default
       keyname: default            # defaults for profiles
       securitygroup: [default]
 
-Profiles give ``image`` (an AMI id), ``size`` (an instance type),
-``keyname``, ``securitygroup`` (names; ``securitygroupid`` for ids),
-``subnetid``, ``availability_zone``, ``tags`` (Salt's ``tag`` too) and
-``user_data``.  A node's name is its ``Name`` tag.  ``deploy`` is off by
-default (see :mod:`hearth.clouds.deploy`).
+Profiles give ``image`` (an AMI id), ``size`` (an instance type) and the
+options of :mod:`hearth.clouds.ec2_request` (block devices, IAM instance
+profile, network interfaces, spot requests, EBS optimisation, termination
+protection, ``create_kwargs``); credentials and regions are described in
+:mod:`hearth.clouds.ec2_session`.  A node's name is its ``Name`` tag and is
+unique within the provider: a create under a name some instance already
+has is refused.  A create that fails after the instance was requested
+(waiting for it to run) terminates it unless ``keep_on_failure`` is set
+(a failed deploy too: :meth:`hearth.clouds.cloud.Cloud.create`).
+``deploy`` is off by default (see :mod:`hearth.clouds.deploy`).
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from hearth.clouds import config, deploy
+from hearth.clouds import config, deploy, ec2_nodes, ec2_request, ec2_session
 from hearth.clouds import utils as cloud_utils
 from hearth.common import exception
 
 try:
-    import boto3
+    import boto3  # noqa: F401 - its presence is this driver's dependency
 
     HAS_BOTO3 = True
 except ImportError:  # pragma: no cover - boto3 is a dependency of Hearth
     HAS_BOTO3 = False
 
 LOG = logging.getLogger(__name__)
+CLIENTS_LOCK = threading.Lock()
 
 __virtualname__ = "ec2"
 __opts__: dict[str, Any] = {}
@@ -43,25 +53,24 @@ __active_provider_name__: str | None = None
 __utils__: dict[str, Any] = {}
 __context__: dict[str, Any] = {}
 
-REQUIRED_KEYS = ("id", "key")
-#: Instance states that no longer count as nodes.
-GONE_STATES = frozenset({"terminated", "shutting-down"})
 
 
 def __virtual__() -> Any:
-    """Load when boto3 imports and the provider has its credentials."""
+    """Load when boto3 imports and the provider's credential options make sense."""
     if not get_dependencies():
         return False, "the boto3 library is not installed"
-    if not get_configured_provider():
-        return False, (f"the provider {__active_provider_name__ or __virtualname__} is not "
-                       f"configured: it needs {', '.join(REQUIRED_KEYS)}")
+    conf = get_configured_provider()
+    if not conf:
+        return False, f"the provider {_provider()} is not configured"
+    problem = ec2_session.credentials_problem(conf)
+    if problem:
+        return False, f"the provider {_provider()} is not configured: {problem}"
     return __virtualname__
 
 
 def get_configured_provider() -> Any:
-    """Return the provider's configuration, or False when it lacks a required key."""
-    return config.is_provider_configured(__opts__, __active_provider_name__ or __virtualname__,
-                                         REQUIRED_KEYS)
+    """Return the provider's configuration, or False when there is none."""
+    return config.is_provider_configured(__opts__, _provider(), ())
 
 
 def get_dependencies() -> bool:
@@ -69,160 +78,176 @@ def get_dependencies() -> bool:
     return config.check_driver_dependencies(__virtualname__, {"boto3": HAS_BOTO3})
 
 
-def get_conn() -> Any:
-    """Return a boto3 EC2 client for the configured provider."""
-    conf = get_configured_provider()
-    return boto3.client("ec2", region_name=conf.get("location") or "us-east-1",
-                        aws_access_key_id=conf["id"], aws_secret_access_key=conf["key"],
-                        endpoint_url=conf.get("endpoint") or None)
-
-
 def _provider() -> str:
     return __active_provider_name__ or __virtualname__
 
 
+def get_conn(region: str | None = None) -> Any:
+    """Return the boto3 EC2 client of ``region`` (the provider's own by default).
+
+    Clients are made once per region (a client loads EC2's large service
+    model) and shared: boto3 clients are thread-safe.
+    """
+    conf = get_configured_provider()
+    region = region or ec2_session.provider_region(conf)
+    with CLIENTS_LOCK:
+        clients = __context__.setdefault("ec2_clients", {})
+        if region not in clients:
+            clients[region] = ec2_session.client(conf, _provider(), region)
+        return clients[region]
+
+
+def _regions() -> list[str]:
+    return ec2_session.known_regions(__opts__, _provider(), get_configured_provider())
+
+
+def _value(key: str, vm_: Mapping[str, Any] | None, default: Any = None) -> Any:
+    return config.get_cloud_config_value(key, vm_, __opts__, default)
+
+
 # --- instances ---------------------------------------------------------------------
 
-def _tags(instance: Mapping[str, Any]) -> dict[str, str]:
-    return {tag["Key"]: tag["Value"] for tag in instance.get("Tags") or ()}
-
-
-def _name(instance: Mapping[str, Any]) -> str:
-    return _tags(instance).get("Name") or instance["InstanceId"]
-
-
-def _instances(conn: Any, filters: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-    """Return every instance not terminated (or terminating)."""
+def _instances(region: str, filters: list[dict[str, Any]] | None = None
+               ) -> list[tuple[str, dict[str, Any]]]:
+    """Return ``(region, instance)`` of every live instance of ``region`` (``filters`` apply)."""
+    conn = get_conn(region)
     found = []
     for page in conn.get_paginator("describe_instances").paginate(Filters=filters or []):
         for reservation in page["Reservations"]:
-            found += [i for i in reservation["Instances"] if i["State"]["Name"] not in GONE_STATES]
+            found += [(region, i) for i in reservation["Instances"]
+                      if i["State"]["Name"] not in ec2_nodes.GONE_STATES]
     return found
 
 
-def _instance_by_name(conn: Any, name: str) -> dict[str, Any]:
-    for instance in _instances(conn, [{"Name": "tag:Name", "Values": [name]}]):
-        return instance
-    if name.startswith("i-"):
-        for instance in _instances(conn, [{"Name": "instance-id", "Values": [name]}]):
-            return instance
-    raise exception.CloudNodeNotFound(name, _provider())
+def _everywhere(filters: list[dict[str, Any]] | None = None) -> list[tuple[str, dict[str, Any]]]:
+    return [item for region in _regions() for item in _instances(region, filters)]
 
 
-def _ips(instance: Mapping[str, Any], key: str) -> list[str]:
-    return [instance[key]] if instance.get(key) else []
+def _named(name: str) -> list[tuple[str, dict[str, Any]]]:
+    """Return every live instance called ``name`` (its Name tag, or its id)."""
+    found = _everywhere([{"Name": "tag:Name", "Values": [name]}])
+    if not found and name.startswith("i-"):
+        found = _everywhere([{"Name": "instance-id", "Values": [name]}])
+    return found
 
 
-def _describe(instance: Mapping[str, Any]) -> dict[str, Any]:
-    record = cloud_utils.node_record(instance["InstanceId"], instance.get("ImageId"),
-                                     instance.get("InstanceType"), instance["State"]["Name"],
-                                     _ips(instance, "PrivateIpAddress"),
-                                     _ips(instance, "PublicIpAddress"))
-    return cloud_utils.scrub({
-        **record, "name": _name(instance), "tags": _tags(instance),
-        "key_name": instance.get("KeyName"),
-        "security_groups": [g["GroupName"] for g in instance.get("SecurityGroups") or ()],
-        "availability_zone": (instance.get("Placement") or {}).get("AvailabilityZone"),
-        "private_dns_name": instance.get("PrivateDnsName"),
-        "public_dns_name": instance.get("PublicDnsName"),
-        "subnet_id": instance.get("SubnetId"), "vpc_id": instance.get("VpcId"),
-        "launch_time": str(instance.get("LaunchTime") or "")})
+def _one(name: str) -> tuple[str, dict[str, Any]]:
+    """Return ``(region, instance)`` of node ``name``; raise when none or several match."""
+    found = _named(name)
+    if not found:
+        raise exception.CloudNodeNotFound(name, _provider())
+    if len(found) > 1:
+        ids = ", ".join(f"{i['InstanceId']} ({region})" for region, i in found)
+        raise exception.CloudSystemExit(
+            f"{len(found)} instances of {_provider()} are named {name}: {ids}. Name one by "
+            "its instance id.")
+    return found[0]
 
 
 # --- create and destroy ------------------------------------------------------------
 
-def _as_list(value: Any) -> list[str]:
-    if value in (None, ""):
-        return []
-    return [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)]
-
-
-def _request(vm_: Mapping[str, Any]) -> dict[str, Any]:
-    """Return the run_instances arguments of ``vm_``."""
-    def value(key: str, default: Any = None) -> Any:
-        return config.get_cloud_config_value(key, vm_, __opts__, default)
-
-    image, size = value("image"), value("size")
-    if not image or not size:
-        raise exception.CloudSystemExit(f"{vm_['name']}: an ec2 node needs an image (AMI id) "
-                                        "and a size (instance type)")
-    tags = {**(value("tag") or {}), **(value("tags") or {}), "Name": vm_["name"]}
-    request: dict[str, Any] = {
-        "ImageId": str(image), "InstanceType": str(size), "MinCount": 1, "MaxCount": 1,
-        "TagSpecifications": [{"ResourceType": "instance", "Tags": [
-            {"Key": str(k), "Value": str(v)} for k, v in tags.items()]}]}
-    optional = {"KeyName": value("keyname"), "SubnetId": value("subnetid"),
-                "UserData": value("user_data"),
-                "SecurityGroups": _as_list(value("securitygroup")),
-                "SecurityGroupIds": _as_list(value("securitygroupid"))}
-    request.update({key: item for key, item in optional.items() if item})
-    if value("availability_zone"):
-        request["Placement"] = {"AvailabilityZone": value("availability_zone")}
-    return request
-
-
-def _check_image(conn: Any, image: str) -> None:
-    """Raise a clear error when the AMI ``image`` does not exist."""
-    from botocore.exceptions import ClientError
-
-    try:
-        found = conn.describe_images(ImageIds=[image])["Images"]
-    except ClientError as error:
-        if not error.response.get("Error", {}).get("Code", "").startswith("InvalidAMIID"):
-            raise
-        found = []
-    if not found:
-        raise exception.CloudSystemExit(f"The specified image, '{image}', could not be found.")
-
-
-def _state_is(conn: Any, instance_id: str, wanted: str) -> Any:
-    """Return the instance once in state ``wanted``, None before (a wait_for_ip callback)."""
-    found = conn.describe_instances(InstanceIds=[instance_id])["Reservations"]
-    instance = found[0]["Instances"][0] if found else None
-    if instance is None:
-        return False
-    return instance if instance["State"]["Name"] == wanted else None
-
-
 def _wait(conn: Any, vm_: Mapping[str, Any], instance_id: str, wanted: str) -> dict[str, Any]:
     return cloud_utils.wait_for_ip(
-        _state_is, update_args=(conn, instance_id, wanted),
-        timeout=config.get_cloud_config_value("wait_for_ip_timeout", vm_, __opts__, 300),
-        interval=config.get_cloud_config_value("wait_for_ip_interval", vm_, __opts__, 0.5))
+        ec2_nodes.state_is, update_args=(conn, instance_id, wanted),
+        timeout=_value("wait_for_ip_timeout", vm_, 300),
+        interval=_value("wait_for_ip_interval", vm_, 0.5),
+        interval_multiplier=_value("wait_for_ip_interval_multiplier", vm_, 1))
+
+
+def _launch(conn: Any, vm_: Mapping[str, Any], request: ec2_request.LaunchRequest
+            ) -> tuple[str, str | None]:
+    """Run the instance (or request it on the spot market); return its id and spot request."""
+    token = uuid.uuid4().hex  # a request botocore retries never makes a second instance
+    if request.spot is None:
+        made = conn.run_instances(**request.run_instances(token))
+        return made["Instances"][0]["InstanceId"], None
+    spot = conn.request_spot_instances(**request.spot_request(token))
+    request_id = spot["SpotInstanceRequests"][0]["SpotInstanceRequestId"]
+    try:
+        instance_id = cloud_utils.wait_for_ip(
+            ec2_nodes.spot_instance, update_args=(conn, request_id),
+            timeout=_value("wait_for_spot_timeout", vm_, 600),
+            interval=_value("wait_for_spot_interval", vm_, 1),
+            interval_multiplier=_value("wait_for_spot_interval_multiplier", vm_, 1))
+    except Exception:
+        conn.cancel_spot_instance_requests(SpotInstanceRequestIds=[request_id])
+        raise
+    conn.create_tags(Resources=[instance_id], Tags=request.tag_list())
+    if request.termination_protection is not None:
+        conn.modify_instance_attribute(InstanceId=instance_id, DisableApiTermination={
+            "Value": request.termination_protection})
+    return instance_id, request_id
+
+
+def _refuse_taken(name: str) -> None:
+    """Raise CloudNodeExists when an instance of the provider already has ``name``."""
+    if _named(name):
+        raise exception.CloudNodeExists(name, _provider())
 
 
 def create(vm_: Mapping[str, Any]) -> dict[str, Any]:
     """Run instance ``vm_['name']``, wait until it runs, deploy if asked; return its details."""
     name = vm_["name"]
     cloud_utils.check_name(name, "a-zA-Z0-9._ -")
+    region = str(_value("location", vm_) or ec2_session.provider_region(
+        get_configured_provider()))
     cloud_utils.cloud_event(name, "creating", {**vm_, "provider": _provider()}, __opts__,
                             "starting create")
-    request = _request(vm_)
+    image = _value("image", vm_)
+    if not image:
+        raise exception.CloudSystemExit(f"{name}: an ec2 node needs an image (AMI id)")
+    conn = get_conn(region)
+    request = ec2_request.build(vm_, lambda key, default=None: _value(key, vm_, default),
+                                ec2_nodes.image(conn, str(image)))
+    _refuse_taken(name)
+    ec2_session.record_region(__opts__, _provider(), region)
     cloud_utils.cloud_event(name, "requesting", {
-        "name": name, "image": request["ImageId"], "size": request["InstanceType"],
-        "location": (request.get("Placement") or {}).get("AvailabilityZone")}, __opts__)
-    conn = get_conn()
-    _check_image(conn, request["ImageId"])
-    instance_id = conn.run_instances(**request)["Instances"][0]["InstanceId"]
+        "name": name, "image": request.spec["ImageId"], "size": request.spec["InstanceType"],
+        "location": region}, __opts__)
+    instance_id, spot_id = _launch(conn, vm_, request)
     cloud_utils.cloud_event(name, "querying", {"instance_id": instance_id}, __opts__)
-    instance = _wait(conn, vm_, instance_id, "running")
-    deployed = deploy.bootstrap(vm_, __opts__, node=_describe(instance))
+    instance = cloud_utils.finish_or_destroy(
+        name, instance_id, lambda: _wait(conn, vm_, instance_id, "running"),
+        lambda: _terminate(conn, name, instance_id, spot_id,
+                           unprotect=bool(request.termination_protection)),
+        cloud_utils.keep_on_failure(vm_, __opts__))
+    node = ec2_nodes.describe(region, instance)
+    node.update(deploy.bootstrap(vm_, __opts__, node=node))
     cloud_utils.cloud_event(name, "created", {**vm_, "provider": _provider(),
                                               "instance_id": instance_id}, __opts__,
                             "created instance")
-    return {**_describe(instance), **deployed}
+    return node
+
+
+def _terminate(conn: Any, name: str, instance_id: str, spot_id: str | None = None,
+               unprotect: bool = False) -> None:
+    """Terminate ``instance_id`` (and cancel its spot request), with the destroy events.
+
+    ``unprotect`` first lifts the termination protection (a failed create's own node).
+    """
+    cloud_utils.cloud_event(name, "destroying", {"name": name, "instance_id": instance_id},
+                            __opts__, "destroying instance")
+    if unprotect:
+        conn.modify_instance_attribute(InstanceId=instance_id,
+                                       DisableApiTermination={"Value": False})
+    conn.terminate_instances(InstanceIds=[instance_id])
+    if spot_id:
+        conn.cancel_spot_instance_requests(SpotInstanceRequestIds=[spot_id])
+    cloud_utils.cloud_event(name, "destroyed", {"name": name, "instance_id": instance_id},
+                            __opts__, "destroyed instance")
 
 
 def destroy(name: str, call: str | None = None) -> bool:
-    """Terminate instance ``name``."""
+    """Terminate instance ``name`` (refused while its termination protection is on)."""
     cloud_utils.require_action("destroy", call)
-    conn = get_conn()
-    instance_id = _instance_by_name(conn, name)["InstanceId"]
-    cloud_utils.cloud_event(name, "destroying", {"name": name, "instance_id": instance_id},
-                            __opts__, "destroying instance")
-    conn.terminate_instances(InstanceIds=[instance_id])
-    cloud_utils.cloud_event(name, "destroyed", {"name": name, "instance_id": instance_id},
-                            __opts__, "destroyed instance")
+    region, instance = _one(name)
+    conn = get_conn(region)
+    if _protected(conn, instance["InstanceId"]):
+        raise exception.CloudSystemExit(
+            f"The instance {name} ({instance['InstanceId']}) is protected from being "
+            f"destroyed. Disable the protection first: stackctl cloud-action "
+            f"disable_term_protect {name}")
+    _terminate(conn, name, instance["InstanceId"], instance.get("SpotInstanceRequestId"))
     return True
 
 
@@ -235,9 +260,18 @@ def list_nodes(call: str | None = None) -> dict[str, dict[str, Any]]:
 
 
 def list_nodes_full(call: str | None = None) -> dict[str, dict[str, Any]]:
-    """Return every instance with every field."""
+    """Return every instance of every region the provider uses, with every field.
+
+    Instances share a name only when made outside Hearth; the second one is
+    listed under its instance id.
+    """
     cloud_utils.require_function("list_nodes_full", call)
-    return {_name(instance): _describe(instance) for instance in _instances(get_conn())}
+    nodes: dict[str, dict[str, Any]] = {}
+    for region, instance in _everywhere():
+        name = ec2_nodes.name(instance)
+        key = instance["InstanceId"] if name in nodes else name
+        nodes[key] = ec2_nodes.describe(region, instance)
+    return nodes
 
 
 def list_nodes_select(call: str | None = None) -> dict[str, dict[str, Any]]:
@@ -249,19 +283,22 @@ def list_nodes_select(call: str | None = None) -> dict[str, dict[str, Any]]:
 def show_instance(name: str, call: str | None = None) -> dict[str, Any]:
     """Return every field of instance ``name``."""
     cloud_utils.require_action("show_instance", call)
-    return _describe(_instance_by_name(get_conn(), name))
+    return ec2_nodes.describe(*_one(name))
 
 
 def avail_images(kwargs: Mapping[str, Any] | None = None,
                  call: str | None = None) -> dict[str, dict[str, Any]]:
-    """Return the AMIs of ``owner`` (default: this account's own, ``owner=all`` for every one)."""
+    """Return the AMIs of ``owner`` (the provider's ``owner``, else ``amazon``, as Salt).
+
+    ``owner`` is ``amazon``, ``self``, an account id, several of them
+    comma-separated, or ``all``.
+    """
     cloud_utils.require_function("avail_images", call)
-    owner = (kwargs or {}).get("owner", "self")
-    request = {} if owner == "all" else {"Owners": _as_list(owner)}
+    owners = ec2_nodes.owners((kwargs or {}).get("owner"), get_configured_provider().get("owner"))
+    request = {} if owners is None else {"Owners": owners}
     images = get_conn().describe_images(**request)["Images"]
-    return {image["ImageId"]: {"id": image["ImageId"], "name": image.get("Name"),
-                               "architecture": image.get("Architecture"),
-                               "state": image.get("State")} for image in images}
+    return {item["ImageId"]: ec2_nodes.image_record(item)
+            for item in sorted(images, key=lambda item: item["ImageId"])}
 
 
 def avail_sizes(kwargs: Mapping[str, Any] | None = None,
@@ -269,8 +306,8 @@ def avail_sizes(kwargs: Mapping[str, Any] | None = None,
     """Return the instance types (only those of ``sizes=a,b`` when given)."""
     cloud_utils.require_function("avail_sizes", call)
     wanted = (kwargs or {}).get("sizes")
-    request = {"InstanceTypes": _as_list(wanted.split(",") if isinstance(wanted, str)
-                                         else wanted)} if wanted else {}
+    names = wanted.split(",") if isinstance(wanted, str) else wanted
+    request = {"InstanceTypes": [str(n).strip() for n in names]} if names else {}
     sizes = {}
     for page in get_conn().get_paginator("describe_instance_types").paginate(**request):
         for item in page["InstanceTypes"]:
@@ -289,6 +326,11 @@ def avail_locations(call: str | None = None) -> dict[str, dict[str, Any]]:
             for r in regions}
 
 
+def script(vm_: Mapping[str, Any]) -> str:
+    """Return the deploy script of ``vm_`` rendered (empty when it names none)."""
+    return deploy.render_script(vm_, __opts__)
+
+
 # --- actions -----------------------------------------------------------------------
 
 #: action -> (boto3 method, state it ends in).
@@ -298,13 +340,13 @@ ACTIONS = {"start": ("start_instances", "running"), "stop": ("stop_instances", "
 
 def _instance_action(action: str, name: str, call: str | None) -> dict[str, Any]:
     cloud_utils.require_action(action, call)
-    conn = get_conn()
-    instance_id = _instance_by_name(conn, name)["InstanceId"]
+    region, instance = _one(name)
+    conn = get_conn(region)
     method, state = ACTIONS[action]
     cloud_utils.cloud_event(name, cloud_utils.ACTION_STAGES[action],
-                            {"name": name, "instance_id": instance_id}, __opts__)
-    getattr(conn, method)(InstanceIds=[instance_id])
-    _wait(conn, {"name": name}, instance_id, state)
+                            {"name": name, "instance_id": instance["InstanceId"]}, __opts__)
+    getattr(conn, method)(InstanceIds=[instance["InstanceId"]])
+    _wait(conn, {"name": name}, instance["InstanceId"], state)
     return {"name": name, "action": action, "state": state.upper(), "success": True}
 
 
@@ -325,31 +367,89 @@ def reboot(name: str, call: str | None = None) -> dict[str, Any]:
 
 def resize(name: str, kwargs: Mapping[str, Any] | None = None,
            call: str | None = None) -> dict[str, Any]:
-    """Change instance ``name``'s type to ``kwargs['size']`` (stopped meanwhile if it runs)."""
+    """Change instance ``name``'s type to ``kwargs['size']`` (stopped meanwhile if it runs).
+
+    An unknown type is refused before anything stops.  When the change
+    fails once the instance is stopped, the instance is started again with
+    its old type and the error says so: a failed resize never leaves a
+    running node stopped.
+    """
     cloud_utils.require_action("resize", call)
-    size = (kwargs or {}).get("size")
+    size = str((kwargs or {}).get("size") or "")
     if not size:
         raise exception.CloudSystemExit("resize needs size=<instance type>")
-    conn = get_conn()
-    instance = _instance_by_name(conn, name)
+    region, instance = _one(name)
+    conn = get_conn(region)
+    instance_id, old = instance["InstanceId"], instance.get("InstanceType")
+    avail_sizes({"sizes": size}, "function")  # InvalidInstanceType before any stop
     running = instance["State"]["Name"] == "running"
     if running:
-        conn.stop_instances(InstanceIds=[instance["InstanceId"]])
-        _wait(conn, {"name": name}, instance["InstanceId"], "stopped")
-    conn.modify_instance_attribute(InstanceId=instance["InstanceId"],
-                                   InstanceType={"Value": str(size)})
+        conn.stop_instances(InstanceIds=[instance_id])
+        _wait(conn, {"name": name}, instance_id, "stopped")
+    try:
+        conn.modify_instance_attribute(InstanceId=instance_id, InstanceType={"Value": size})
+    except Exception as error:
+        if not running:
+            raise
+        conn.start_instances(InstanceIds=[instance_id])
+        _wait(conn, {"name": name}, instance_id, "running")
+        raise exception.CloudExecutionFailure(
+            f"Resizing {name} ({instance_id}) to {size} failed: {type(error).__name__}: "
+            f"{error}. The instance runs again with its size {old}.") from error
     if running:
-        conn.start_instances(InstanceIds=[instance["InstanceId"]])
-        _wait(conn, {"name": name}, instance["InstanceId"], "running")
-    return {"name": name, "size": str(size), "success": True}
+        conn.start_instances(InstanceIds=[instance_id])
+        _wait(conn, {"name": name}, instance_id, "running")
+    return {"name": name, "size": size, "success": True}
+
+
+def rename(name: str, kwargs: Mapping[str, Any] | None = None,
+           call: str | None = None) -> dict[str, Any]:
+    """Give instance ``name`` the name ``kwargs['newname']`` (its Name tag)."""
+    cloud_utils.require_action("rename", call)
+    new = str((kwargs or {}).get("newname") or "")
+    if not new:
+        raise exception.CloudSystemExit("rename needs newname=<name>")
+    cloud_utils.check_name(new, "a-zA-Z0-9._ -")
+    region, instance = _one(name)
+    _refuse_taken(new)
+    get_conn(region).create_tags(Resources=[instance["InstanceId"]],
+                                 Tags=[{"Key": "Name", "Value": new}])
+    return {"name": new, "old_name": name, "success": True}
+
+
+def _protected(conn: Any, instance_id: str) -> bool:
+    answer = conn.describe_instance_attribute(InstanceId=instance_id,
+                                              Attribute="disableApiTermination")
+    return bool((answer.get("DisableApiTermination") or {}).get("Value"))
+
+
+def _set_protection(name: str, call: str | None, action: str, value: bool | None
+                    ) -> dict[str, Any]:
+    cloud_utils.require_action(action, call)
+    region, instance = _one(name)
+    conn = get_conn(region)
+    if value is not None:
+        conn.modify_instance_attribute(InstanceId=instance["InstanceId"],
+                                       DisableApiTermination={"Value": value})
+    return {name: {"termination_protection": _protected(conn, instance["InstanceId"])}}
+
+
+def show_term_protect(name: str, call: str | None = None) -> dict[str, Any]:
+    """Show whether instance ``name`` is protected from termination."""
+    return _set_protection(name, call, "show_term_protect", None)
+
+
+def enable_term_protect(name: str, call: str | None = None) -> dict[str, Any]:
+    """Protect instance ``name`` from termination."""
+    return _set_protection(name, call, "enable_term_protect", True)
+
+
+def disable_term_protect(name: str, call: str | None = None) -> dict[str, Any]:
+    """Let instance ``name`` be terminated again."""
+    return _set_protection(name, call, "disable_term_protect", False)
 
 
 def capabilities(call: str | None = None) -> list[str]:
     """Return the optional actions this driver supports (Hearth's addition)."""
     cloud_utils.require_function("capabilities", call)
-    return ["resize", "start", "stop"]
-
-
-def script(vm_: Mapping[str, Any]) -> str:
-    """Return the deploy script of ``vm_`` rendered (empty when it names none)."""
-    return deploy.render_script(vm_, __opts__)
+    return ["rename", "resize", "start", "stop"]

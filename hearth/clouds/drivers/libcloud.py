@@ -124,21 +124,41 @@ def get_location(conn: Any, vm_: Mapping[str, Any]) -> Any:
     return None if wanted is None else _find("location", wanted, conn.list_locations())
 
 
+def _live_nodes(conn: Any) -> list[Any]:
+    """Return the provider's nodes but the terminated ones (EC2 lists those for an hour)."""
+    return [node for node in conn.list_nodes() if str(node.state).lower() != "terminated"]
+
+
 def _node_by_name(conn: Any, name: str) -> Any:
-    for node in conn.list_nodes():
+    for node in _live_nodes(conn):
         if node.name == name:
             return node
     raise exception.CloudNodeNotFound(name, __active_provider_name__ or __virtualname__)
 
 
+#: Where providers whose nodes carry no size or image object keep them in ``extra``.
+EXTRA_SIZE_KEYS = ("instance_type", "flavorId", "machineType", "size")
+EXTRA_IMAGE_KEYS = ("image_id", "imageId", "image")
+
+
+def _from_extra(value: Any, extra: Mapping[str, Any], keys: tuple[str, ...]) -> Any:
+    """Return the name of ``value`` (a libcloud object), else the first of ``keys`` in extra."""
+    name = getattr(value, "name", value)
+    if name not in (None, ""):
+        return name
+    return next((extra[key] for key in keys if extra.get(key) not in (None, "")), None)
+
+
 def _describe(node: Any) -> dict[str, Any]:
-    """Return every field of a node, secrets hidden."""
-    record = cloud_utils.node_record(node.id, getattr(node.image, "name", node.image),
-                                     getattr(node.size, "name", node.size), node.state,
-                                     node.private_ips, node.public_ips)
-    return cloud_utils.scrub({**record, "name": node.name, "extra": dict(node.extra or {}),
-                              "image_id": getattr(node.image, "id", None),
-                              "size_id": getattr(node.size, "id", None)})
+    """Return every field of a node in plain types, secrets hidden."""
+    extra = dict(node.extra or {})
+    record = cloud_utils.node_record(node.id, _from_extra(node.image, extra, EXTRA_IMAGE_KEYS),
+                                     _from_extra(node.size, extra, EXTRA_SIZE_KEYS),
+                                     node.state, node.private_ips, node.public_ips)
+    return cloud_utils.scrub(cloud_utils.simple_types({
+        **record, "name": node.name, "extra": extra,
+        "image_id": getattr(node.image, "id", None) or extra.get("image_id"),
+        "size_id": getattr(node.size, "id", None) or extra.get("instance_type")}))
 
 
 # --- create and destroy ------------------------------------------------------------
@@ -183,10 +203,15 @@ def create(vm_: Mapping[str, Any]) -> dict[str, Any]:
         "location": getattr(kwargs.get("location"), "name", None)}, __opts__)
     node = conn.create_node(**kwargs)
     cloud_utils.cloud_event(name, "querying", {"instance_id": node.id}, __opts__)
-    node = cloud_utils.wait_for_ip(
-        _running, update_args=(conn, name),
-        timeout=config.get_cloud_config_value("wait_for_ip_timeout", vm_, __opts__, 300),
-        interval=config.get_cloud_config_value("wait_for_ip_interval", vm_, __opts__, 0.5))
+    created = node
+    node = cloud_utils.finish_or_destroy(
+        name, str(node.id), lambda: cloud_utils.wait_for_ip(
+            _running, update_args=(conn, name),
+            timeout=config.get_cloud_config_value("wait_for_ip_timeout", vm_, __opts__, 300),
+            interval=config.get_cloud_config_value("wait_for_ip_interval", vm_, __opts__,
+                                                   0.5)),
+        lambda: _destroy_node(conn, name, created),
+        cloud_utils.keep_on_failure(vm_, __opts__))
     deployed = deploy.bootstrap(vm_, __opts__, node=_describe(node))
     cloud_utils.cloud_event(name, "created", {**vm_, "provider": provider,
                                               "instance_id": node.id}, __opts__,
@@ -198,13 +223,17 @@ def destroy(name: str, call: str | None = None) -> bool:
     """Destroy node ``name``."""
     cloud_utils.require_action("destroy", call)
     conn = get_conn()
-    node = _node_by_name(conn, name)
+    _destroy_node(conn, name, _node_by_name(conn, name))
+    return True
+
+
+def _destroy_node(conn: Any, name: str, node: Any) -> None:
+    """Destroy ``node``, with the destroy events."""
     cloud_utils.cloud_event(name, "destroying", {"name": name, "instance_id": node.id},
                             __opts__, "destroying instance")
     conn.destroy_node(node)
     cloud_utils.cloud_event(name, "destroyed", {"name": name, "instance_id": node.id},
                             __opts__, "destroyed instance")
-    return True
 
 
 # --- queries -----------------------------------------------------------------------
@@ -218,7 +247,7 @@ def list_nodes(call: str | None = None) -> dict[str, dict[str, Any]]:
 def list_nodes_full(call: str | None = None) -> dict[str, dict[str, Any]]:
     """Return every node with every field the provider gives."""
     cloud_utils.require_function("list_nodes_full", call)
-    return {node.name: _describe(node) for node in get_conn().list_nodes()}
+    return {node.name: _describe(node) for node in _live_nodes(get_conn())}
 
 
 def list_nodes_select(call: str | None = None) -> dict[str, dict[str, Any]]:
@@ -234,8 +263,9 @@ def show_instance(name: str, call: str | None = None) -> dict[str, Any]:
 
 
 def _listing(items: list[Any], fields: tuple[str, ...]) -> dict[str, dict[str, Any]]:
-    return {str(item.name): {field: getattr(item, field, None) for field in fields}
-            for item in items}
+    return cloud_utils.simple_types({
+        str(item.name): {field: getattr(item, field, None) for field in fields}
+        for item in items})
 
 
 def avail_images(call: str | None = None) -> dict[str, dict[str, Any]]:

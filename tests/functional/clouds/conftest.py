@@ -7,5 +7,6 @@ from tests.fixtures.clouds import (  # noqa: F401
     moto_endpoint,
     moto_image,
 )
+from tests.fixtures.ec2 import iam_moto  # noqa: F401
 from tests.fixtures.sshd import machines, ssh_server, wheelhouse  # noqa: F401
 from tests.functional.clouds.drivers import driver_setup  # noqa: F401

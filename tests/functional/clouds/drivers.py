@@ -49,7 +49,7 @@ def ec2_setup(tmp_path: Path, moto: dict[str, Any]) -> DriverSetup:
     return DriverSetup("ec2", "my-ec2", cloud_dir, secrets=[moto["key"]],
                        size_after_resize="t2.small", image_name="hearth-test",
                        location_name="us-east-1",
-                       extra={"client": moto["client"],
+                       extra={"client": moto["client"], "image_filter": {"owner": "self"},
                               "size_filter": {"sizes": "t2.micro,t2.small"}})
 
 

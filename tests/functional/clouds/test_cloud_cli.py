@@ -105,7 +105,9 @@ def test_refused_drivers_are_listed_with_their_reason(hearth_home, tmp_path):
         "typo:libcloud": ("refused", "'libcloud' __virtual__ returned False: 'DUMMMY' is not "
                                      "a libcloud compute provider. Did you mean \"DUMMY\"?"),
         "nokey:ec2": ("refused", "'ec2' __virtual__ returned False: the provider nokey:ec2 is "
-                                 "not configured: it needs id, key"),
+                                 "not configured: 'id' is set without 'key': give both, or "
+                                 "neither to use boto3's credential chain (aws_profile, "
+                                 "AWS_PROFILE, ~/.aws, SSO, instance roles)"),
         "nodriver:azure-classic": ("refused", "Cloud provider 'nodriver' names the driver "
                                               "'azure-classic', which no cloud driver module "
                                               f"provides (drivers: {builtin_drivers()})."),

@@ -104,7 +104,8 @@ def test_list_nodes_full_and_select(cloud, driver_setup):
 
 
 def test_avail_functions(cloud, driver_setup):
-    images = cloud.call_function(driver_setup.provider, "avail_images")
+    images = cloud.call_function(driver_setup.provider, "avail_images",
+                                 driver_setup.extra.get("image_filter"))
     assert driver_setup.image_name in [image["name"] for image in images.values()]
     # ec2's full list of instance types takes moto ~10 s: ask for two
     sizes = cloud.call_function(driver_setup.provider, "avail_sizes",

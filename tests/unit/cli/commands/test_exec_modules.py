@@ -10,7 +10,9 @@ from hearth.cli.commands.exec_modules import parse_value, split_arguments, trail
 @pytest.mark.parametrize("text, value", [
     ("42", 42), ("-3", -3), ("1.5", 1.5), ("true", True), ("False", False), ("null", None),
     ("[1, a]", [1, "a"]), ("{a: 1}", {"a": 1}), ("hello world", "hello world"),
-    ("[unclosed", "[unclosed"), ("", ""),
+    ("[unclosed", "[unclosed"), ("", ""), ("0", 0), ("0.5", 0.5), ("1e3", 1000.0),
+    # as YAML reads them: a leading zero keeps an account id or a mode as text
+    ("099720109477", "099720109477"), ("0755", "0755"), ("1_000", "1_000"), ("nan", "nan"),
 ])
 def test_parse_value(text, value):
     assert parse_value(text) == value
