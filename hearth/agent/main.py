@@ -6,6 +6,7 @@ never the engine, SQLAlchemy or eventlet.
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
 import sys
@@ -83,26 +84,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run hearth-agent; return the exit code."""
     parser = daemon.build_parser(
         "hearth-agent", "Connect to hearth-master, run the jobs it sends with the execution "
-                        "modules, and return their results.")
+                        "modules, and return their results. Without --foreground the command "
+                        "returns once the agent runs (its keys, directories and modules "
+                        "loaded), or exits 1 with the reason when it cannot start.")
     args = parser.parse_args(argv)
     from hearth.agent.settings import AgentSettings
 
     conf, settings = daemon.load_settings("hearth-agent", args.config_file,
                                           AgentSettings.from_conf)
-    daemon.start(args, "hearth-agent", os.path.join(settings.root_dir, "hearth-agent.log"))
+    startup = daemon.start(args, "hearth-agent",
+                           os.path.join(settings.root_dir, "hearth-agent.log"))
     try:
         agent = Agent(settings, conf)
-        daemon.on_termination(agent.stop)
+    except (exception.HearthException, OSError) as error:
+        LOG.debug("start failed", exc_info=True)
+        return startup.failed(f"agent {settings.id}: {error}")
+    daemon.on_termination(agent.stop)
+    startup.ready()
+    try:
         agent.run()
     except exception.MasterKeyMismatch as error:
-        LOG.error("%s", error)
-        print(f"hearth-agent: {error}", file=sys.stderr)
-        return 1
+        return _stopped(args, str(error))
     except (exception.HearthException, OSError) as error:
-        LOG.error("hearth-agent %s cannot run: %s", settings.id, error)
-        print(f"hearth-agent: {error}", file=sys.stderr)
-        return 1
+        return _stopped(args, f"agent {settings.id} cannot run: {error}")
+    except Exception as error:  # noqa: BLE001 - Hearth's bug: logged with its traceback
+        LOG.debug("the agent failed", exc_info=True)
+        return _stopped(args, f"agent {settings.id} failed: {type(error).__name__}: {error}")
+    finally:
+        startup.release()
     return 0
+
+
+def _stopped(args: argparse.Namespace, reason: str) -> int:
+    """Log why the agent stopped (and print it in the foreground); return 1."""
+    LOG.error("hearth-agent stops: %s", reason)
+    if args.foreground:
+        print(f"hearth-agent: {reason}", file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,7 +1,9 @@
 """The thread that writes the master's job cache, in batches, and says what is safe.
 
-It opens the database itself, so the master answers agents while the
-database is still being opened and migrated.
+The master opens the database before it serves and hands it over.  Should
+this thread die (a bug: write failures are caught and logged), the master
+is told (``on_death``) and stops, rather than serving on with nothing
+written and nothing acknowledged.
 
 The I/O thread queues published jobs, agents' returns and agent records;
 this thread commits whatever has queued up in one transaction and then
@@ -22,6 +24,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from hearth.common import daemon
+
 LOG = logging.getLogger(__name__)
 
 PURGE_INTERVAL = 60.0
@@ -30,18 +34,16 @@ PURGE_INTERVAL = 60.0
 class JobCacheWriter:
     """Write jobs, returns and agents to the database from one thread."""
 
-    def __init__(self, open_database: Callable[[], Any], keep_seconds: int,
-                 on_stored: Callable[[list[dict[str, Any]]], None]) -> None:
-        self._open_database = open_database
-        self._database: Any = None
-        self._ready = threading.Event()
+    def __init__(self, database: Any, keep_seconds: int,
+                 on_stored: Callable[[list[dict[str, Any]]], None],
+                 on_death: Callable[[str], None]) -> None:
+        self.database = database
         self._finished = threading.Event()
         self.keep_seconds = keep_seconds
         self._on_stored = on_stored
         self._queue: queue.SimpleQueue[tuple[str, Any] | None] = queue.SimpleQueue()
         self._last_purge = 0.0
-        self._thread = threading.Thread(target=self._run, name="job-cache", daemon=True)
-        self._thread.start()
+        self._thread = daemon.watch_thread("job-cache writer", self._run, on_death)
 
     def job(self, record: dict[str, Any]) -> None:
         """Queue a published job's record."""
@@ -61,18 +63,12 @@ class JobCacheWriter:
         """Queue the removal of agents' records (their keys were deleted)."""
         self._queue.put(("forget", agent_ids))
 
-    def close(self, timeout: float = 10.0) -> None:
+    def close(self, timeout: float = 5.0) -> None:
         """Write what is queued, then stop."""
         self._queue.put(None)
         # not join(): the database layer's thread-local state can hold a finished
         # thread for seconds, and everything this waits for is done by then
         self._finished.wait(timeout)
-
-    @property
-    def database(self) -> Any:
-        """Return the database, waiting until this thread has opened it."""
-        self._ready.wait()
-        return self._database
 
     def _run(self) -> None:
         try:
@@ -81,9 +77,6 @@ class JobCacheWriter:
             self._finished.set()
 
     def _serve(self) -> None:
-        # opening (and migrating) the database is slow: the master serves meanwhile
-        self._database = self._open_database()
-        self._ready.set()
         from hearth.db import api_agents, job_cache
 
         while True:
@@ -102,24 +95,24 @@ class JobCacheWriter:
             if time.monotonic() - self._last_purge > PURGE_INTERVAL:
                 self._last_purge = time.monotonic()
                 self._guarded("purging expired jobs", job_cache.job_purge_expired,
-                              self._database)
+                              self.database)
             if stop:
                 return
 
     def _write(self, batch: dict[str, list[Any]], api: Any) -> None:
         if self.keep_seconds > 0 and batch["job"]:
-            self._guarded("storing jobs", api.jobs_publish_store, self._database, batch["job"])
+            self._guarded("storing jobs", api.jobs_publish_store, self.database, batch["job"])
         if batch["ret"]:
             if self.keep_seconds > 0:
                 stored = self._guarded("storing returns", api.job_returns_store,
-                                       self._database, batch["ret"])
+                                       self.database, batch["ret"])
                 if stored is None:
                     return  # not acknowledged: the agents send them again
             self._on_stored(batch["ret"])
         if batch["agent"]:
-            self._guarded("recording agents", api.agents_store, self._database, batch["agent"])
+            self._guarded("recording agents", api.agents_store, self.database, batch["agent"])
         if batch["forget"]:
-            self._guarded("forgetting agents", api.agents_delete, self._database,
+            self._guarded("forgetting agents", api.agents_delete, self.database,
                           [agent_id for ids in batch["forget"] for agent_id in ids])
 
     @staticmethod

@@ -32,6 +32,7 @@ workers, signal handlers) reach it through an :class:`~hearth.transport.wire.Out
 from __future__ import annotations
 
 import datetime
+import errno
 import logging
 import os
 import time
@@ -42,7 +43,7 @@ from typing import Any
 import zmq
 
 from hearth import bus, protocol
-from hearth.common.exception import MessageRefused
+from hearth.common.exception import DaemonStartFailed, MessageRefused
 from hearth.master import sync
 from hearth.master.agents import AgentRegistry
 from hearth.master.cache import JobCacheWriter
@@ -79,6 +80,8 @@ class Master:
         self.workers = ThreadPoolExecutor(settings.worker_threads, thread_name_prefix="master")
         self._database = database
         self._stopping = False
+        #: Why the master stopped by itself (a thread died), or "" when asked to.
+        self.failure = ""
         self._last_tick = 0.0
         self._started = time.monotonic()
         self._context = zmq.Context()
@@ -90,37 +93,71 @@ class Master:
     # --- life cycle ------------------------------------------------------
 
     def start(self) -> None:
-        """Open the database, bind the sockets and start the helper threads."""
-        self.writer = JobCacheWriter(self._open_database, self.settings.keep_jobs_seconds,
-                                     lambda stored: self.outbox.put(("acks", stored)))
-        self.zap = curve.ZapHandler(self._context, self._authorize)
-        host = self.settings.interface
-        self.socket = curve.server_socket(self._context, zmq.ROUTER,
-                                          curve.tcp_endpoint(host, self.settings.port),
-                                          self.master_keys, DOMAIN_MASTER,
-                                          router_mandatory=1, sndhwm=100000,
-                                          maxmsgsize=self.settings.max_message_size)
-        self.auth_socket = curve.server_socket(self._context, zmq.ROUTER,
-                                               curve.tcp_endpoint(host, self.settings.auth_port),
-                                               keys.AUTH_BOOTSTRAP, DOMAIN_AUTH,
-                                               maxmsgsize=protocol.AUTH_MAX_MESSAGE_SIZE)
+        """Bind the sockets, open the database and start the helper threads.
+
+        Raises DaemonStartFailed with the reason (a port taken, a database
+        that cannot be opened); whatever was opened is closed again.
+        """
+        try:
+            self.zap = curve.ZapHandler(self._context, self._authorize, on_death=self._died)
+            self.socket = self._bind(self.settings.port, "port", self.master_keys,
+                                     DOMAIN_MASTER, router_mandatory=1, sndhwm=100000,
+                                     maxmsgsize=self.settings.max_message_size)
+            self.auth_socket = self._bind(self.settings.auth_port, "auth_port",
+                                          keys.AUTH_BOOTSTRAP, DOMAIN_AUTH,
+                                          maxmsgsize=protocol.AUTH_MAX_MESSAGE_SIZE)
+            database = self._open_database()
+        except BaseException:
+            self._close()
+            raise
+        self.writer = JobCacheWriter(database, self.settings.keep_jobs_seconds,
+                                     lambda stored: self.outbox.put(("acks", stored)),
+                                     on_death=self._died)
         LOG.info("master listening on %s ports %s (jobs) and %s (auth), key fingerprint %s",
-                 host, self.settings.port, self.settings.auth_port,
+                 self.settings.interface, self.settings.port, self.settings.auth_port,
                  keys.fingerprint(self.master_keys.public))
 
+    def _bind(self, port: int, option: str, key_pair: keys.KeyPair, domain: str,
+              **options: Any) -> zmq.Socket:
+        """Return a server socket on ``port``; raise DaemonStartFailed naming the option."""
+        endpoint = curve.tcp_endpoint(self.settings.interface, port)
+        try:
+            return curve.server_socket(self._context, zmq.ROUTER, endpoint, key_pair, domain,
+                                       **options)
+        except zmq.ZMQError as error:
+            hint = " (another hearth-master?)" if error.errno == errno.EADDRINUSE else ""
+            raise DaemonStartFailed(reason=f"cannot listen on {endpoint} ([master] {option}): "
+                                           f"{zmq.strerror(error.errno)}{hint}") from None
+
     def _open_database(self) -> Any:
-        """Open the job cache's database (the writer thread) and recall the known agents."""
+        """Open the job cache's database and recall the known agents from it."""
         from hearth.db import api_agents
 
-        if self._database is None:
+        database = self._database
+        if database is None:
+            from hearth.common import config
             from hearth.db.session import get_database
 
-            self._database = get_database()
+            url = config.database_url()
+            try:
+                database = get_database(url)
+            except Exception as error:  # noqa: BLE001 - SQLAlchemy, alembic, OS errors
+                from sqlalchemy.engine import make_url
+
+                shown = make_url(url).render_as_string(hide_password=True)
+                reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+                raise DaemonStartFailed(reason=f"cannot open the job cache's database "
+                                               f"{shown}: {reason}") from None
+            self._database = database
         try:
-            self.outbox.put(("remember", api_agents.agents_list(self._database)))
+            self.outbox.put(("remember", api_agents.agents_list(database)))
         except Exception as error:  # noqa: BLE001 - the master runs without the history
             LOG.error("cannot read the known agents from the job cache: %s", error)
-        return self._database
+        return database
+
+    def _died(self, reason: str) -> None:
+        """Stop the master because one of its threads died (called from that thread)."""
+        self.outbox.put(("died", reason))
 
     def _remember(self, records: list[dict[str, Any]]) -> None:
         accepted = set(self.keys.accepted_ids())
@@ -170,13 +207,22 @@ class Master:
     def _shutdown(self) -> None:
         self.writer.close()
         self._on_internal(self.outbox.drain())
+        self._close()
+        if self.failure:
+            LOG.error("master stopped: %s", self.failure)
+        else:
+            LOG.info("master stopped")
+
+    def _close(self) -> None:
+        """Close what :meth:`start` opened (any part of it)."""
         self.workers.shutdown(wait=False, cancel_futures=True)
-        self.zap.close()
-        self.socket.close(linger=500)
-        self.auth_socket.close()
+        if hasattr(self, "zap"):
+            self.zap.close()
+        for socket in (getattr(self, "socket", None), getattr(self, "auth_socket", None)):
+            if socket is not None:
+                socket.close(linger=500)
         self._context.term()
         self.outbox.close()
-        LOG.info("master stopped")
 
     # --- reading ---------------------------------------------------------
 
@@ -258,6 +304,9 @@ class Master:
         for item in items:
             if item[0] == "stop":
                 self._stopping = True
+            elif item[0] == "died":
+                self._stopping, self.failure = True, item[1]
+                LOG.error("hearth-master stops: %s", item[1])
             elif item[0] == "acks":
                 self._send_acks(item[1])
             elif item[0] == "reply":

@@ -12,13 +12,13 @@ its ``User-Id`` property (:func:`peer_key`).
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import zmq
 import zmq.utils.z85
 
+from hearth.common import daemon
 from hearth.transport.keys import KeyPair
 
 LOG = logging.getLogger(__name__)
@@ -44,6 +44,7 @@ def server_socket(context: zmq.Context, kind: int, endpoint: str, keys: KeyPair,
     socket.curve_publickey = keys.public
     socket.curve_server = True
     socket.zap_domain = domain.encode()
+    socket.setsockopt(zmq.ZAP_ENFORCE_DOMAIN, 1)  # no ZAP handler: nobody gets in
     _set_options(socket, options)
     try:
         socket.bind(endpoint)
@@ -90,9 +91,12 @@ class ZapHandler:
     """Answer a context's ZAP requests from a thread, asking ``authorize`` each time.
 
     Only the CURVE mechanism is admitted: a NULL or PLAIN peer is refused.
+    Should the thread die, ``on_death(reason)`` is called (the daemon stops:
+    without it nobody could connect).
     """
 
-    def __init__(self, context: zmq.Context, authorize: Authorizer) -> None:
+    def __init__(self, context: zmq.Context, authorize: Authorizer,
+                 on_death: Callable[[str], None] = lambda reason: None) -> None:
         self._context = context
         self._authorize = authorize
         self._socket = context.socket(zmq.REP)
@@ -101,8 +105,7 @@ class ZapHandler:
         self._stop_address = f"inproc://hearth-zap-stop-{id(self)}"
         self._stop_receiver = context.socket(zmq.PAIR)
         self._stop_receiver.bind(self._stop_address)
-        self._thread = threading.Thread(target=self._serve, name="zap", daemon=True)
-        self._thread.start()
+        self._thread = daemon.watch_thread("ZAP handler", self._serve, on_death)
 
     def _serve(self) -> None:
         poller = zmq.Poller()
