@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hearth.common.config import MIN_MESSAGE_SIZE
 from hearth.jobs import JID_PATTERN
 from hearth.transport.gate import Channel
 
@@ -44,6 +45,7 @@ ARRAY = {"type": "array"}
 JID = {"type": "string", "pattern": JID_PATTERN.pattern}
 AGENT_ID = {"type": "string", "minLength": 1, "maxLength": 255}
 TARGET = {"type": ["string", "array"], "items": STRING}
+MESSAGE_SIZE = {"type": "integer", "minimum": MIN_MESSAGE_SIZE}
 
 
 def message(type_field: str | None, name: str, required: dict[str, Any] | None = None,
@@ -67,8 +69,8 @@ def _client(name: str, required: dict[str, Any] | None = None,
     return name, message("op", name, {"rid": INTEGER, **(required or {})}, optional)
 
 
-#: A CURVE public key in Z85 text.
-PUBLIC_KEY = {"type": "string", "minLength": 40, "maxLength": 40}
+#: A CURVE public key in Z85 text (ZeroMQ RFC 32's alphabet).
+PUBLIC_KEY = {"type": "string", "pattern": r"^[0-9a-zA-Z.\-:+=^!/*?&<>()\[\]{}@%$#]{40}\Z"}
 
 AUTH = Channel("auth", {"auth": message(None, "auth", {"id": AGENT_ID},
                                         {"enroll": PUBLIC_KEY})},
@@ -123,8 +125,8 @@ MASTER = Channel("master", dict([
            {"arg": ARRAY, "kwarg": OBJECT, "tgt": ANY, "tgt_type": STRING,
             "user": OPTIONAL_STRING}),
     _agent("ack", {"jid": STRING}),
-    _agent("welcome", {"boot": STRING}, {"max_message_size": INTEGER}),
-    _agent("pong", {"boot": STRING}, {"max_message_size": INTEGER}),
+    _agent("welcome", {"boot": STRING}, {"max_message_size": MESSAGE_SIZE}),
+    _agent("pong", {"boot": STRING}, {"max_message_size": MESSAGE_SIZE}),
     _agent("rep", {"rid": INTEGER},
            {"data": ANY, "error": {"type": ["string", "object", "null"]}}),
 ]), description="the master's job port")

@@ -193,6 +193,9 @@ CLOUD_OPTS = [
 ]
 
 
+#: The smallest [master]/[agent] max_message_size (a master announces its own to agents).
+MIN_MESSAGE_SIZE = 65536
+
 MASTER_OPTS = [
     cfg.HostAddressOpt("interface", default="0.0.0.0",
                        help="Address hearth-master listens on for agents and clients."),
@@ -225,7 +228,7 @@ MASTER_OPTS = [
     cfg.FloatOpt("client_timeout", default=10.0, min=0.1,
                  help="Seconds a client (stackctl, hearth-api) waits for the master to "
                       "answer one request."),
-    cfg.IntOpt("max_message_size", default=32 * 1024 * 1024, min=65536,
+    cfg.IntOpt("max_message_size", default=32 * 1024 * 1024, min=MIN_MESSAGE_SIZE,
                help="Largest message, in bytes, the master reads from an agent or a client "
                     "(a job's return, grains, an event). ZeroMQ disconnects a peer that sends "
                     "a larger one before reading it; an agent whose return is larger sends "
@@ -266,7 +269,7 @@ AGENT_OPTS = [
                  help="Seconds without an answer after which the master counts as gone."),
     cfg.FloatOpt("return_retry_interval", default=5.0, min=0.1,
                  help="Seconds before a return the master has not acknowledged is resent."),
-    cfg.IntOpt("max_message_size", default=32 * 1024 * 1024, min=65536,
+    cfg.IntOpt("max_message_size", default=32 * 1024 * 1024, min=MIN_MESSAGE_SIZE,
                help="Largest message, in bytes, the agent reads from its master (a job, "
                     "pillar data, a module file). ZeroMQ drops the connection on a larger "
                     "one before reading it, and the agent reconnects."),

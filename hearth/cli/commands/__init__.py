@@ -27,7 +27,7 @@ MODULE_COMMANDS: dict[str, tuple[str, ...]] = {
     "local_engine": ("engine-status", "engine-stop"),
     "outputs": ("output-list", "output-show"),
     "pillar": ("pillar-show", "pillar-top"),
-    "remote": ("agent-list", "run"),
+    "remote": ("agent-list", "master-stats", "run"),
     "resource_types": ("resource-type-list", "resource-type-show", "resource-type-template"),
     "resources": ("resource-list", "resource-show", "resource-metadata", "resource-signal"),
     "stack_graph": ("stack-graph",),

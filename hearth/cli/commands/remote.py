@@ -1,4 +1,4 @@
-"""stackctl run and agent-list: jobs on agents through hearth-master (Salt's ``salt``).
+"""stackctl run, agent-list and master-stats: jobs on agents through hearth-master (``salt``).
 
 Only the standard library is imported at the top; the master client
 (ZeroMQ, the configuration) is imported by the handler.
@@ -140,13 +140,47 @@ def do_agent_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def do_master_stats(args: argparse.Namespace) -> int:
+    """Print the master's counters: uptime, agents, jobs, messages received and dropped."""
+    from hearth.cli import output
+    from hearth.master.client import client_from_args
+
+    with client_from_args(args.config_file) as client:
+        stats = client.stats()
+    if args.format in ("json", "yaml"):
+        output.dump_structured(stats, args.format)
+    else:
+        output.show(_flattened(stats), args.format)
+    return 0
+
+
+def _flattened(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Return nested counters as ``{"a.b.c": value}``, in order."""
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict):
+            flat.update(_flattened(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``stackctl run`` and ``stackctl agent-list``."""
+    """Add ``stackctl run``, ``stackctl agent-list`` and ``stackctl master-stats``."""
     from hearth.cli import command
 
     command.add_command(subparsers, "agent-list", do_agent_list,
                         "List the accepted agents, connected or not (like manage.status).",
                         formats=("table", "json", "yaml", "value"))
+    command.add_command(
+        subparsers, "master-stats", do_master_stats,
+        "Show the master's counters: uptime, agents, jobs, messages received, dropped "
+        "and failed.", formats=("table", "json", "yaml", "value"),
+        description="Show what hearth-master counted since it started: its uptime, the "
+                    "accepted and connected agents, the jobs in flight, and per socket the "
+                    "messages received by type, the messages dropped by reason (too large, "
+                    "too deep, not JSON, an unknown type, invalid for their type's schema) and "
+                    "the messages a handler failed on.")
 
     parser = command.add_command(
         subparsers, "run", do_run, "Run an execution function on agents (like salt).",

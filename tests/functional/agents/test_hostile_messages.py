@@ -163,3 +163,23 @@ def test_a_bad_client_request_is_answered_with_the_reason(fleet):
         with pytest.raises(exception.MasterRequestFailed, match="op 'nope' is none of"):
             client._request("nope")
         assert client.ping()["boot"]
+
+
+def test_the_operator_sees_the_counters_in_master_stats(fleet):
+    import json
+
+    master, _ = fleet
+    with RawPeer(master, "counted") as attacker:
+        attacker.join()
+        attacker.send({"cmd": "ping", "running": "not a list"})
+        attacker.send(b"[" * 100 + b"]" * 100)
+        time.sleep(0.3)
+    done = master.stackctl("master-stats", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    stats = json.loads(done.stdout)
+    assert stats["messages"]["dropped"]["agent"]["invalid"] >= 1
+    assert stats["messages"]["dropped"]["agent"]["not-object"] >= 1
+    assert stats["messages"]["received"]["agent"]["hello"] >= 2
+    assert stats["agents"]["connected"] >= 1 and stats["uptime"] > 0
+    table = master.stackctl("master-stats").stdout
+    assert "| messages.dropped.agent.invalid " in table
