@@ -61,7 +61,7 @@ COMMAND_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     )),
     ("Agents, keys and jobs (Salt's salt, salt-key, salt-call, salt-run jobs)", (
         "run", "agent-list", "key-list", "key-accept", "key-reject", "key-delete", "key-finger",
-        "job-list", "job-show", "call", "module-list", "doc", "event-listen",
+        "job-list", "job-show", "call", "module-list", "doc", "event-listen", "master-stats",
     )),
     ("Clouds (Salt's salt-cloud)", (
         "cloud-providers", "cloud-profiles", "cloud-nodes", "cloud-create", "cloud-destroy",
