@@ -258,3 +258,20 @@ def test_the_agent_survives_what_its_master_sends(fake_master):
     log = agent.log_text()
     assert "Traceback" not in log
     assert "dropped a message from the master at 127.0.0.1" in log
+
+
+def test_a_master_cannot_make_the_agent_write_outside_its_directory(fake_master):
+    """CVE-2020-11652 class, from the master's side: a jid or module name is never a path."""
+    fake, agent = fake_master
+    outside = agent.directory.parent
+    before = {path.name for path in outside.iterdir()}
+    jids = ("../../../pwned", "/tmp/pwned", "..", "20260101000000000000/../../pwned")
+    for jid in jids:
+        fake.send(json.dumps({"cmd": "job", "jid": jid, "fun": "test.ping"}).encode())
+        fake.send(json.dumps({"cmd": "ack", "jid": jid}).encode())
+    fake.pump(timeout=0.5)
+    assert {path.name for path in outside.iterdir()} == before
+    assert not [path for path in agent.root.rglob("*pwned*")]
+    ret = fake.ping_agent()
+    assert ret is not None and ret["return"] is True
+    assert not set(jids) & set(fake.returns)  # refused before it ran: no return either
