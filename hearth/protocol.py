@@ -14,8 +14,9 @@ One table per direction and socket (a :class:`~hearth.transport.gate.Channel`):
 ``MASTER``
     What the master sends an agent on the job port, by ``cmd``.
 
-The daemons check every received message against its type's schema before
-a handler sees it (:class:`~hearth.transport.gate.Gate`), so a handler may
+The daemons check every received message against its type's schema (JSON
+Schema 2020-12; patterns are ECMA 262 regular expressions) before a handler
+sees it (:class:`~hearth.transport.gate.Gate`), so a handler may
 rely on the types declared here.  Schemas name the keys a handler reads;
 other keys are allowed, so a newer peer may add some.  The sizes that bound
 a message before it is read are here too.
@@ -70,7 +71,7 @@ def _client(name: str, required: dict[str, Any] | None = None,
 
 
 #: A CURVE public key in Z85 text (ZeroMQ RFC 32's alphabet).
-PUBLIC_KEY = {"type": "string", "pattern": r"^[0-9a-zA-Z.\-:+=^!/*?&<>()\[\]{}@%$#]{40}\Z"}
+PUBLIC_KEY = {"type": "string", "pattern": r"^[0-9a-zA-Z.\-:+=^!/*?&<>()\[\]{}@%$#]{40}$"}
 
 AUTH = Channel("auth", {"auth": message(None, "auth", {"id": AGENT_ID},
                                         {"enroll": PUBLIC_KEY})},

@@ -163,6 +163,11 @@ class MasterConnection:
             self._sleep(delay)
             delay = min(delay * 2, self.settings.reconnect_delay_max)
         self._context.destroy(linger=0)
+        counts = self.gate.stats()
+        if counts["dropped"] or counts["failed"]:
+            LOG.warning("agent %s dropped messages from its master: %s; its handlers failed "
+                        "on: %s", self.settings.id, counts["dropped"] or "none",
+                        counts["failed"] or "none")
 
     def _sleep(self, seconds: float) -> None:
         """Wait ``seconds`` unless a stop arrives; other outbox items are held."""

@@ -71,15 +71,15 @@ def test_a_deeply_nested_frame_on_the_auth_port_is_dropped(fleet):
 
 HOSTILE = [
     ({"cmd": "ret", "jid": "20260101000000000000", "return": True, "retcode": "abc",
-      "success": True}, "ret: retcode: 'abc' is not of type 'integer'"),
-    ({"cmd": "ping", "running": [[1]]}, "ping: running/0: [1] is not of type 'string'"),
-    ({"cmd": "hello", "grains": ["a"]}, "hello: grains: ['a'] is not of type 'object'"),
-    ({"cmd": "event", "tag": {"a": 1}}, "event: tag: {'a': 1} is not of type 'string'"),
-    ({"cmd": "req", "rid": "x", "op": "pillar"}, "req: rid: 'x' is not of type 'integer'"),
+      "success": True}, 'ret: retcode: "abc" is not of type "integer"'),
+    ({"cmd": "ping", "running": [[1]]}, 'ping: running/0: [1] is not of type "string"'),
+    ({"cmd": "hello", "grains": ["a"]}, 'hello: grains: ["a"] is not of type "object"'),
+    ({"cmd": "event", "tag": {"a": 1}}, 'event: tag: {"a":1} is not of type "string"'),
+    ({"cmd": "req", "rid": "x", "op": "pillar"}, 'req: rid: "x" is not of type "integer"'),
     ({"cmd": "req", "rid": 1, "op": "module_get"},
-     "req: (message): 'name' is a required property"),
+     'req: (message): "name" is a required property'),
     ({"cmd": "ret", "jid": "../../etc/passwd", "return": 1, "retcode": 0, "success": True},
-     "ret: jid: '../../etc/passwd' does not match"),
+     'ret: jid: "../../etc/passwd" does not match'),
     ({"cmd": "no-such"}, "cmd 'no-such' is none of event, hello, ping, req, ret"),
 ]
 

@@ -56,7 +56,7 @@ def test_the_gate_counts_and_logs_each_peer_once(caplog):
         assert gate.admit("test", b"[", "peer b") is None
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert warnings == [
-        "dropped a message from peer a on test: hi: n: 'x' is not of type 'integer' (further "
+        "dropped a message from peer a on test: hi: n: \"x\" is not of type \"integer\" (further "
         "bad messages from this peer are logged at debug level)",
         "dropped a message from peer b on test: the message is not JSON (Expecting value: "
         "line 1 column 2 (char 1)) (further bad messages from this peer are logged at debug "
@@ -87,5 +87,5 @@ def test_a_long_reason_is_shortened(caplog):
         assert gate.admit("agent", b'{"cmd": "ping", "running": "' + b"x" * 10000 + b'"}',
                           "a") is None
     message = caplog.records[0].getMessage()
-    assert "ping: running: 'xxx" in message and "xxx..." in message
+    assert 'ping: running: "xxx' in message and "xxx..." in message
     assert len(message) < 500
