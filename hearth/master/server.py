@@ -5,9 +5,9 @@ Two CURVE server sockets (ROUTER):
 ``port`` (ZAP domain ``hearth-master``)
     Admits only accepted agent keys and the master's client key.  Agents
     send ``hello`` (grains), ``ping`` (running jobs), ``ret``, ``event`` and
-    ``req`` (pillar, module files); the master sends them ``job``, ``ack``,
-    ``welcome``, ``pong`` and ``rep``.  Clients send requests
-    (:mod:`hearth.master.requests`).  A message is attributed by the key
+    ``req`` (pillar, module files; :mod:`hearth.master.agent_messages`); the
+    master sends them ``job``, ``ack``, ``welcome``, ``pong`` and ``rep``.
+    Clients send requests (:mod:`hearth.master.requests`).  A message is attributed by the key
     that sent it, never by what it claims, and a key deleted or rejected
     while connected is dropped at its next message.
 ``auth_port`` (ZAP domain ``hearth-auth``)
@@ -31,7 +31,6 @@ workers, signal handlers) reach it through an :class:`~hearth.transport.wire.Out
 
 from __future__ import annotations
 
-import datetime
 import errno
 import logging
 import os
@@ -44,7 +43,7 @@ import zmq
 
 from hearth import bus, protocol
 from hearth.common.exception import DaemonStartFailed, MessageRefused
-from hearth.master import sync
+from hearth.master.agent_messages import AgentMessages
 from hearth.master.agents import AgentRegistry
 from hearth.master.cache import JobCacheWriter
 from hearth.master.jobs import JobState, JobTable
@@ -60,7 +59,6 @@ DOMAIN_MASTER = "hearth-master"
 DOMAIN_AUTH = "hearth-auth"
 TICK = 0.25
 READ_BURST = 200
-AUTH_ACTS = {"accepted": "accept", "pending": "pend", "rejected": "reject", "denied": "denied"}
 
 
 class Master:
@@ -86,9 +84,7 @@ class Master:
         self._started = time.monotonic()
         self._context = zmq.Context()
         self.requests = ClientRequests(self)
-        self._agent_handlers = {"hello": self._on_hello, "ping": self._on_ping,
-                                "ret": self._on_return, "event": self._on_event,
-                                "req": self._on_agent_request}
+        self.agent_messages = AgentMessages(self)
 
     # --- life cycle ------------------------------------------------------
 
@@ -268,7 +264,7 @@ class Master:
         except MessageRefused:
             return
         try:
-            self._agent_handlers[cmd](agent_id, route, message)
+            self.agent_messages.handle(cmd, agent_id, route, message)
         except Exception:  # noqa: BLE001 - one message never ends the loop
             self.gate.failed(protocol.AGENT.name, cmd, peer)
 
@@ -296,7 +292,7 @@ class Master:
         except MessageRefused:
             return
         try:
-            self._on_auth(frames[0].bytes, key, message)
+            self.agent_messages.authenticate(frames[0].bytes, key, message)
         except Exception:  # noqa: BLE001 - one message never ends the loop
             self.gate.failed(protocol.AUTH.name, "auth", f"the key {key.decode()}")
 
@@ -340,36 +336,6 @@ class Master:
         self.bus.publish(tag, data)
 
     # --- agents ----------------------------------------------------------
-
-    def _on_hello(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
-        state = self.agents.get(agent_id)
-        state.grains = message["grains"]
-        self.writer.agent({"id": agent_id, "grains": state.grains,
-                           "last_seen": datetime.datetime.now(datetime.UTC)})
-        self.send(route, {"cmd": "welcome", "boot": self.boot,
-                          "max_message_size": self.settings.max_message_size})
-        self.fire(f"hearth/agent/{agent_id}/start", {"id": agent_id})
-
-    def _on_ping(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
-        self.agents.get(agent_id).running = frozenset(message["running"])
-        self.send(route, {"cmd": "pong", "boot": self.boot,
-                          "max_message_size": self.settings.max_message_size})
-
-    def _on_event(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
-        data = message.get("data")
-        self.fire(message["tag"], {**(data if isinstance(data, dict) else {"data": data}),
-                                   "id": agent_id})
-
-    def _on_agent_request(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
-        rid, op = message.get("rid"), message.get("op")
-        work = {"pillar": lambda: self.compile_pillar(agent_id, message.get("pillar_override")),
-                "modules_list": lambda: sync.list_modules(self.settings.module_dirs),
-                "module_get": lambda: sync.read_module(self.settings.module_dirs,
-                                                       str(message.get("name")))}.get(op)
-        if work is None:
-            self.send(route, {"cmd": "rep", "rid": rid, "error": f"unknown request {op!r}"})
-            return
-        self.run_in_worker(route, {"cmd": "rep", "rid": rid}, work)
 
     def run_in_worker(self, route: bytes, reply: dict[str, Any], work: Any) -> None:
         """Run ``work()`` on a worker thread; send ``reply`` with its result or error."""
@@ -447,27 +413,6 @@ class Master:
                 job.in_flight.pop(agent_id, None)
                 job.not_connected.add(agent_id)
 
-    def _on_return(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
-        jid = message["jid"]
-        ret = {"return": message["return"], "retcode": message["retcode"],
-               "success": message["success"], "out": message.get("out")}
-        job = self.jobs.get(jid)
-        if job is not None and agent_id not in job.targeted:
-            LOG.warning("agent %s returned for job %s, which did not target it: ignored",
-                        agent_id, jid)
-            self.send(route, {"cmd": "ack", "jid": jid})
-            return
-        if job is None or self.jobs.returned(job, agent_id, ret):
-            self.fire(f"hearth/job/{jid}/ret/{agent_id}",
-                      {"cmd": "_return", "id": agent_id, "jid": jid, "fun": message.get("fun"),
-                       "fun_args": message.get("fun_args"), **ret})
-            if job is not None:
-                self.requests.notify_return(job, agent_id, ret)
-                self.dispatch(job)
-                self.finish_if_done(job)
-        self.writer.ret({**ret, "jid": jid, "id": agent_id,
-                         "received_at": datetime.datetime.now(datetime.UTC)})
-
     def finish_if_done(self, job: JobState) -> None:
         """Tell the job's watchers as soon as the job is done."""
         if job.finished is None and job.done:
@@ -493,24 +438,3 @@ class Master:
         for job in self.jobs.active():
             self.finish_if_done(job)
         self.jobs.forget_old()
-
-    # --- auth ------------------------------------------------------------
-
-    def _on_auth(self, route: bytes, key: bytes, message: dict[str, Any]) -> None:
-        agent_id = message["id"]
-        enroll = message.get("enroll")
-        if enroll is not None:
-            decision = self.keys.redeem(agent_id, key, enroll.encode())
-            key = enroll.encode() if decision.status == "accepted" else key
-        else:
-            decision = self.keys.authenticate(agent_id, key)
-        self.fire("hearth/auth", {"id": agent_id, "act": AUTH_ACTS[decision.status],
-                                  "pub": key.decode()})
-        if decision.status == "denied":
-            LOG.warning("agent %s denied: its key differs from the one on record", agent_id)
-        try:
-            self.auth_socket.send_multipart([route, wire.encode(
-                {"status": decision.status, "master_pub": self.master_keys.public.decode()})],
-                zmq.NOBLOCK)
-        except zmq.ZMQError:
-            pass

@@ -34,7 +34,7 @@ def test_every_handler_has_a_schema_and_every_schema_a_handler(tmp_path):
 
     master = Master(MasterSettings(pki_dir=str(tmp_path / "pki")))
     try:
-        assert sorted(master._agent_handlers) == protocol.AGENT.types
+        assert sorted(master.agent_messages.handlers) == protocol.AGENT.types
         assert sorted(master.requests._ops) == protocol.CLIENT.types
     finally:
         master.workers.shutdown()
