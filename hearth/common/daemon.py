@@ -116,10 +116,10 @@ class Startup:
     def failed(self, reason: Any) -> int:
         """Report why the daemon cannot start; return the exit code (1)."""
         LOG.error("%s cannot start: %s", self.prog, reason)
+        self.release()  # before the report: the command returns with no pid file left
         if self._report_fd is None:
             print(f"{self.prog}: {reason}", file=sys.stderr)
         self._report(_FAILED + str(reason).encode(errors="replace"))
-        self.release()
         return 1
 
     def release(self) -> None:
