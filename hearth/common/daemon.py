@@ -31,7 +31,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from hearth.common import exception
+from hearth.common import exception, paths
 
 LOG = logging.getLogger(__name__)
 
@@ -40,8 +40,6 @@ STOP_SECONDS = 9.0
 
 _READY = b"ready\n"
 _FAILED = b"failed\n"
-
-from hearth.common import paths
 
 
 def build_parser(prog: str, description: str) -> argparse.ArgumentParser:
