@@ -55,6 +55,10 @@ def _refused(message: str) -> Schema:
 
 
 _TAG_TOO_LONG = 'Invalid tag, "{value}": each tag is at most 80 characters, without commas'
+#: A text kept in a database column may not hold U+0000 (PostgreSQL refuses it).
+_NO_NUL: Schema = {"not": {"type": "string", "pattern": "\u0000"},
+                   "x-messages": {"not": 'Invalid tag, "{value}": a tag may not contain a NUL '
+                                         "character"}}
 
 _STACK_FIELDS: Schema = {
     "template": {"type": ["object", "string", "null"],
@@ -73,12 +77,12 @@ _STACK_FIELDS: Schema = {
     "disable_rollback": _boolean("disable_rollback"),
     "timeout_mins": _count("timeout_mins", "Action timeout in minutes (0: none)."),
     "tags": {"type": ["string", "array", "null"],
-             "pattern": "^[^,]{0,80}(,[^,]{0,80})*$",
-             "items": {"type": "string", "pattern": "^[^,]{0,80}$",
-                       "x-messages": {"pattern": _TAG_TOO_LONG}},
+             "pattern": "^[^,]{0,80}(,[^,]{0,80})*$", **_NO_NUL,
+             "items": {"type": "string", "pattern": "^[^,]{0,80}$", **_NO_NUL,
+                       "x-messages": {"pattern": _TAG_TOO_LONG, **_NO_NUL["x-messages"]}},
              "description": "Comma-separated string (or list) of tags, each at most "
                             "80 characters.",
-             "x-messages": {"pattern": _TAG_TOO_LONG}},
+             "x-messages": {"pattern": _TAG_TOO_LONG, **_NO_NUL["x-messages"]}},
 }
 
 _CONVERGE_ON_CREATE = _refused(

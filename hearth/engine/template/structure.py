@@ -73,9 +73,14 @@ def _named_map(item_schema: Mapping[str, Any], section: str,
     return schema
 
 
-#: What a resource may be named (Heat: its name is a segment of the resource's URLs).
-RESOURCE_NAME = {"not": {"pattern": "/"},
-                 "x-messages": {"not": 'Resource name may not contain "/"'}}
+#: What a resource may be named: no "/" (Heat: the name is a segment of the resource's
+#: URLs), no NUL (a database column holds the name; PostgreSQL refuses U+0000 in text).
+RESOURCE_NAME = {"allOf": [
+    {"not": {"type": "string", "pattern": "/"},
+     "x-messages": {"not": 'Resource name may not contain "/"'}},
+    {"not": {"type": "string", "pattern": "\u0000"},
+     "x-messages": {"not": "Resource name may not contain a NUL character (U+0000)"}},
+]}
 
 
 #: The key sets of a TemplateVersion the schema is built from.

@@ -84,3 +84,27 @@ def test_resource_names_heat_accepts_are_accepted(api_server, session, name):
                 "resources": {name: {"type": "OS::Heat::None"}}}
     response = session.post(api_server.url(PROJECT) + "/validate", json={"template": template})
     assert response.status_code == 200, response.text
+
+
+def test_a_resource_name_with_a_nul_character_is_refused(api_server, session):
+    # Heat takes it; Hearth stores the name in a text column, which PostgreSQL refuses
+    # to hold U+0000 in (the stack failed with "Internal error").
+    template = {"heat_template_version": "2021-04-16",
+                "resources": {"a\x00b": {"type": "OS::Heat::None"}}}
+    response = session.post(api_server.url(PROJECT) + "/stacks",
+                            json={"stack_name": "nul", "template": template})
+    _refused(response, "resources.a\x00b: Resource name may not contain a NUL character "
+                       "(U+0000)")
+
+
+@pytest.mark.parametrize("tags", ["ok,a\x00b", ["ok", "a\x00b"]])
+def test_a_tag_with_a_nul_character_is_refused(api_server, session, tags):
+    # PostgreSQL refused the tag's row: a 500 (ValueError) before
+    response = session.post(api_server.url(PROJECT) + "/stacks",
+                            json={"stack_name": "nultag", "template": TEMPLATE, "tags": tags})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"] == {
+        "type": "BadRequest", "traceback": None,
+        "message": f'Invalid tag, "{tags if isinstance(tags, str) else tags[1]}": a tag may '
+                   "not contain a NUL character"}
+    assert session.get(api_server.url(PROJECT) + "/stacks/nultag").status_code == 404
