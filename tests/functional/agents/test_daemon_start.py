@@ -208,3 +208,32 @@ def test_a_dead_internal_thread_stops_the_master(tmp_path, sqlite_template, capl
     assert not serving.is_alive()
     assert master.failure == ("its job-cache writer thread died: KeyError: 'no-such-kind'")
     assert "hearth-master stops: its job-cache writer thread died" in caplog.text
+
+
+def test_sigterm_ends_a_master_whose_worker_is_stuck_within_10_s(tmp_path, sqlite_template):
+    """A pillar that never compiles held a worker thread, and the exit waited for it."""
+    from hearth.common import exception
+    from tests.fixtures.raw_peer import RawPeer
+
+    pillar = tmp_path / "pillar.yaml"
+    pillar.write_text("ext_pillar:\n  - cmd_yaml: 'sleep 40'\n")
+    master = master_in(tmp_path, sqlite_template)
+    master.config.write_text(master.config.read_text().replace(
+        "[master]", f"[pillar]\nconfig_file = {pillar}\n[master]"))
+    master.start()
+    try:
+        master.wait_ready()
+        with RawPeer(master, "stuck1") as agent, master.client(timeout=1) as client:
+            agent.join()
+            with pytest.raises(exception.MasterUnreachable):
+                client.agent_pillar("stuck1")  # its worker now waits for sleep 40
+        stuck = psutil.Process(master.process.pid).children(recursive=True)
+        started = time.monotonic()
+        master.process.send_signal(signal.SIGTERM)
+        assert master.process.wait(10) == 1
+        assert time.monotonic() - started < 10
+        assert "not stopped 9.0 s after the request to stop: exiting now" in master.log_text()
+        for process in stuck:
+            process.kill()
+    finally:
+        master.stop()
