@@ -221,24 +221,29 @@ def load_yaml(text: str, max_size: int = DEFAULT_MAX_SIZE,
         instance.dispose()
 
 
-def check_depth(value: Any) -> None:
-    """Raise :class:`DocumentTooComplex` when ``value`` nests more than :data:`MAX_DEPTH` deep.
+def depth(value: Any, limit: int = MAX_DEPTH) -> int:
+    """Return how deep ``value`` nests (a scalar is 0), counting no further than ``limit`` + 1.
 
-    ``value`` is parsed JSON (dicts, lists and scalars, no shared parts).
+    ``value`` is parsed JSON (dicts, lists and scalars); the walk goes level
+    by level and stops past ``limit``, so a hostile document costs no more
+    than its first ``limit`` + 1 levels.
     """
-    pending: list[tuple[Any, int]] = [(value, 1)]
-    while pending:
-        item, level = pending.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        if level > MAX_DEPTH:
-            raise too_deep()
-        pending.extend((child, level + 1) for child in children
-                       if isinstance(child, (dict, list)))
+    deepest, level = 0, [value] if isinstance(value, _CONTAINERS) else []
+    while level and deepest <= limit:
+        deepest += 1
+        level = [child for item in level
+                 for child in (item.values() if isinstance(item, dict) else item)
+                 if isinstance(child, _CONTAINERS)]
+    return deepest
+
+
+_CONTAINERS = (dict, list)
+
+
+def check_depth(value: Any) -> None:
+    """Raise :class:`DocumentTooComplex` when ``value`` nests more than :data:`MAX_DEPTH` deep."""
+    if depth(value) > MAX_DEPTH:
+        raise too_deep()
 
 
 def load_json(text: str | bytes, **kwargs: Any) -> Any:

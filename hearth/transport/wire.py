@@ -20,7 +20,10 @@ import os
 import queue
 from typing import Any
 
+from hearth.common.document_bounds import depth
 from hearth.common.exception import MessageRefused
+
+__all__ = ["MAX_DEPTH", "Outbox", "decode", "depth", "encode"]
 
 #: Deepest nesting of arrays and objects a message may have (the message itself is 1).
 MAX_DEPTH = 64
@@ -50,20 +53,6 @@ def decode(frame: bytes, max_depth: int | None = MAX_DEPTH) -> dict[str, Any]:
     if max_depth is not None and depth(message, max_depth) > max_depth:
         raise MessageRefused("too-deep", f"the message nests deeper than {max_depth} levels")
     return message
-
-
-def depth(value: Any, limit: int = MAX_DEPTH) -> int:
-    """Return how deep ``value`` nests (a scalar is 0), counting no further than ``limit`` + 1."""
-    deepest, level = 0, [value] if isinstance(value, _CONTAINERS) else []
-    while level and deepest <= limit:
-        deepest += 1
-        level = [child for item in level
-                 for child in (item.values() if isinstance(item, dict) else item)
-                 if isinstance(child, _CONTAINERS)]
-    return deepest
-
-
-_CONTAINERS = (dict, list)
 
 
 class Outbox:
