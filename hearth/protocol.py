@@ -79,7 +79,8 @@ AUTH = Channel("auth", {"auth": message(None, "auth", {"id": AGENT_ID},
 
 AGENT = Channel("agent", dict([
     _agent("hello", {"grains": OBJECT}),
-    _agent("ping", {"running": {"type": "array", "items": STRING}}),
+    _agent("ping", {"running": {"type": "array", "items": STRING}},
+           {"dropped": {"type": "integer", "minimum": 0}}),
     _agent("ret", {"jid": JID, "return": ANY, "retcode": INTEGER, "success": BOOLEAN},
            {"id": STRING, "fun": STRING, "fun_args": ARRAY, "out": OPTIONAL_STRING}),
     _agent("event", {"tag": TEXT}, {"data": ANY}),

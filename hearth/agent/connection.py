@@ -290,7 +290,7 @@ class MasterConnection:
                 if now - last_heard > self.settings.master_alive_timeout:
                     return answered
                 if now >= next_ping:
-                    self._send({"cmd": "ping", "running": self._running()})
+                    self._send(self._ping())
                     next_ping = now + self.settings.ping_interval
                 if now >= next_retry:
                     self._resend(self.settings.return_retry_interval)
@@ -306,6 +306,14 @@ class MasterConnection:
             return answered
         finally:
             self._socket.close()
+
+    def _ping(self) -> dict[str, Any]:
+        """Return a ping: the running jobs, and how many master messages were dropped."""
+        counts = self.gate.stats()
+        dropped = sum(n for table in ("dropped", "failed") for kinds in counts[table].values()
+                      for n in kinds.values())
+        return {"cmd": "ping", "running": self._running(), **({"dropped": dropped}
+                                                               if dropped else {})}
 
     def _receive(self) -> bool:
         heard = False

@@ -53,7 +53,8 @@ class AgentMessages:
 
     def _ping(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
         master = self.master
-        master.agents.get(agent_id).running = frozenset(message["running"])
+        state = master.agents.get(agent_id)
+        state.running, state.dropped = frozenset(message["running"]), message.get("dropped", 0)
         master.send(route, {"cmd": "pong", "boot": master.boot,
                             "max_message_size": master.settings.max_message_size})
 

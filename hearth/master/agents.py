@@ -29,6 +29,8 @@ class AgentState:
     last_seen: float = 0.0
     last_seen_at: datetime.datetime | None = None
     running: frozenset[str] = frozenset()
+    #: messages from the master this agent dropped or failed on, as its pings report
+    dropped: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """Return the agent as clients list it."""
@@ -105,6 +107,12 @@ class AgentRegistry:
         for agent_id in lost:
             self.disconnect(agent_id)
         return lost
+
+    def dropping(self) -> dict[str, int]:
+        """Return ``{agent id: n}`` of the agents that dropped n messages from the master."""
+        return {state.id: state.dropped for state in sorted(self._agents.values(),
+                                                            key=lambda state: state.id)
+                if state.dropped}
 
     def connected_ids(self) -> list[str]:
         """Return the ids of the connected agents, sorted."""

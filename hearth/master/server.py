@@ -166,6 +166,7 @@ class Master:
         return {"boot": self.boot, "uptime": round(time.monotonic() - self._started, 1),
                 "agents": {"accepted": len(self.keys.accepted_ids()),
                            "connected": len(self.agents.connected_ids())},
+                "agents_dropping": self.agents.dropping(),
                 "jobs_active": len(self.jobs.active()),
                 "max_message_size": self.settings.max_message_size,
                 "messages": self.gate.stats()}

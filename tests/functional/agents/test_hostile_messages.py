@@ -173,13 +173,15 @@ def test_the_operator_sees_the_counters_in_master_stats(fleet):
         attacker.join()
         attacker.send({"cmd": "ping", "running": "not a list"})
         attacker.send(b"[" * 100 + b"]" * 100)
+        attacker.send({"cmd": "ping", "running": [], "dropped": 3})  # what it dropped itself
         time.sleep(0.3)
-    done = master.stackctl("master-stats", "--format", "json")
+        done = master.stackctl("master-stats", "--format", "json")
     assert done.returncode == 0, done.stderr
     stats = json.loads(done.stdout)
     assert stats["messages"]["dropped"]["agent"]["invalid"] >= 1
     assert stats["messages"]["dropped"]["agent"]["not-object"] >= 1
     assert stats["messages"]["received"]["agent"]["hello"] >= 2
     assert stats["agents"]["connected"] >= 1 and stats["uptime"] > 0
+    assert stats["agents_dropping"] == {"counted": 3}
     table = master.stackctl("master-stats").stdout
     assert "| messages.dropped.agent.invalid " in table

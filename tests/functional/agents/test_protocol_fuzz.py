@@ -255,6 +255,9 @@ def test_the_agent_survives_what_its_master_sends(fake_master):
     send()
     ret = fake.ping_agent()
     assert ret is not None and ret["return"] is True, agent.log_text()[-3000:]
+    # the agent reports what it dropped in its pings (the master's master-stats shows it)
+    ping = fake.pump(lambda message: message.get("cmd") == "ping", timeout=5)
+    assert ping is not None and ping["dropped"] > 0
     log = agent.log_text()
     assert "Traceback" not in log
     assert "dropped a message from the master at 127.0.0.1" in log
