@@ -3,9 +3,13 @@
 * :mod:`hearth.transport.keys`: CURVE key pairs on disk and fingerprints.
 * :mod:`hearth.transport.curve`: sockets with CURVE set up (servers and
   clients) and the ZAP handler through which a server decides who may talk.
-* :mod:`hearth.transport.wire`: the message encoding and the outbox that
-  lets any thread hand a message to the thread that owns a socket.
+* :mod:`hearth.transport.wire`: the message encoding (with bounded depth)
+  and the outbox that lets any thread hand a message to the thread that
+  owns a socket.
+* :mod:`hearth.transport.gate`: what every received message passes before
+  a handler sees it: decoded, checked against its type's schema, counted,
+  and logged once per peer when dropped.
 
-Nothing here knows about jobs or agents: the master and the agent build
-their protocols on top.
+Nothing here knows about jobs or agents: the master and the agent declare
+their protocol on top (:mod:`hearth.protocol`).
 """
