@@ -412,10 +412,15 @@ class StackLockError(HearthException):
 
 
 class ForcedCancel(BaseException):
-    """Thrown into a running task to cancel it (not an error of the task)."""
+    """Thrown into a running task to cancel it (not an error of the task).
 
-    def __init__(self, with_rollback: bool = True) -> None:
-        self.with_rollback = with_rollback
+    ``preempted``: a new update takes the stack over at once; the stopped
+    action neither rolls back nor records an end of its own.
+    """
+
+    def __init__(self, with_rollback: bool = True, preempted: bool = False) -> None:
+        self.with_rollback = with_rollback and not preempted
+        self.preempted = preempted
         super().__init__("Stack action cancelled" + ("" if with_rollback else " (no rollback)"))
 
 

@@ -251,23 +251,31 @@ def test_cancel_update_refused_when_not_updating(service):
         "Cancelling update when stack is CREATE_COMPLETE is not supported.")
 
 
-def test_update_refused_while_suspended_or_in_progress(service, engine_options):
-    engine_options(error_wait_time=0.5)  # the slow update is interrupted after this grace
+def test_update_refused_while_suspended(service):
     stack_id = create(service, "refuse", WAITING)
     service.stack_action(CTX, stack_id, "suspend")
     service.wait(CTX, stack_id)
     with pytest.raises(exception.NotSupported) as error:
         service.update_stack(CTX, stack_id, template=WAITING)
     assert str(error.value) == "Updating a stack when it is suspended is not supported."
-    service.stack_action(CTX, stack_id, "resume")
-    service.wait(CTX, stack_id)
+
+
+def test_update_preempts_the_update_in_progress(service):
+    """As Heat's convergence engine: the new update takes over, the stack never FAILED."""
+    stack_id = create(service, "preempted", WAITING)
     service.update_stack(CTX, stack_id, template=WAITING, params={"v": "two"})
-    with pytest.raises(exception.ActionInProgress) as error:
-        service.update_stack(CTX, stack_id, template=WAITING)
-    assert str(error.value) == "Stack refuse already has an action (UPDATE) in progress."
     wait_for_slow_update(service, stack_id)
-    service.stack_action(CTX, stack_id, "cancel_without_rollback")
-    assert service.wait(CTX, stack_id)["stack_status"] == "UPDATE_FAILED"
+    with pytest.raises(exception.StackValidationFailed):  # a bad request stops nothing
+        service.update_stack(CTX, stack_id, template=WAITING.replace("TestResource", "Nope"))
+    assert service.show_stack(CTX, stack_id)["stack_status"] == "UPDATE_IN_PROGRESS"
+    quick = WAITING.replace("update: 60", "update: 0")
+    service.update_stack(CTX, stack_id, template=quick, params={"v": "three"})
+    stack = service.wait(CTX, stack_id)
+    assert (stack["stack_status"], stack["parameters"]["v"]) == ("UPDATE_COMPLETE", "three")
+    states = [e["resource_status"] for e in service.list_events(CTX, stack_id)
+              if e["resource_name"] == "preempted"]
+    assert states == ["CREATE_IN_PROGRESS", "CREATE_COMPLETE", "UPDATE_IN_PROGRESS",
+                      "UPDATE_COMPLETE"]
 
 
 IMMUTABLE = """

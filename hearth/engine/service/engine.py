@@ -45,6 +45,7 @@ from hearth.engine.states import (
     IN_PROGRESS,
     INIT,
     RESUME,
+    ROLLBACK,
     SUSPEND,
     UPDATE,
 )
@@ -73,6 +74,9 @@ def _error_wait_time() -> float:
 #: cancel action -> seconds the resources in progress get to finish before they are
 #: interrupted: cancel_update rolls back at once; cancel_without_rollback stops the walk and
 #: lets running resources end (Heat's stopped traversal), bounded by ``error_wait_time``.
+#: the actions an update preempts (Heat's convergence engine starts a new traversal)
+PREEMPTABLE = (CREATE, UPDATE, ROLLBACK)
+
 CANCEL_GRACE: dict[str, Callable[[], float]] = {
     "cancel_update": lambda: 0.0,
     "cancel_without_rollback": _error_wait_time,
@@ -203,14 +207,38 @@ class EngineService(StackKeeping, StackReads):
                      clear_parameters: list[str] | None = None,
                      disable_rollback: bool | None = None, timeout_mins: int | None = None,
                      tags: list[str] | None = None) -> JsonMap:
-        """Start UPDATE (PUT, or PATCH semantics with ``existing``); return the identity."""
+        """Start UPDATE (PUT, or PATCH semantics with ``existing``); return the identity.
+
+        As Heat's convergence engine, an update of a stack whose create,
+        update or rollback runs in this engine preempts it: once the request
+        is found valid, that action stops at once (no rollback, no end of its
+        own; the stack stays IN_PROGRESS) and this update goes on from what
+        it left.  An action running in another engine is ActionInProgress.
+        """
+        from hearth.engine.update import run as update
+        arguments = (template, params, files, environment, environment_files, existing,
+                     clear_parameters)
+        row = self._row(ctx, stack_identity, show_deleted=False)
+        if not self._preemptable(row):
+            update.check_updatable(row)
+            return self._start_update(row, arguments, disable_rollback, timeout_mins, tags)
+        self._update_target(row, *arguments)  # refused before anything stops
+        with self.runtime.holding(row.id):  # the stack stays under this engine's lock
+            self.runtime.preempt(row.id)
+            row = self._row(ctx, row.id, show_deleted=False)
+            return self._start_update(row, arguments, disable_rollback, timeout_mins, tags)
+
+    def _preemptable(self, row: Any) -> bool:
+        """Return whether an update preempts the stack's action (one this engine runs)."""
+        return (row.status == IN_PROGRESS and row.action in PREEMPTABLE
+                and self._runtime is not None and row.id in self._runtime.running)
+
+    def _start_update(self, row: Any, arguments: tuple[Any, ...],
+                      disable_rollback: bool | None, timeout_mins: int | None,
+                      tags: list[str] | None) -> JsonMap:
         from hearth.db import api_stacks
         from hearth.engine.update import run as update
-        row = self._row(ctx, stack_identity, show_deleted=False)
-        update.check_updatable(row)
-        current, target = self._update_target(
-            row, template, params, files, environment, environment_files, existing,
-            clear_parameters)
+        current, target = self._update_target(row, *arguments)
         changes = {key: value for key, value in (
             ("disable_rollback", disable_rollback), ("timeout_mins", timeout_mins),
             ("tags", tags)) if value is not None}

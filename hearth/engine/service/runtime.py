@@ -40,6 +40,9 @@ SETTLE_TIMEOUT = 1.0
 #: How many life check timeouts without a beat make an engine dead for the periodic checks.
 PERIODIC_LIFE_FACTOR = 3
 
+#: How often, and how long apart (seconds), a preemption looks for the action's walk.
+PREEMPT_ATTEMPTS, PREEMPT_RETRY = 500, 0.01
+
 #: Longest :meth:`EngineRuntime.pause` while no action runs here (seconds).
 IDLE_PAUSE = 0.05
 
@@ -224,6 +227,26 @@ class EngineRuntime:
         if walker is None:
             return False
         walker.cancel(exception.ForcedCancel(with_rollback=with_rollback), grace)
+        return True
+
+    def preempt(self, stack_id: str) -> bool:
+        """Stop the stack's running action here at once for a new update; return whether it ran.
+
+        As a cancel without rollback, but the resources in progress are
+        interrupted now and the stopped action records no end (the update
+        that follows does).  Returns once the action's thread has ended.
+        """
+        stack = self.live_stacks.get(stack_id)
+        preemption = exception.ForcedCancel(with_rollback=False, preempted=True)
+        for _ in range(PREEMPT_ATTEMPTS):  # between two walks of an action there is none
+            if stack_id not in self.running:
+                return stack is not None
+            walker = getattr(stack, "walker", None)
+            if walker is not None:
+                walker.cancel(preemption)
+                break
+            scheduler.green_sleep(PREEMPT_RETRY)
+        self.wait(stack_id)
         return True
 
     def stop(self) -> None:

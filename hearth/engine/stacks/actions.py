@@ -146,9 +146,13 @@ def frame(stack: Stack, action: str, walk: Callable[[], WalkResult],
     ``<ACTION>_IN_PROGRESS``, ``walk()`` runs (its set-up included), then
     the stack goes COMPLETE or FAILED with Heat's reason, and ``completed()``
     or ``failed(result)`` does what follows (soft-delete, rollback, cleanup).
+    A walk a new update preempted ends without either: the stack stays
+    IN_PROGRESS for the update that follows.
     """
     start_state(stack, action)
     result = walk()
+    if getattr(result.interrupted, "preempted", False):
+        return False  # the update that preempted it records the stack's state from now on
     if result.ok:
         stack.state_set(action, COMPLETE,
                         _noted(stack, action, f"Stack {action} completed successfully"))
