@@ -145,3 +145,13 @@ def test_patch_drops_a_parameter_the_new_template_no_longer_declares(heat):
     nested_id = "/".join(next(link["href"] for link in value.links
                               if link["rel"] == "stack").split("/")[-2:])
     assert heat.resources.get(nested_id, "test").attributes["value"] == "foo-egg"
+
+
+def test_an_attribute_the_provider_does_not_output_fails_where_read(heat):
+    """As Heat: not a validation error; the output reading it carries the error."""
+    outer = {"heat_template_version": "queens", "resources": {"n": {"type": "p.yaml"}},
+             "outputs": {"o": {"value": {"get_attr": ["n", "nope"]}}}}
+    identity = create(heat, "hc-provider-attr", template=outer,
+                      files={"p.yaml": "heat_template_version: queens\nresources: {}\n"})
+    output = heat.stacks.output_show(identity, "o")["output"]
+    assert output["output_error"] == "The Referenced Attribute (n nope) is incorrect."
