@@ -1,0 +1,1 @@
+"""Stand-in for tempest: heat_integrationtests only reads ``tempest.config.CONF``."""
