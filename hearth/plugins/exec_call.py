@@ -33,6 +33,8 @@ RUN_ON_ACTIONS = (resource.CREATE, resource.UPDATE)
 LOCAL_TARGETS = ("local", "localhost")
 POLICIES = ("fail", "ignore")
 DATA_KEY = "call"
+#: Resource data: the ``watch`` values (JSON) as they were at the last call.
+WATCHED_KEY = "watched"
 
 
 @functools.lru_cache(maxsize=1)
@@ -114,6 +116,13 @@ class ExecCall(resource.Resource):
     this call only.  ``timeout`` is, as in Salt, how long to wait for agents
     to return (locally: how long the call may take).
 
+    As any Heat resource, a call is updated, and so made again, only when
+    its properties change; ``depends_on`` orders it but never makes it run
+    again.  ``watch`` is Salt's watch requisite in those terms: values that
+    only decide when to call again, typically ``{get_resource: CALL}`` (a
+    call's id is its last job id), so that reading a file follows each new
+    writing of it.
+
     By default the resource fails when any agent's call fails
     (``on_agent_failure``) or an agent does not return in time
     (``on_no_return``), naming them; ``ignore`` completes the resource and
@@ -131,9 +140,10 @@ class ExecCall(resource.Resource):
     support_status = support.SupportStatus(version="2026.1")
 
     PROPERTIES = (FUNCTION, ARGS, KWARGS, TARGET, TARGET_TYPE, RUN_ON, ON_DELETE, TIMEOUT,
-                  BATCH, PILLAR, FAIL_ON_RETCODE, ON_AGENT_FAILURE, ON_NO_RETURN) = (
+                  BATCH, PILLAR, FAIL_ON_RETCODE, ON_AGENT_FAILURE, ON_NO_RETURN, WATCH) = (
         "function", "args", "kwargs", "target", "target_type", "run_on", "on_delete",
-        "timeout", "batch", "pillar", "fail_on_retcode", "on_agent_failure", "on_no_return")
+        "timeout", "batch", "pillar", "fail_on_retcode", "on_agent_failure", "on_no_return",
+        "watch")
     ATTRIBUTES = (RETURN, RETCODE, JID, STDOUT, STDERR, RETURNS, RETCODES, TARGETED,
                   MISSING) = ("return", "retcode", "jid", "stdout", "stderr", "returns",
                               "retcodes", "targeted", "missing")
@@ -177,6 +187,12 @@ class ExecCall(resource.Resource):
             "When a targeted agent does not return within timeout ('No response', 'Not "
             "connected'): 'fail' the resource, naming the agents, or 'ignore' it; also "
             "decides whether check fails when a targeted agent is disconnected."),
+        WATCH: properties.Schema(
+            properties.Schema.LIST, "What this call follows, as Salt's watch requisite: "
+            "when a stack update changes one of these values, the call is made again "
+            "(with run_on: UPDATE). Give it another call's {get_resource: CALL}, its job id, "
+            "to call again each time that one ran again. The function does not get them.",
+            default=[], update_allowed=True),
     }
 
     attributes_schema = {
@@ -245,6 +261,8 @@ class ExecCall(resource.Resource):
         return props[self.TARGET] in LOCAL_TARGETS
 
     def _start(self, call: dict[str, Any], props: properties.Properties, action: str) -> Call:
+        if action != resource.DELETE:
+            self.data_set(WATCHED_KEY, _watched_text(props[self.WATCH]))
         function, args = call[self.FUNCTION], list(call.get(self.ARGS) or ())
         kwargs = dict(call.get(self.KWARGS) or {})
         if props[self.PILLAR]:
@@ -325,6 +343,20 @@ class ExecCall(resource.Resource):
         """Return whether the call ended (a number: poll again after it); raise its failure."""
         return self._finish(call)
 
+    def _needs_update(self, after: Any, before: Any, after_props: properties.Properties,
+                      before_props: properties.Properties, prev_resource: Any = None,
+                      check_init_complete: bool = True) -> bool:
+        """Return whether to update: the definition changed, or a watched value did.
+
+        A watched value (``{get_resource: CALL}``, an attribute) resolves to
+        what it is now in both definitions; what it was is recorded at each call.
+        """
+        if super()._needs_update(after, before, after_props, before_props, prev_resource,
+                                 check_init_complete):
+            return True
+        recorded = self.data_get().get(WATCHED_KEY)
+        return recorded is not None and recorded != _watched_text(after_props[self.WATCH])
+
     def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> Call | None:
         """Call again with the new properties when UPDATE is in run_on."""
         after = self.make_properties(json_snippet)
@@ -373,6 +405,11 @@ class ExecCall(resource.Resource):
 
     def _resolve_attribute(self, name: str) -> Any:
         return self._recorded().get(name)
+
+
+def _watched_text(values: Any) -> str:
+    """Return ``watch`` values as comparable text."""
+    return json.dumps(values, sort_keys=True, default=str)
 
 
 def resource_mapping() -> dict[str, type]:

@@ -90,3 +90,48 @@ def test_failing_call_fails_the_stack_with_its_error(stackctl, tmp_path):
     stack = json.loads(shown.stdout)
     assert stack["stack_status"] == "CREATE_FAILED"
     assert "cmd.run_all failed with retcode 28: no space left" in stack["stack_status_reason"]
+
+
+WATCHING = """
+heat_template_version: 2021-04-16
+parameters:
+  text: {{type: string, default: one}}
+resources:
+  write:
+    type: Hearth::Exec::Call
+    properties:
+      function: file.write
+      args: [{out}, {{get_param: text}}]
+  read:
+    type: Hearth::Exec::Call
+    properties:
+      function: file.read
+      args: [{out}]
+      watch: [{{get_resource: write}}]
+  read_after:
+    type: Hearth::Exec::Call
+    depends_on: [write]
+    properties:
+      function: file.read
+      args: [{out}]
+outputs:
+  read: {{value: {{get_attr: [read, return]}}}}
+  read_after: {{value: {{get_attr: [read_after, return]}}}}
+"""
+
+
+def test_a_call_that_watches_another_is_made_again_after_it(stackctl, tmp_path):
+    """As in Heat, depends_on alone never re-runs a call; watch does, as Salt's requisite."""
+    out = tmp_path / "app.conf"
+    template = tmp_path / "t.yaml"
+    template.write_text(WATCHING.format(out=out))
+    assert stackctl("stack-create", "-f", str(template), "s2").returncode == 0
+    updated = stackctl("stack-update", "-f", str(template), "-P", "text=two", "s2")
+    assert updated.returncode == 0, updated.stderr
+    assert "[read]: UPDATE_COMPLETE" in updated.stdout
+    assert "[read_after]: UPDATE" not in updated.stdout
+    outputs = json.loads(stackctl("output-show", "s2", "--all", "--format", "json").stdout)
+    assert outputs["read"]["output_value"] == "two\n"
+    assert outputs["read_after"]["output_value"] == "one\n"   # not read again
+    same = stackctl("stack-update", "-f", str(template), "-P", "text=two", "s2")
+    assert "[read]: UPDATE" not in same.stdout   # nothing written again: nothing read again
