@@ -99,6 +99,20 @@ def setting_signature(conf: Any, db_url: str) -> str:
     return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()
 
 
+def working_directory(config_files: Sequence[str] | None, state_path: str) -> str:
+    """Return where the engine works, whoever started it (made if need be).
+
+    The directory of its most specific configuration file (the last one), so
+    that a relative path in the files beside it (a pillar configuration's
+    ext_pillar arguments) means what it means there; else its state
+    directory.  Never the directory of the command that happened to start it.
+    """
+    if config_files:
+        return os.path.dirname(os.path.abspath(config_files[-1]))
+    os.makedirs(state_path, exist_ok=True)
+    return state_path
+
+
 def sqlite_path(db_url: str) -> str | None:
     """Return the file of an SQLite database URL (None for another database)."""
     prefix = "sqlite:///"
@@ -249,10 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from hearth.common import config, daemon
     try:
         config.load(config_files=args.config_file)
-        # Whoever started the engine, it works in its state directory: its own
-        # relative paths mean the same for every command it serves.
-        os.makedirs(config.CONF.state_path, exist_ok=True)
-        os.chdir(config.CONF.state_path)
+        os.chdir(working_directory(args.config_file, config.CONF.state_path))
         daemon.setup_logging("hearth-local-engine",
                              os.path.join(config.CONF.state_path, "local-engine.log"), False)
         from hearth.api.server import build_application

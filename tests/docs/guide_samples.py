@@ -1,33 +1,36 @@
-"""Find the code samples of the user guide and run them, page by page.
+"""Find the code samples of the user guide and run them, page by page, as a reader does.
 
 Every sample in ``docs/`` is a ``.. code-block:: LANGUAGE`` (a bare ``::``
 literal block is refused, so that no sample escapes) or a
-``.. literalinclude::`` of a file under ``docs/examples/``.  Each page runs
-in its own sandbox: a temporary directory holding a copy of
-``docs/examples/`` (so ``examples/modules/x.py`` in the page is
-``modules/x.py`` there), with ``HEARTH_HOME`` inside it, the venv's
-``bin`` first on ``PATH``, and ``HEARTH_CONFIG`` set once the page wrote a
-``hearth.conf``.  Samples run in page order:
+``.. literalinclude::`` of a file under ``docs/examples/``.  A page runs as
+a reader with Hearth installed runs it, and nothing more: in a new, empty
+directory, with a clean environment (Hearth's programs on ``PATH``, a new
+``HOME``, no ``HEARTH_*`` variable), in one shell whose directory and
+variables carry from one command to the next, doing only what the page
+shows.  A page that needs set-up shows it.  Samples run in page order:
 
 ``console``
-    Each ``$ command`` line (continued by a trailing ``\\``) runs in bash in
-    the sandbox.  The lines after it are expected output: each must match a
-    line of stdout+stderr, in order (``...`` inside a line matches
-    anything; a line that is only ``...`` marks elided output).  A command
-    must exit 0 unless its expected output shows an ``ERROR:`` line.  With
-    ``:class: dry-run``, only ``make TARGET`` lines are allowed and run as
-    ``make -n TARGET`` in the repository (installation steps).
+    Each ``$ command`` line (continued by a trailing ``\\``) runs in that
+    shell.  The lines after it are expected output: each must match a line
+    of stdout+stderr, in order (``...`` inside a line matches anything; a
+    line that is only ``...`` marks elided output).  A command must exit 0
+    unless its expected output shows an ``ERROR:`` line.  With ``:class:
+    dry-run``, only ``make TARGET`` lines are allowed and run as ``make -n
+    TARGET`` in the repository (installation steps).
 ``python``
-    With ``:caption: PATH``: written to PATH in the sandbox and compiled
-    (a file later samples use).  Without: executed, one namespace per page.
-``yaml``
-    Parsed; with ``:caption: PATH`` also written there (templates the
-    console samples create stacks from).
-``ini``
-    Parsed; written to its ``:caption:`` path if any.  A ``hearth.conf``
-    (or an uncaptioned block) may only name Hearth's own options.
+    With ``:caption: PATH``: the file the reader saves at PATH (written,
+    and compiled).  Without: executed, one namespace per page.
+``yaml``, ``ini`` and included files
+    Parsed (a ``hearth.conf`` may only name Hearth's own options); with
+    ``:caption: PATH`` also written there, as the reader saves a file the
+    page shows (an included file as the page shows it: its ``:lines:``).
 ``text``
     Not run: diagrams and output shown on their own.
+
+Two things differ from a reader's terminal, and only so that pages run
+beside each other: the fixed ports a page names (:data:`FIXED_PORTS`) are
+replaced by free ones in its samples, and the local engines of the test
+process's runtime directory are used (``HEARTH_RUNTIME_DIR``).
 """
 
 from __future__ import annotations
@@ -36,9 +39,11 @@ import configparser
 import dataclasses
 import os
 import re
-import shutil
+import signal
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import yaml
@@ -112,7 +117,8 @@ def literal_blocks(text: str) -> list[int]:
 def extract(path: Path) -> list[Sample]:
     """Return the samples of one page, in order."""
     lines = path.read_text().splitlines()
-    page = str(path.relative_to(DOCS))
+    path = path.resolve()
+    page = str(path.relative_to(DOCS if DOCS in path.parents else ROOT))
     samples, index = [], 0
     while index < len(lines):
         match = DIRECTIVE.match(lines[index])
@@ -124,7 +130,6 @@ def extract(path: Path) -> list[Sample]:
         if kind == "literalinclude":
             included = (path.parent / argument).resolve()
             language = options.get("language", "text")
-            options.setdefault("caption", argument)
             samples.append(Sample(page, index + 1, f"include-{language}",
                                   included.read_text(), {**options, "file": str(included)}))
         else:
@@ -135,42 +140,138 @@ def extract(path: Path) -> list[Sample]:
 
 # --- running -------------------------------------------------------------------
 
-class PageSandbox:
-    """A page's temporary world: files, environment, Python namespace."""
+#: Ports the pages name: each page gets free ones in their place.
+FIXED_PORTS = (4520, 4521, 4620, 4621, 4640, 4641, 8004)
+#: Programs a page may leave running (stopped when its test ends).
+DAEMONS = ("hearth-master", "hearth-agent", "hearth-api", "hearth.api.local_server",
+           "hearth.agent")
 
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-        if EXAMPLES.exists():
-            shutil.copytree(EXAMPLES, directory, dirs_exist_ok=True)
+
+def clean_environment(home: Path) -> dict[str, str]:
+    """Return a new user's environment: Hearth's programs on PATH, ``home`` as HOME."""
+    env = {"PATH": f"{BIN}{os.pathsep}/usr/local/bin{os.pathsep}/usr/bin{os.pathsep}/bin",
+           "HOME": str(home), "LANG": "C.UTF-8", "TERM": "dumb", "SHELL": "/bin/bash",
+           "USER": os.environ.get("USER") or "reader"}
+    if os.environ.get("HEARTH_RUNTIME_DIR"):   # the test process's own engines
+        env["HEARTH_RUNTIME_DIR"] = os.environ["HEARTH_RUNTIME_DIR"]
+    return env
+
+
+def free_ports(count: int) -> list[int]:
+    """Return ``count`` ports free on 127.0.0.1 now, in consecutive pairs."""
+    found: list[int] = []
+    while len(found) < count:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        try:
+            with socket.socket() as second:
+                second.bind(("127.0.0.1", port + 1))
+        except OSError:
+            continue
+        found += [port, port + 1]
+    return found[:count]
+
+
+class Shell:
+    """A reader's terminal: one bash whose directory and variables last between commands."""
+
+    def __init__(self, directory: Path, env: dict[str, str], control: Path) -> None:
+        self.control = control
+        control.mkdir(parents=True, exist_ok=True)
+        self.count = 0
+        self.cwd = directory
+        self.process = subprocess.Popen(
+            ["bash", "--noprofile", "--norc"], stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=directory, env=env,
+            text=True, start_new_session=True)
+        self._send("set -o pipefail\n")
+
+    def _send(self, text: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(text)
+        self.process.stdin.flush()
+
+    def run(self, command: str, timeout: float = COMMAND_TIMEOUT) -> tuple[int, str]:
+        """Run ``command`` as typed at the prompt; return (exit status, stdout+stderr)."""
+        self.count += 1
+        out, done, cwd = (self.control / f"{self.count}.{name}" for name in ("out", "rc", "pwd"))
+        self._send(f"{{ {command}\n}} >{out} 2>&1 </dev/null\n"
+                   f"echo $? >{done}.tmp; pwd >{cwd}; mv {done}.tmp {done}\n")
+        deadline = time.monotonic() + timeout
+        while not done.exists():
+            if self.process.poll() is not None:
+                return 127, (out.read_text() if out.exists() else "") + \
+                    "\n(the shell ended: the command ran exit)"
+            if time.monotonic() > deadline:
+                raise AssertionError(f"'$ {command}' did not end within {timeout} s:\n"
+                                     f"{out.read_text() if out.exists() else ''}")
+            time.sleep(0.02)
+        self.cwd = Path(cwd.read_text().strip())
+        return int(done.read_text().strip() or 1), out.read_text()
+
+    def close(self) -> None:
+        """End the shell (what it started in the background stays: see stop_processes)."""
+        if self.process.poll() is None:
+            assert self.process.stdin is not None
+            self.process.stdin.close()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(10)
+
+
+class PageSandbox:
+    """A page's world: an empty directory, a new user's environment, one shell."""
+
+    def __init__(self, directory: Path, start: Path | None = None) -> None:
+        self.root = directory
+        self.directory = start or directory / "reader"
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.home = directory / "home-of-reader"
+        self.home.mkdir(exist_ok=True)
+        self.env = clean_environment(self.home)
+        self.shell = Shell(self.directory, self.env, directory / "shell")
         self.namespace: dict = {"__name__": "__guide__"}
-        self.env = dict(os.environ, HEARTH_HOME=str(directory / "home"),
-                        PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
-                        PYTHONWARNINGS="ignore", TERM="dumb")
-        for name in ("HEARTH_CONFIG", "HEARTH_URL", "HEARTH_TOKEN", "NO_COLOR"):
-            self.env.pop(name, None)
+        self.ports: dict[str, str] = {}
+
+    def translate(self, text: str) -> str:
+        """Return a sample's text with the page's fixed ports replaced by free ones."""
+        for fixed, free in self.ports.items():
+            text = re.sub(rf"(?<!\d){fixed}(?!\d)", free, text)
+        return text
+
+    def prepare(self, samples: list[Sample]) -> None:
+        """Give each fixed port the page names a free one."""
+        named = sorted({port for port in FIXED_PORTS for sample in samples
+                        if re.search(rf"(?<!\d){port}(?!\d)", sample.text)})
+        self.ports = {str(port): str(free)
+                      for port, free in zip(named, free_ports(len(named)), strict=True)}
 
     def write(self, relative: str, text: str) -> Path:
-        """Write a sample's file into the sandbox."""
-        target = self.directory / relative
+        """Save a file the page shows, where the reader is."""
+        target = self.shell.cwd / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text + "\n")
-        if target.name == "hearth.conf":
-            self.env["HEARTH_CONFIG"] = str(target)
         return target
 
     def stop_processes(self) -> None:
-        """Kill the daemons the page's commands left running (its master, its agents)."""
+        """End the shell, and stop what the page left running (daemons, its local engines)."""
         import psutil
 
-        mine = str(self.directory)
-        for process in psutil.process_iter(["cmdline"]):
+        self.shell.close()
+        mine = str(self.root)
+        for process in psutil.process_iter(["cmdline", "cwd"]):
             try:
                 cmdline = process.info.get("cmdline") or []
-                if not any(name in part for part in cmdline[:2]
-                           for name in ("hearth-master", "hearth-agent")):
+                if not any(name in part for part in cmdline[:3] for name in DAEMONS):
                     continue
+                environ = process.environ()
                 if any(mine in part for part in cmdline) or \
-                        process.environ().get("HEARTH_HOME", "").startswith(mine):
+                        (process.info.get("cwd") or "").startswith(mine) or \
+                        environ.get("HOME", "").startswith(mine) or \
+                        environ.get("HEARTH_HOME", "").startswith(mine):
                     process.kill()
             except psutil.Error:
                 continue
@@ -181,7 +282,13 @@ class PageSandbox:
         if runner is None:
             raise AssertionError(f"{sample.where}: code-block language {sample.language!r} is "
                                  f"not run by the guide tests (use one of {LANGUAGES})")
-        runner(self, sample)
+        runner(self, dataclasses.replace(sample, text=self.translate(sample.text)))
+
+    def run_page(self, samples: list[Sample]) -> None:
+        """Run a page's samples in order."""
+        self.prepare(samples)
+        for sample in samples:
+            self.run(sample)
 
 
 def _commands(text: str) -> list[tuple[str, list[str]]]:
@@ -227,7 +334,7 @@ def check_output(command: str, expected: list[str], output: str, where: str) -> 
 
 
 def run_console(sandbox: PageSandbox, sample: Sample) -> None:
-    """Run each command of a console block and check its output."""
+    """Run each command of a console block in the page's shell and check its output."""
     dry_run = "dry-run" in sample.options.get("class", "").split()
     for command, expected in _commands(sample.text):
         if dry_run:
@@ -236,16 +343,13 @@ def run_console(sandbox: PageSandbox, sample: Sample) -> None:
             argv = ["make", "-n", *command.split()[1:]]
             result = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True,
                                     timeout=COMMAND_TIMEOUT)
+            code, output = result.returncode, result.stdout + result.stderr
         else:
-            result = subprocess.run(["bash", "-o", "pipefail", "-c", command],
-                                    cwd=sandbox.directory, env=sandbox.env, capture_output=True,
-                                    text=True, timeout=COMMAND_TIMEOUT, stdin=subprocess.DEVNULL)
-        output = result.stdout + result.stderr
+            code, output = sandbox.shell.run(command)
         failure_shown = any(line.startswith("ERROR:") for line in expected)
-        if result.returncode != 0 and not failure_shown:
-            raise AssertionError(f"{sample.where}: '$ {command}' exited {result.returncode}:\n"
-                                 f"{output}")
-        if result.returncode == 0 and failure_shown:
+        if code != 0 and not failure_shown:
+            raise AssertionError(f"{sample.where}: '$ {command}' exited {code}:\n{output}")
+        if code == 0 and failure_shown:
             raise AssertionError(f"{sample.where}: '$ {command}' was shown failing but exited 0")
         check_output(command, expected, output, sample.where)
 
@@ -258,7 +362,7 @@ def run_python(sandbox: PageSandbox, sample: Sample) -> None:
         sandbox.write(caption, sample.text)
         return
     cwd = os.getcwd()
-    os.chdir(sandbox.directory)
+    os.chdir(sandbox.shell.cwd)
     try:
         exec(code, sandbox.namespace)  # noqa: S102 - the guide's own samples
     finally:
@@ -295,12 +399,26 @@ def check_hearth_options(parser: configparser.ConfigParser, where: str) -> None:
             raise AssertionError(f"{where}: [{section}] has no option(s) {unknown}")
 
 
+def shown_lines(text: str, spec: str | None) -> str:
+    """Return the part of an included file the page shows (``:lines: 3-``, ``2-5``, ``7``)."""
+    if not spec:
+        return text
+    lines = text.splitlines()
+    first, _, last = spec.partition("-")
+    begin = int(first) - 1 if first else 0
+    end = (int(last) if last else len(lines)) if "-" in spec else begin + 1
+    return "\n".join(lines[begin:end])
+
+
 def run_include(sandbox: PageSandbox, sample: Sample) -> None:
-    """An included file: Python is compiled (its behaviour is shown by console samples)."""
+    """An included file: checked as its language; saved at its caption, as the page shows it."""
+    text = shown_lines(sample.text, sample.options.get("lines"))
     if sample.language == "include-python":
-        compile(sample.text, sample.options["file"], "exec")
+        compile(text, sample.options["file"], "exec")
     elif sample.language == "include-yaml":
-        yaml.safe_load(sample.text)
+        yaml.safe_load(text)
+    if sample.options.get("caption"):
+        sandbox.write(sample.options["caption"], text.rstrip("\n"))
 
 
 RUNNERS = {

@@ -42,8 +42,7 @@ def test_no_sample_escapes_the_tests(page):
 def test_every_sample_runs(page, tmp_path):
     sandbox = guide_samples.PageSandbox(tmp_path)
     try:
-        for sample in guide_samples.extract(page):
-            sandbox.run(sample)
+        sandbox.run_page(guide_samples.extract(page))
     finally:
         sandbox.stop_processes()
 

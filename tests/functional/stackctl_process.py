@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 
 STACKCTL = str(Path(sys.executable).with_name("stackctl"))
+#: The checkout (its templates/ are what a user runs).
+ROOT = Path(__file__).resolve().parents[2]
 
 SLOW_TEMPLATE = """
 heat_template_version: 2018-08-31

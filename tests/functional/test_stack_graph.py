@@ -39,8 +39,9 @@ def read_back(dot_text: str) -> dict:
     drawn = json.loads(result.stdout)
     objects = drawn["objects"]
     nodes = {item["name"]: item for item in objects if "nodes" not in item}
-    edges = {(objects[e["tail"]]["name"], objects[e["head"]]["name"]): e["label"]
-             for e in drawn.get("edges", ())}
+    edges = {(objects[e["tail"]]["name"], objects[e["head"]]["name"]): e.get("label", "")
+             for e in drawn.get("edges", ())
+             if not objects[e["tail"]]["name"].startswith("legend: ")}
     return {"nodes": nodes, "edges": edges,
             "clusters": [item["name"] for item in objects if "nodes" in item]}
 
@@ -66,8 +67,9 @@ def test_dot_of_a_stack_colours_nodes_by_state_and_labels_edges(failed_stack):
     assert graph["nodes"]["db"]["fillcolor"] == "#c8e6c0"          # CREATE_COMPLETE
     assert graph["nodes"]["broken"]["fillcolor"] == "#f4b6b6"      # CREATE_FAILED
     assert "CREATE_FAILED" in graph["nodes"]["broken"]["label"]
-    assert graph["edges"] == {("web", "db"): "depends_on\\nget_attr value",
-                              ("broken", "web"): "get_resource"}
+    # the style says the first kind (the legend says which); the label the rest
+    assert graph["edges"] == {("web", "db"): "get_attr value", ("broken", "web"): ""}
+    assert "cluster_legend" in graph["clusters"]
 
 
 @needs_dot
@@ -95,9 +97,10 @@ def test_a_template_is_drawn_before_any_stack_exists(failed_stack, tmp_path):
     result = stackctl_process.run(tmp_path, "stack-graph", "-f", str(template))
     assert result.returncode == 0, result.stderr
     graph = read_back(result.stdout)
-    assert set(graph["nodes"]) == {"db", "web", "broken"}
+    assert {name for name in graph["nodes"] if not name.startswith("legend: ")} == {
+        "db", "web", "broken"}
     assert graph["nodes"]["db"]["fillcolor"] == "#ffffff"          # no state: a template
-    assert graph["edges"][("broken", "web")] == "get_resource"
+    assert graph["edges"][("broken", "web")] == ""                 # solid: get_resource
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -135,3 +138,71 @@ def test_nested_stacks_are_clusters_under_their_owner(service):
     nested = graph["clusters"]["web"]
     assert (nested["name"], nested["state"]) == ("child", "CREATE_COMPLETE")
     assert [(n["name"], n["state"]) for n in nested["nodes"]] == [("inner", "CREATE_COMPLETE")]
+
+
+Box = tuple[float, float, float, float]   # left, bottom, right, top (points)
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _drawing(drawn: dict) -> tuple[list[tuple[int, str, Box]], list[tuple[str, Box]],
+                                   list[tuple[int, float, float]]]:
+    """Return what Graphviz drew: edge labels (edge, text, box), nodes, points of edge lines."""
+    labels, points = [], []
+    for index, edge in enumerate(drawn.get("edges", ())):
+        size = 10.0
+        for op in edge.get("_ldraw_", ()):
+            if op["op"] == "F":
+                size = op["size"]
+            elif op["op"] == "T":
+                x, y = op["pt"]
+                half = op["width"] / 2 + 1
+                labels.append((index, op["text"], (x - half, y - size * 0.3, x + half,
+                                                   y + size * 0.9)))
+        for op in edge.get("_draw_", ()):
+            if op["op"] == "b":   # cubic Bezier segments: sample each one
+                curve = op["points"]
+                for start in range(0, len(curve) - 3, 3):
+                    p0, p1, p2, p3 = curve[start:start + 4]
+                    for step in range(21):
+                        t = step / 20
+                        weights = ((1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t * t,
+                                   t ** 3)
+                        points.append((index, *(sum(w * p[axis] for w, p in
+                                                    zip(weights, (p0, p1, p2, p3), strict=True))
+                                                for axis in (0, 1))))
+    nodes = []
+    for item in drawn["objects"]:
+        if "nodes" not in item and "pos" in item:
+            x, y = (float(value) for value in item["pos"].split(","))
+            half_width, half_height = float(item["width"]) * 36, float(item["height"]) * 36
+            nodes.append((item["name"], (x - half_width, y - half_height, x + half_width,
+                                         y + half_height)))
+    return labels, nodes, points
+
+
+@needs_dot
+def test_the_demo_picture_has_a_legend_and_no_label_over_another(tmp_path):
+    """The stack-graph picture says which way arrows point, and every label can be read."""
+    root = stackctl_process.ROOT
+    config = tmp_path / "hearth.conf"
+    config.write_text(f"[cloud]\nconfig_dir = {root}/templates/demo/cloud\n")
+    result = stackctl_process.run(tmp_path / "home", "stack-graph", "-f",
+                                  str(root / "templates" / "demo.yaml"), config=config)
+    assert result.returncode == 0, result.stderr
+    laid_out = subprocess.run(["dot", "-Tjson"], input=result.stdout, capture_output=True,
+                              text=True, timeout=60, check=True)
+    drawn = json.loads(laid_out.stdout)
+    legend = next(item for item in drawn["objects"] if item["name"] == "cluster_legend")
+    assert legend["label"].startswith("Legend: an arrow A -> B says A needs B")
+    labels, nodes, points = _drawing(drawn)
+    assert len(labels) >= 12 and len(nodes) >= 14
+    over_labels = [(a[1], b[1]) for index, a in enumerate(labels) for b in labels[index + 1:]
+                   if _overlap(a[2], b[2])]
+    over_nodes = [(label[1], name) for label in labels for name, box in nodes
+                  if _overlap(label[2], box)]
+    crossed = sorted({label[1] for label in labels for edge, x, y in points
+                      if edge != label[0] and _overlap(label[2], (x, y, x, y))})
+    assert (over_labels, over_nodes, crossed) == ([], [], [])

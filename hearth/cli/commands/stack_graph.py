@@ -3,10 +3,11 @@
 A stack's graph comes from the engine (``EngineService.stack_graph``, or
 ``GET .../graph?format=json`` with ``--url``), so both modes draw the same
 picture: resources coloured by state, arrows from a resource to what it
-needs labelled ``depends_on``, ``get_resource`` or ``get_attr``, nested
-stacks as clusters.  ``-f TEMPLATE`` draws a template before any stack
-exists; it is validated in full as create would, in this process (like
-``template-validate``, it needs no server and no database).
+needs styled by ``depends_on``, ``get_resource`` or ``get_attr`` (labelled
+with the attributes read), a legend saying so, nested stacks as clusters.
+``-f TEMPLATE`` draws a template before any stack exists; it is validated
+in full as create would, in this process (like ``template-validate``, it
+needs no server and no database).
 
 DOT text is written by Hearth; SVG and PNG are drawn by Graphviz's ``dot``.
 """
@@ -29,9 +30,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="Draw the dependency graph of a stack or a template (DOT, SVG or PNG).",
         description="Draw the dependency graph of a stack (nodes coloured by state) or of a "
                     "template given with -f. An arrow points from a resource to the one it "
-                    "needs; its style and label say why: depends_on (dashed), get_resource "
-                    "(solid), get_attr (bold, with the attributes read). Nested stacks are "
-                    "clusters. DOT needs nothing; SVG and PNG need Graphviz's 'dot' program.")
+                    "needs; its style says why: depends_on (dashed), get_resource (solid), "
+                    "get_attr (bold, labelled with the attributes read), as the picture's "
+                    "legend says. Nested stacks are clusters. DOT needs nothing; SVG and PNG "
+                    "need Graphviz's 'dot' program.")
     parser.add_argument("name", metavar="STACK", nargs="?", help="Stack name or id.")
     command.add_template_file_arguments(parser, required=False)
     parser.add_argument("--format", choices=FORMATS, default=None,

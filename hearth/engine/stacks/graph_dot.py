@@ -2,9 +2,11 @@
 
 The picture: one box per resource (name, type, state) filled with the
 colour of its state (:data:`STATE_STYLES`), one arrow per dependency from a
-resource to the one it needs, styled and labelled by what made it
-(:data:`EDGE_STYLES`), and one cluster per nested stack, linked to the
-resource that owns it.  The text is deterministic (sorted, no ids that
+resource to the one it needs, styled by what made it (:data:`EDGE_STYLES`)
+and labelled only with what the style cannot say (the attributes a
+``get_attr`` reads, a second kind), one cluster per nested stack, linked to
+the resource that owns it, and a legend saying which way arrows point and
+what each style means.  The text is deterministic (sorted, no ids that
 change), so it can be compared in tests and diffed by users.  Rendering it
 as SVG or PNG is :mod:`hearth.utils.graphviz`'s job.
 """
@@ -75,9 +77,41 @@ def _node_attributes(node: GraphNode) -> dict[str, str]:
 
 
 def _edge_label(kinds: list[str], attributes: list[str]) -> str:
-    words = [f"get_attr {', '.join(attributes)}" if kind == "get_attr" and attributes else kind
-             for kind in sorted(kinds, key=EDGE_KINDS.index)]
+    """Return what an edge's style does not say: its later kinds, get_attr's attributes."""
+    words = []
+    for index, kind in enumerate(kinds):
+        if kind == "get_attr" and attributes:
+            words.append(", ".join(attributes) if index == 0 else
+                         f"get_attr {', '.join(attributes)}")
+        elif index:
+            words.append(kind)
     return "\n".join(words)
+
+
+#: The legend's title: which way an arrow points.
+LEGEND_TITLE = ("Legend: an arrow A -> B says A needs B:\nB is created first and deleted "
+                "last.\nA bold arrow's label: the attributes A reads.")
+#: Added to the legend of a picture with nested stacks.
+LEGEND_NESTED = "\nA dotted line leads to a resource's nested stack."
+
+
+def _legend(indent: str, nested: bool) -> Iterator[str]:
+    """Yield the legend: the title, and one sample arrow per edge style."""
+    yield f'{indent}subgraph "cluster_legend" {{'
+    inner = indent + "  "
+    yield f"{inner}label={quote(LEGEND_TITLE + (LEGEND_NESTED if nested else ''))};"
+    yield f'{inner}labeljust="l";'
+    yield f'{inner}style="rounded,dashed";'
+    yield f'{inner}color="#999999";'
+    yield f'{inner}fontsize="10";'
+    yield f'{inner}node [shape="plaintext", style="", fontsize="10"];'
+    for kind in EDGE_KINDS:
+        source, target = f"legend: {kind}", f"legend: {kind} (needed)"
+        yield f"{inner}{quote(source)} [label={quote('A')}];"
+        yield f"{inner}{quote(target)} [label={quote('B')}];"
+        attributes = {**EDGE_STYLES[kind], "label": kind}
+        yield f"{inner}{quote(source)} -> {quote(target)}{attribute_list(attributes)};"
+    yield f"{indent}}}"
 
 
 def _body(view: GraphView, prefix: str, indent: str) -> Iterator[str]:
@@ -86,7 +120,8 @@ def _body(view: GraphView, prefix: str, indent: str) -> Iterator[str]:
         yield f"{indent}{quote(prefix + node.name)}{attribute_list(_node_attributes(node))};"
     for edge in view.edges:
         kinds = sorted(edge.kinds, key=EDGE_KINDS.index) or ["get_resource"]
-        attributes = {**EDGE_STYLES[kinds[0]], "label": _edge_label(kinds, edge.attributes)}
+        label = _edge_label(kinds, edge.attributes)
+        attributes = {**EDGE_STYLES[kinds[0]], **({"label": label} if label else {})}
         yield (f"{indent}{quote(prefix + edge.source)} -> {quote(prefix + edge.target)}"
                f"{attribute_list(attributes)};")
     for owner in sorted(view.clusters):
@@ -109,8 +144,8 @@ def _cluster(nested: GraphView, owner_id: str, indent: str) -> Iterator[str]:
                f"{attribute_list(link)};")
 
 
-def to_dot(view: GraphView) -> str:
-    """Return the DOT text of ``view`` (a ``digraph`` named after the stack)."""
+def to_dot(view: GraphView, legend: bool = True) -> str:
+    """Return the DOT text of ``view`` (a ``digraph`` named after the stack), with a legend."""
     lines = [f"digraph {quote(view.name)} {{"]
     title = view.name + (f"\n{view.state}" if view.state else "")
     lines += [f"  {key}={quote(value)};" for key, value in
@@ -118,5 +153,7 @@ def to_dot(view: GraphView) -> str:
     lines.append(f"  node{attribute_list(NODE_ATTRIBUTES)};")
     lines.append(f"  edge{attribute_list(EDGE_ATTRIBUTES)};")
     lines += _body(view, "", "  ")
+    if legend and (view.edges or view.clusters):
+        lines += _legend("  ", bool(view.clusters))
     lines.append("}")
     return "\n".join(lines) + "\n"

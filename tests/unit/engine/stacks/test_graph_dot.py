@@ -39,7 +39,7 @@ EXPECTED = "\n".join([
     r'  "web" [label="web\nOS::Heat::Stack\nCREATE_FAILED", fillcolor="#f4b6b6", '
      r'color="#b00000", penwidth="2", '
      r'tooltip="OS::Heat::Stack CREATE_FAILED: quota \"x\" exceeded"];',
-    r'  "web" -> "db" [style="dashed", label="depends_on\nget_attr value"];',
+    r'  "web" -> "db" [style="dashed", label="get_attr value"];',
     r'  subgraph "cluster_web" {',
     r'    label="parent-web-abc\nCREATE_IN_PROGRESS";',
     r'    style="rounded";',
@@ -47,6 +47,22 @@ EXPECTED = "\n".join([
     r'  }',
     r'  "web" -> "web/inner" [style="dotted", arrowhead="none", label="nested stack", '
      r'lhead="cluster_web"];',
+    r'  subgraph "cluster_legend" {',
+    '    label="Legend: an arrow A -> B says A needs B:\\nB is created first and deleted '
+    "last.\\nA bold arrow's label: the attributes A reads.\\nA dotted line leads to a "
+    "resource's nested stack.\";",
+    r'    labeljust="l";',
+    r'    style="rounded,dashed";',
+    r'    color="#999999";',
+    r'    fontsize="10";',
+    r'    node [shape="plaintext", style="", fontsize="10"];',
+    *(line for kind, style in (("depends_on", "dashed"), ("get_resource", "solid"),
+                               ("get_attr", "bold")) for line in (
+        f'    "legend: {kind}" [label="A"];',
+        f'    "legend: {kind} (needed)" [label="B"];',
+        f'    "legend: {kind}" -> "legend: {kind} (needed)" [style="{style}", '
+        f'label="{kind}"];')),
+    r'  }',
     r'}',
     r'',
 ])
@@ -76,13 +92,14 @@ def test_graphviz_reads_back_every_node_edge_label_and_cluster():
     drawn = json.loads(result.stdout)
     objects = drawn["objects"]
     nodes = {item["name"]: item for item in objects if "nodes" not in item}
-    assert set(nodes) == {"db", "web", "web/inner"}
+    assert {name for name in nodes if not name.startswith("legend: ")} == {
+        "db", "web", "web/inner"}
     assert nodes["web"]["fillcolor"] == "#f4b6b6"
     assert nodes["web/inner"]["label"] == "inner\\nOS::Heat::None\\nCREATE_IN_PROGRESS"
     clusters = [item for item in objects if "nodes" in item]
-    assert [item["name"] for item in clusters] == ["cluster_web"]
+    assert [item["name"] for item in clusters] == ["cluster_web", "cluster_legend"]
     assert [objects[index]["name"] for index in clusters[0]["nodes"]] == ["web/inner"]
     named = {(objects[e["tail"]]["name"], objects[e["head"]]["name"]): e for e in drawn["edges"]}
-    assert named[("web", "db")]["label"] == "depends_on\\nget_attr value"
+    assert named[("web", "db")]["label"] == "get_attr value"
     assert named[("web", "db")]["style"] == "dashed"
     assert named[("web", "web/inner")]["lhead"] == "cluster_web"
