@@ -109,8 +109,8 @@ def working_directory(config_files: Sequence[str] | None, state_path: str) -> st
     """
     if config_files:
         return os.path.dirname(os.path.abspath(config_files[-1]))
-    os.makedirs(state_path, exist_ok=True)
-    return state_path
+    from hearth.common import paths
+    return paths.ensure_directory(state_path, "the state directory")
 
 
 def sqlite_path(db_url: str) -> str | None:

@@ -48,12 +48,12 @@ def still_serving(home, files, name: str) -> None:
     assert run(home, "stack-delete", "-y", name).returncode == 0
 
 
-@pytest.mark.parametrize("name", ["../../x", "x" * 10_000, "1abc", "a b", "é", "a/b", "_x"])
-def test_a_bad_stack_name_is_refused(home, files, name):
+def test_a_bad_stack_name_is_refused(home, files):
     good = files / "good.yaml"
     good.write_text(GOOD)
-    refused(run(home, "stack-create", "-f", str(good), name),
-            f"Invalid stack name {name} {RULE}")
+    for name in ("../../x", "x" * 10_000, "1abc", "a b", "é", "a/b", "_x"):
+        refused(run(home, "stack-create", "-f", str(good), name),
+                f"Invalid stack name {name} {RULE}")
     listed = json.loads(run(home, "stack-list", "--format", "json").stdout)
     assert [stack["stack_name"] for stack in listed] == []
     still_serving(home, files, "after-name")
@@ -149,7 +149,7 @@ def test_a_file_where_the_state_directory_should_be_is_named(files):
     blocker = files / "home-file"
     blocker.write_text("not a directory")
     refused(run(blocker, "stack-list"),
-            f"Cannot use {blocker} as the log file's directory: {blocker} is a file, not a "
+            f"Cannot use {blocker} as the state directory: {blocker} is a file, not a "
             "directory")
     refused(run(blocker, "--in-process", "stack-list"),
             f"Cannot use {blocker} as the database's directory: {blocker} is a file, not a "
