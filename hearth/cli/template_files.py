@@ -2,7 +2,8 @@
 
 The engine never opens a path named in a template.  Before sending a
 template, the client reads every ``get_file`` target, every provider
-template named by a resource ``type`` (ending ``.yaml`` or ``.template``)
+template named by a resource ``type`` (``Type`` in a CloudFormation-format
+template; ending ``.yaml`` or ``.template``)
 and every template an environment's ``resource_registry`` names, each
 relative to the file that refers to it, recursively.  Contents go into the
 ``files`` map keyed by absolute ``file:///...`` URL, and the references are
@@ -84,6 +85,16 @@ def _is_template(value: Any) -> bool:
     return isinstance(value, str) and value.endswith(TEMPLATE_SUFFIXES)
 
 
+def _type_key(data: Any) -> str:
+    """Return the key naming a resource's type in template ``data`` (``Type`` in CFN)."""
+    from hearth.common import exception
+    from hearth.engine.template import versions
+    try:
+        return versions.get_version(data).spell("type")
+    except exception.InvalidTemplateVersion:  # the engine says why
+        return "type"
+
+
 class FileGatherer:
     """Read templates and their referenced files into one ``files`` map."""
 
@@ -105,7 +116,7 @@ class FileGatherer:
         filename = filename or urllib.parse.unquote(urllib.parse.urlparse(url).path)
         data = parser.parse(read_url(url, filename) if text is None else text,
                             filename, check_size=False)
-        self._rewrite_functions(data, url, depth)
+        self._rewrite_functions(data, url, depth, _type_key(data))
         return data
 
     def _nested(self, reference: str, base_url: str, depth: int) -> str:
@@ -115,7 +126,8 @@ class FileGatherer:
             self.files[url] = json.dumps(self.template(url, depth + 1))
         return url
 
-    def _rewrite_functions(self, node: Any, base_url: str, depth: int) -> None:
+    def _rewrite_functions(self, node: Any, base_url: str, depth: int,
+                           type_key: str = "type") -> None:
         """Replace every ``get_file`` path and template ``type`` by its URL and read the file.
 
         As heatclient, a ``type`` naming a template is read wherever it
@@ -129,13 +141,13 @@ class FileGatherer:
                     if url not in self.files:
                         self.files[url] = read_file_contents(url)
                     node[key] = url
-                elif key == "type" and _is_template(value):
+                elif key == type_key and _is_template(value):
                     node[key] = self._nested(value, base_url, depth)
                 else:
-                    self._rewrite_functions(value, base_url, depth)
+                    self._rewrite_functions(value, base_url, depth, type_key)
         elif isinstance(node, list):
             for item in node:
-                self._rewrite_functions(item, base_url, depth)
+                self._rewrite_functions(item, base_url, depth, type_key)
 
     def environment(self, path: str) -> str:
         """Read an environment file, gather its templates; return its URL."""

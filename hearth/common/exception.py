@@ -182,19 +182,23 @@ class StackValidationFailed(HearthException):
             return line_at(document, self.path)
         return line
 
+    def _copy(self, **changes: Any) -> StackValidationFailed:
+        """Return a copy of this error with some of path, line, filename changed."""
+        fields = {"error": self.error, "path": self.path, "line": self.line,
+                  "filename": self.filename, "column": self.column, **changes}
+        return type(self)(self.error_message, **fields)
+
     def prefixed(self, *segments: Any, line: int | None = None) -> StackValidationFailed:
         """Return this error with ``segments`` put in front of its path.
 
         The innermost known line wins: ``line`` only fills a missing one.
         """
-        return type(self)(
-            self.error_message,
-            error=self.error,
-            path=[*segments, *self.path],
-            line=self.line if self.line is not None else line,
-            filename=self.filename,
-            column=self.column,
-        )
+        return self._copy(path=[*segments, *self.path],
+                          line=self.line if self.line is not None else line)
+
+    def at_path(self, path: Sequence[Any]) -> StackValidationFailed:
+        """Return this error located at ``path`` instead (the same place, spelled anew)."""
+        return self._copy(path=list(path))
 
     def located(self, filename: str | None, line: int | None = None,
                 document: Any = None) -> StackValidationFailed:
@@ -205,14 +209,8 @@ class StackValidationFailed(HearthException):
         from its path.
         """
         line = self._line_in(document, line)
-        return type(self)(
-            self.error_message,
-            error=self.error,
-            path=self.path,
-            line=self.line if self.line is not None else line,
-            filename=self.filename or filename,
-            column=self.column,
-        )
+        return self._copy(line=self.line if self.line is not None else line,
+                          filename=self.filename or filename)
 
 
 class InvalidTemplateVersion(StackValidationFailed):
@@ -227,20 +225,11 @@ class InvalidTemplateVersion(StackValidationFailed):
             f"The template version is invalid: {explanation}"
         super().__init__(message, **kwargs)
 
-    def prefixed(self, *segments: Any, line: int | None = None) -> StackValidationFailed:
-        """Keep the explanation when the path grows."""
-        return type(self)(self.explanation, message=self.error_message, error=self.error,
-                          path=[*segments, *self.path],
-                          line=self.line if self.line is not None else line,
-                          filename=self.filename, column=self.column)
-
-    def located(self, filename: str | None, line: int | None = None,
-                document: Any = None) -> StackValidationFailed:
-        """Keep the explanation when the location is added."""
-        line = self._line_in(document, line)
-        return type(self)(self.explanation, message=self.error_message, error=self.error,
-                          path=self.path, line=self.line if self.line is not None else line,
-                          filename=self.filename or filename, column=self.column)
+    def _copy(self, **changes: Any) -> StackValidationFailed:
+        """Keep the explanation when the location changes."""
+        fields = {"error": self.error, "path": self.path, "line": self.line,
+                  "filename": self.filename, "column": self.column, **changes}
+        return type(self)(self.explanation, message=self.error_message, **fields)
 
 
 class InvalidStackName(HearthException):
@@ -283,20 +272,11 @@ class CircularDependencyException(StackValidationFailed):
             "Circular Dependency Found: " + " -> ".join(self.cycle))
         super().__init__(text, **kwargs)
 
-    def prefixed(self, *segments: Any, line: int | None = None) -> StackValidationFailed:
-        """Keep the cycle when the path grows."""
-        return type(self)(self.cycle, message=self.error_message, error=self.error,
-                          path=[*segments, *self.path],
-                          line=self.line if self.line is not None else line,
-                          filename=self.filename)
-
-    def located(self, filename: str | None, line: int | None = None,
-                document: Any = None) -> StackValidationFailed:
-        """Keep the cycle when the location is added."""
-        line = self._line_in(document, line)
-        return type(self)(self.cycle, message=self.error_message, error=self.error,
-                          path=self.path, line=self.line if self.line is not None else line,
-                          filename=self.filename or filename)
+    def _copy(self, **changes: Any) -> StackValidationFailed:
+        """Keep the cycle when the location changes."""
+        fields = {"error": self.error, "path": self.path, "line": self.line,
+                  "filename": self.filename, "column": self.column, **changes}
+        return type(self)(self.cycle, message=self.error_message, **fields)
 
 
 class InvalidSchemaError(HearthException):

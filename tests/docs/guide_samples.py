@@ -20,7 +20,7 @@ shows.  A page that needs set-up shows it.  Samples run in page order:
 ``python``
     With ``:caption: PATH``: the file the reader saves at PATH (written,
     and compiled).  Without: executed, one namespace per page.
-``yaml``, ``ini`` and included files
+``yaml``, ``json``, ``ini`` and included files
     Parsed (a ``hearth.conf`` may only name Hearth's own options); with
     ``:caption: PATH`` also written there, as the reader saves a file the
     page shows (an included file as the page shows it: its ``:lines:``).
@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import configparser
 import dataclasses
+import json
 import os
 import re
 import signal
@@ -54,7 +55,7 @@ EXAMPLES = DOCS / "examples"
 BIN = Path(sys.executable).parent
 DIRECTIVE = re.compile(r"^(\s*)\.\. (code-block|literalinclude)::\s*(\S+)\s*$")
 OPTION = re.compile(r"^\s+:([\w-]+):\s*(.*)$")
-LANGUAGES = ("console", "python", "yaml", "ini", "text")
+LANGUAGES = ("console", "python", "yaml", "json", "ini", "text")
 COMMAND_TIMEOUT = 120
 
 
@@ -376,6 +377,13 @@ def run_yaml(sandbox: PageSandbox, sample: Sample) -> None:
         sandbox.write(sample.options["caption"], sample.text)
 
 
+def run_json(sandbox: PageSandbox, sample: Sample) -> None:
+    """Parse a JSON block; write it where its caption says."""
+    json.loads(sample.text)
+    if sample.options.get("caption"):
+        sandbox.write(sample.options["caption"], sample.text)
+
+
 def run_ini(sandbox: PageSandbox, sample: Sample) -> None:
     """Parse an INI block; a Hearth configuration may name Hearth's options only."""
     parser = configparser.ConfigParser(interpolation=None)
@@ -425,6 +433,7 @@ RUNNERS = {
     "console": run_console,
     "python": run_python,
     "yaml": run_yaml,
+    "json": run_json,
     "ini": run_ini,
     "text": lambda sandbox, sample: None,
     "include-python": run_include,

@@ -99,15 +99,23 @@ def hiding_inherited_secrets(template: Any, params: Mapping[str, Any] | None,
     keeps) stays hidden in the nested stack's parameters and events, even
     when the nested template does not declare that parameter hidden.
     """
+    from hearth.engine.template.versions import get_version
     given = {name for name, value in (params or {}).items()
              if value not in (None, "") and str(value) in secrets}
-    declared = template.get("parameters") if isinstance(template, Mapping) else None
-    if not given or not isinstance(declared, Mapping):
+    if not given:
         return template
-    hidden = {name: ({**definition, "hidden": True}
+    try:
+        version = get_version(template)
+    except exception.InvalidTemplateVersion:
+        return template  # refused where the child is built
+    section, hidden_key = version.spell("parameters"), version.spell("hidden")
+    declared = template.get(section)
+    if not isinstance(declared, Mapping):
+        return template
+    hidden = {name: ({**definition, hidden_key: True}
                      if name in given and isinstance(definition, Mapping) else definition)
               for name, definition in declared.items()}
-    return {**template, "parameters": hidden}
+    return {**template, section: hidden}
 
 
 def prepare_child(resource: StackResource, template: Any, params: Mapping[str, Any] | None,

@@ -164,26 +164,28 @@ def parse_template(url: str, text: str) -> Any:
 
 
 def property_schemas(data: Any) -> dict[str, properties.Schema]:
-    """Return the property schema of each parameter of template ``data``."""
-    from hearth.engine.template.parameters import schema_from_definition
+    """Return the property schema of each parameter of template ``data`` (HOT or CFN)."""
     from hearth.engine.template.versions import get_version
     version = get_version(data)
-    declared = data.get("parameters") or {}
+    declared = data.get(version.spell("parameters")) or {}
     result = {}
     for name, definition in declared.items():
         if not isinstance(definition, Mapping):
             continue
-        schema = schema_from_definition(definition, frozenset(version.constraint_names))
+        schema = version.parameter_reader(definition, frozenset(version.constraint_names))
         result[name] = properties.Schema.from_parameter(SimpleNamespace(
-            type=definition.get("type"), description=schema.description,
+            type=schema.hot_type(), description=schema.description,
             default=schema.default, constraints=schema.constraints))
     return result
 
 
 def attribute_schemas(data: Any) -> dict[str, attributes.Schema]:
-    """Return an attribute schema per output of template ``data``."""
-    declared = data.get("outputs") or {}
-    return {name: attributes.Schema(definition.get("description")
+    """Return an attribute schema per output of template ``data`` (HOT or CFN)."""
+    from hearth.engine.template.versions import get_version
+    version = get_version(data)
+    declared = data.get(version.spell("outputs")) or {}
+    description = version.spell("description")
+    return {name: attributes.Schema(definition.get(description)
                                     if isinstance(definition, Mapping) else None)
             for name, definition in declared.items()}
 
@@ -191,13 +193,14 @@ def attribute_schemas(data: Any) -> dict[str, attributes.Schema]:
 @functools.lru_cache(maxsize=256)
 def _class_of(url: str, text: str) -> type[TemplateResource]:
     from hearth.engine.template.template import Template
+    from hearth.engine.template.versions import get_version
     data = parse_template(url, text)
     Template(data, filename=url)  # refuses a template that is not one
     try:
         schemas = property_schemas(data)
     except exception.InvalidSchemaError as error:
-        raise exception.StackValidationFailed(str(error), path=["parameters"],
-                                              filename=url) from None
+        raise exception.StackValidationFailed(
+            str(error), path=[get_version(data).spell("parameters")], filename=url) from None
     return type("TemplateResource", (TemplateResource,), {
         "__doc__": f"The provider template {url}.",
         "template_url": url, "template_data": data, "_source_text": text,

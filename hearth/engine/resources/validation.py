@@ -49,17 +49,18 @@ def validate_resource_definition(defn: Any, registry: TypeRegistry, env: Any,
                                             files=getattr(stack_view, "files", None))
     except (exception.ResourceTypeNotFound, exception.ResourceTypeUnavailable) as exc:
         raise exception.StackValidationFailed(
-            str(exc), path=[RESOURCES, defn.name, "type"],
-            line=line_of(getattr(defn, "raw", None), "type") or defn.line) from exc
+            str(exc), path=_spelled(defn, [RESOURCES, defn.name, "type"]),
+            line=line_of(getattr(defn, "raw", None), _key(defn, "type")) or defn.line) from exc
     from hearth.engine.nested.template_resource import check_facade
     check_facade(registry, defn.type, defn.name, env, getattr(stack_view, "files", None))
     resource = resource_class(defn.name, defn, stack_view)
     try:
         resource.validate()
     except exception.StackValidationFailed as exc:
-        if tuple(exc.path[:2]) == (RESOURCES, defn.name):  # a function's: already absolute
-            raise exc.located(None, line=defn.line) from None
-        raise exc.prefixed(RESOURCES, line=defn.line) from None
+        if tuple(exc.path[:2]) == (_key(defn, RESOURCES), defn.name):
+            raise exc.located(None, line=defn.line) from None  # a function's: already absolute
+        error = exc.prefixed(RESOURCES, line=defn.line)
+        raise error.at_path(_spelled(defn, error.path)) from None
     warnings = [w for w in (deprecation_warning(defn.type, resource_class),) if w]
     warnings += deprecated_properties(defn.name, resource_class.properties_schema,
                                       getattr(defn, "properties", None) or {})
@@ -105,6 +106,18 @@ class DefinitionChecker:
                                            allow_hidden=True, files=self.files)
         except exception.HearthException:
             return None
+
+
+def _key(definition: Any, name: str) -> str:
+    """Return how ``definition``'s template writes key ``name`` (a HOT name)."""
+    key = getattr(definition, "key", None)
+    return key(name) if key is not None else name
+
+
+def _spelled(definition: Any, path: list[Any]) -> list[Any]:
+    """Return ``path`` (from the template root) spelled as ``definition``'s template writes it."""
+    spell = getattr(definition, "spelled_path", None)
+    return spell(path) if spell is not None else path
 
 
 def definition_checker(registry: TypeRegistry, env: Any,

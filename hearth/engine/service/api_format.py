@@ -26,13 +26,16 @@ def status(action: str, state: str) -> str:
 
 def format_parameters(row: Any, parameters: Mapping[str, Any],
                       hidden: Iterable[str] = ()) -> dict[str, str]:
-    """Return the parameters map with pseudo parameters, hidden ones as ``******``."""
+    """Return the parameters map with pseudo parameters, hidden ones as ``******``.
+
+    HOT's pseudo parameters are the record's identity (a CloudFormation-format
+    template has its own, ``AWS::StackName``..., with their values).
+    """
     hidden = set(hidden)
-    result = {name: HIDDEN if name in hidden else _text(value)
-              for name, value in parameters.items() if not name.startswith("OS::")}
-    result.update({"OS::stack_id": row.id, "OS::stack_name": row.name,
-                   "OS::project_id": row.project_id})
-    return result
+    identity = {"OS::stack_id": row.id, "OS::stack_name": row.name,
+                "OS::project_id": row.project_id}
+    return {name: identity[name] if name in identity else
+            HIDDEN if name in hidden else _text(value) for name, value in parameters.items()}
 
 
 def _text(value: Any) -> str:

@@ -184,7 +184,7 @@ class EngineService(StackKeeping, StackReads):
                               action=INIT, status=COMPLETE, timeout_mins=None,
                               disable_rollback=True)
         stack = prepared.build(self.db, row, self.registry)
-        description = prepared.template.data.get("description", "") or ""
+        description = prepared.template.data.get(prepared.template.key("description")) or ""
         return {
             "stack_name": stack_name, "id": "None", "description": description,
             "template_description": description, "stack_owner": ctx.user,

@@ -314,8 +314,8 @@ class StackReads(Catalog):
     def _description(self, row: models.Stack) -> str:
         cached = self._descriptions.get(row.raw_template_id)
         if cached is None:
-            template = self._raw(row).template
-            cached = template.get("description", "") if isinstance(template, dict) else ""
+            from hearth.engine.template.versions import section_of
+            cached = section_of(self._raw(row).template, "description", "")
             if len(self._descriptions) >= DESCRIPTION_CACHE_SIZE:
                 self._descriptions.clear()
             self._descriptions[row.raw_template_id] = cached

@@ -28,12 +28,13 @@ def output_definitions(stack: Any) -> dict[str, Any]:
     """
     enabled = dict(stack.template.outputs(stack.context) or {})
     declared = stack.template.section("outputs") or {}
-    return {key: enabled[key] if key in enabled else _disabled(raw)
+    description_key = stack.template.key("description")
+    return {key: enabled[key] if key in enabled else _disabled(raw, description_key)
             for key, raw in declared.items()}
 
 
-def _disabled(raw: Any) -> dict[str, Any]:
-    return {"value": None, "description": _field(raw, "description")}
+def _disabled(raw: Any, description_key: str) -> dict[str, Any]:
+    return {"value": None, "description": _field(raw, description_key)}
 
 
 def list_outputs(stack: Any) -> list[dict[str, Any]]:

@@ -54,9 +54,8 @@ class StackIdentity:
 
     def arn(self) -> str:
         """Return Heat's ARN of the stack: ``arn:openstack:heat::<project>:stacks/<name>/<id>``."""
-        from urllib.parse import quote
-        return (f"arn:openstack:heat::{quote(self.project_id or '', safe='')}:stacks/"
-                f"{quote(self.name, safe='')}/{quote(str(self.id), safe='')}")
+        from hearth.engine.template.pseudo_parameters import stack_arn
+        return stack_arn(self.project_id, self.name, self.id)
 
 
 @dataclasses.dataclass(slots=True)

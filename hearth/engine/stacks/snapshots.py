@@ -125,7 +125,7 @@ def restore_prepared(stack: Stack, data: Mapping[str, Any],
     files = dict(data.get("files") or {})
     environment = data.get("environment") or {}
     prepared = prepare(template, files, environment)
-    section = "resources" if "resources" in template else "Resources"
+    section = prepared.template.key("resources")
     entries = data.get("resources") or {}
     changed = False
     for name, definition in prepared.definitions.items():

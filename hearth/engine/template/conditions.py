@@ -19,8 +19,6 @@ from hearth.engine.template.located import line_of
 from hearth.engine.template.snippet import parse_condition
 from hearth.engine.template.versions import TemplateVersion
 
-SECTION = "conditions"
-
 
 class Conditions:
     """Evaluate the named conditions of one template.
@@ -35,10 +33,11 @@ class Conditions:
         self.version = version
         self.context = context
         self.section = conditions_section or {}
+        self.section_name = version.spell("conditions")
         if not isinstance(self.section, Mapping):
             raise exception.StackValidationFailed(
-                f'The "{SECTION}" section must be a map of condition names to expressions',
-                path=[SECTION], line=line_of(conditions_section))
+                f'The "{self.section_name}" section must be a map of condition names to '
+                f'expressions', path=[self.section_name], line=line_of(conditions_section))
         self._values: dict[str, bool] = {}
         self._evaluating: list[str] = []
 
@@ -64,7 +63,7 @@ class Conditions:
 
     def evaluate_all(self) -> dict[str, bool]:
         """Evaluate every condition (validation); return name -> truth."""
-        return {name: self._named(name, (SECTION, name), line_of(self.section, name))
+        return {name: self._named(name, (self.section_name, name), line_of(self.section, name))
                 for name in self.section}
 
     def _named(self, name: str, path: tuple[Any, ...], line: int | None) -> bool:
@@ -78,10 +77,10 @@ class Conditions:
             cycle = [*self._evaluating[self._evaluating.index(name):], name]
             raise exception.StackValidationFailed(
                 "Circular definition of conditions: " + " -> ".join(cycle),
-                path=[SECTION, cycle[0]], line=line_of(self.section, cycle[0]))
+                path=[self.section_name, cycle[0]], line=line_of(self.section, cycle[0]))
         self._evaluating.append(name)
         try:
-            where, where_line = (SECTION, name), line_of(self.section, name)
+            where, where_line = (self.section_name, name), line_of(self.section, name)
             parsed = parse_condition(self.version, self.context, self.section[name], where,
                                      where_line)
             value = self._truth(f'condition "{name}"', resolve(parsed), where, where_line)

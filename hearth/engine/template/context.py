@@ -105,13 +105,19 @@ class ResolutionContext:
         """Return the one evaluator of the template's ``conditions`` section."""
         if self._conditions is None:
             from hearth.engine.template.conditions import Conditions
-            self._conditions = Conditions(self.template.version, self,
-                                          self.template.data.get("conditions"))
+            version = self.template.version
+            self._conditions = Conditions(version, self,
+                                          self.template.data.get(version.spell("conditions")))
         return self._conditions
 
     def condition(self, name: str) -> bool:
         """Return the truth of the named condition."""
         return self.conditions.is_enabled(name)
+
+    # --- mappings (CloudFormation format) -----------------------------------
+    def mappings(self) -> Mapping[str, Any]:
+        """Return the template's ``Mappings`` section (empty when it has none)."""
+        return self.template.section("mappings")
 
     # --- resources -----------------------------------------------------------
     def resource_names(self) -> list[str]:

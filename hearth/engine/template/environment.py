@@ -234,12 +234,23 @@ def declared_parameters(template: Any) -> set[str]:
 
 
 def parameter_types(template: Any) -> dict[str, str]:
-    """Return ``{parameter name: declared type}`` of a parsed template (empty if none)."""
-    section = template.get(PARAMETERS) if isinstance(template, Mapping) else None
+    """Return ``{parameter name: declared type}`` of a parsed template (empty if none).
+
+    Types are HOT's names (``comma_delimited_list``), whatever the template's
+    format spells them (``CommaDelimitedList``).
+    """
+    from hearth.engine.template.versions import get_version
+    try:
+        version = get_version(template)
+    except exception.InvalidTemplateVersion:
+        return {}
+    section = template.get(version.spell(PARAMETERS))
     if not isinstance(section, Mapping):
         return {}
-    return {name: spec.get("type") for name, spec in section.items()
-            if isinstance(spec, Mapping) and isinstance(spec.get("type"), str)}
+    type_key = version.spell("type")
+    return {name: version.parameter_type_name(spec.get(type_key))
+            for name, spec in section.items()
+            if isinstance(spec, Mapping) and isinstance(spec.get(type_key), str)}
 
 
 def _refuse_boolean(old: Any, new: Any, strategy: str, name: str) -> Any:

@@ -65,6 +65,14 @@ class Function:
         """
         return False
 
+    def reads_parameter(self) -> bool:
+        """Return whether this call itself reads a parameter (its args aside)."""
+        return False
+
+    def parameter_name(self) -> str | None:
+        """Return the parameter this call reads when its name is literal (else None)."""
+        return None
+
     def error(self, message: str, cls: type[exception.StackValidationFailed] | None = None
               ) -> exception.StackValidationFailed:
         """Build a validation error located at this call (path and line)."""

@@ -66,14 +66,14 @@ def add_depends_on_edges(graph: nx.DiGraph, data: GraphInput) -> nx.DiGraph:
     for name, definition in data.definitions.items():
         for index, target in enumerate(definition.depends_on):
             if target not in data.known:
-                depends = (definition.raw or {}).get("depends_on")
+                depends = definition.raw_field("depends_on")
                 line = line_of(depends, index) if isinstance(depends, list) else None
                 raise exception.InvalidTemplateReference(
                     f'The specified reference "{target}" (in {name}) is incorrect.'
                     + exception.did_you_mean(target, sorted(data.known)),
-                    path=["resources", name, "depends_on"],
-                    line=line or line_of(definition.raw, "depends_on") or definition.line,
-                    filename=data.filename)
+                    path=definition.spelled_path(["resources", name, "depends_on"]),
+                    line=line or line_of(definition.raw, definition.key("depends_on"))
+                    or definition.line, filename=data.filename)
             graph.add_edge(name, target)
     return graph
 
@@ -86,7 +86,8 @@ def add_reference_edges(graph: nx.DiGraph, data: GraphInput) -> nx.DiGraph:
                 raise exception.InvalidTemplateReference(
                     f'The specified reference "{target}" (in {name}) is incorrect.'
                     + exception.did_you_mean(target, sorted(data.known)),
-                    path=["resources", name], line=definition.line, filename=data.filename)
+                    path=definition.spelled_path(["resources", name]), line=definition.line,
+                    filename=data.filename)
             graph.add_edge(name, target)
     return graph
 

@@ -1,11 +1,14 @@
-"""HOT parameters: schemas, values with Heat's conversions, validation.
+"""Template parameters: schemas, values with Heat's conversions, validation.
 
 A :class:`Parameters` object holds one :class:`Parameter` per declared
-parameter plus the pseudo parameters ``OS::stack_name``, ``OS::stack_id``
-and ``OS::project_id``.  Values come from the user (``-P`` and the
-environment's ``parameters``), defaults from the template or the
-environment's ``parameter_defaults``.  Every error names the parameter and,
-where the template is located, the line of its declaration.
+parameter plus the pseudo parameters of the template's format (see
+:mod:`~hearth.engine.template.pseudo_parameters`).  A HOT declaration is read here
+(:func:`schema_from_definition`), a CloudFormation one by
+:mod:`~hearth.engine.template.parameters_cfn`; the template version says
+which.  Values come from the user (``-P`` and the environment's
+``parameters``), defaults from the template or the environment's
+``parameter_defaults``.  Every error names the parameter and, where the
+template is located, the line of its declaration.
 """
 
 from __future__ import annotations
@@ -47,26 +50,32 @@ API_CONSTRAINT_KEYS: dict[type, tuple[tuple[str, str], ...]] = {
 _BOUND_KEYS = {"range": ("min", "max"), "length": ("min", "max"),
                "modulo": ("step", "offset")}
 
-PSEUDO_STACK_NAME, PSEUDO_STACK_ID, PSEUDO_PROJECT_ID = (
-    "OS::stack_name", "OS::stack_id", "OS::project_id")
-PSEUDO_PARAMETERS = (PSEUDO_STACK_ID, PSEUDO_STACK_NAME, PSEUDO_PROJECT_ID)
 HIDDEN_TEXT = "******"
-
-
 class ParameterSchema(constr.Schema):
-    """The schema of one parameter: type, constraints, hidden, tags."""
+    """The schema of one parameter: type, constraints, hidden, tags.
+
+    ``type_names`` is how the declaring template names the types (HOT's
+    ``number``, CloudFormation's ``Number``), for messages.
+    """
 
     def __init__(self, data_type: str, description: str | None = None, default: Any = None,
                  constraints: Sequence[constr.Constraint] | None = None, hidden: bool = False,
                  label: str | None = None, immutable: bool = False,
-                 tags: Sequence[str] | None = None) -> None:
+                 tags: Sequence[str] | None = None,
+                 type_names: Mapping[str, str] = HOT_TYPES) -> None:
         super().__init__(data_type, description=description, default=default,
                          constraints=constraints, label=label, immutable=immutable)
         self.hidden = hidden
         self.tags = list(tags or [])
+        self.type_names = type_names
 
     def type_label(self) -> str:
-        """Return the HOT spelling of the type (``number``), as Heat's messages do."""
+        """Return the type as the template spells it (``number``), as Heat's messages do."""
+        return next((name for name, schema_type in self.type_names.items()
+                     if schema_type == self.type), self.type)
+
+    def hot_type(self) -> str:
+        """Return HOT's name of the type (``comma_delimited_list``), whatever the format."""
         return next((name for name, schema_type in HOT_TYPES.items()
                      if schema_type == self.type), self.type)
 
@@ -191,17 +200,23 @@ _PARSERS: dict[str, tuple[Callable[[Any], Any], bool]] = {
 
 
 class Parameter:
-    """One parameter: its schema, the user's value and a default override."""
+    """One parameter: its schema, the user's value and a default override.
 
-    __slots__ = ("name", "schema", "user_value", "user_default", "line")
+    ``section`` is how the template spells its parameters section (errors
+    are located at ``<section>.<name>``).
+    """
+
+    __slots__ = ("name", "schema", "user_value", "user_default", "line", "section")
 
     def __init__(self, name: str, schema: ParameterSchema, user_value: Any = None,
-                 user_default: Any = None, line: int | None = None) -> None:
+                 user_default: Any = None, line: int | None = None,
+                 section: str = "parameters") -> None:
         self.name = name
         self.schema = schema
         self.user_value = user_value
         self.user_default = user_default
         self.line = line
+        self.section = section
 
     def has_default(self) -> bool:
         """Return whether a template or environment default exists."""
@@ -247,7 +262,7 @@ class Parameter:
     def _invalid(self, reason: str) -> exception.InvalidParameterValue:
         return exception.InvalidParameterValue(
             f"Parameter '{self.name}' is invalid: {reason}",
-            path=["parameters", self.name], line=self.line)
+            path=[self.section, self.name], line=self.line)
 
     def display_value(self) -> str:
         """Return the value as text, ``******`` when hidden."""
@@ -287,14 +302,11 @@ class Parameter:
         return result
 
 
-def _pseudo(name: str, value: str | None, description: str) -> Parameter:
-    return Parameter(name, ParameterSchema(constr.STRING, description=description,
-                                           default=value or ""))
-
-
 class Parameters(Mapping[str, Any]):
     """All parameters of a template, as a mapping name → converted value.
 
+    ``version`` (a TemplateVersion) says how declarations are read, which
+    pseudo parameters exist and how the section is spelled;
     ``schema_section`` is the template's ``parameters`` section,
     ``user_params`` the user's values (``-P``), ``env_params`` the
     environment's ``parameters`` (the user's win) and ``param_defaults``
@@ -315,22 +327,25 @@ class Parameters(Mapping[str, Any]):
         self.user_params = {**(env_params or {}), **(user_params or {})}
         self.validate_value = validate_value
         defaults = param_defaults or {}
+        self.section_name = version.spell("parameters")
         self.params: dict[str, Parameter] = {}
         for name, definition in section.items():
             self.params[name] = Parameter(
                 name, self._schema(name, definition), self.user_params.get(name),
-                defaults.get(name), line_of(section, name))
-        for pseudo in (_pseudo(PSEUDO_STACK_ID, stack_id, "Stack ID"),
-                       _pseudo(PSEUDO_STACK_NAME, stack_name, "Stack Name"),
-                       _pseudo(PSEUDO_PROJECT_ID, project_id, "Project ID")):
-            self.params[pseudo.name] = pseudo
+                defaults.get(name), line_of(section, name), self.section_name)
+        self.pseudo_names = tuple(pseudo.name for pseudo in version.pseudo_parameters)
+        for pseudo in version.pseudo_parameters:
+            value = pseudo.value(stack_name or "", stack_id, project_id)
+            self.params[pseudo.name] = Parameter(pseudo.name, ParameterSchema(
+                constr.STRING, description=pseudo.description, default=value))
 
     def _schema(self, name: str, definition: Any) -> ParameterSchema:
         try:
-            return schema_from_definition(definition, frozenset(self.version.constraint_names))
+            return self.version.parameter_reader(definition,
+                                                 frozenset(self.version.constraint_names))
         except exception.InvalidSchemaError as exc:
             raise exception.InvalidParameterValue(
-                f"Parameter '{name}' is invalid: {exc}", path=["parameters", name],
+                f"Parameter '{name}' is invalid: {exc}", path=[self.section_name, name],
                 line=line_of(self.section, name), filename=self.filename) from None
 
     def validate(self, context: Any = None) -> None:
@@ -370,7 +385,7 @@ class Parameters(Mapping[str, Any]):
 
     def non_pseudo_names(self) -> list[str]:
         """Return the declared parameter names, in template order."""
-        return [name for name in self.params if name not in PSEUDO_PARAMETERS]
+        return [name for name in self.params if name not in self.pseudo_names]
 
     def validate_output(self) -> dict[str, dict[str, Any]]:
         """Return the validate API's ``Parameters`` object."""

@@ -16,9 +16,9 @@ from hearth.engine.template.located import plain
 
 #: The snippet fields whose functions may refer to other resources.
 REFERENCE_FIELDS = ("properties", "metadata", "deletion_policy", "update_policy", "external_id")
-#: field -> the key a CFN template writes it under
-CFN_KEYS = {"properties": "Properties", "metadata": "Metadata",
-            "deletion_policy": "DeletionPolicy", "update_policy": "UpdatePolicy"}
+#: The keys of a definition (HOT names) that its template spells its own way.
+DEFINITION_KEYS = ("type", "properties", "metadata", "depends_on", "deletion_policy",
+                   "update_policy", "external_id", "condition", "description")
 
 
 @dataclasses.dataclass(slots=True, eq=False)
@@ -28,7 +28,9 @@ class ResourceDefinition:
     ``properties``/``metadata``/``update_policy`` are parsed snippets (they
     may hold Functions); ``depends_on`` the explicit dependencies; ``raw``
     the definition as written (used by :meth:`render_hot` and equality);
-    ``line`` the line of the resource's name in the template.
+    ``line`` the line of the resource's name in the template; ``spelling``
+    how its template writes the section and keys (HOT name -> its own, the
+    version's: ``Properties`` in a CloudFormation-format template).
     """
 
     name: str
@@ -43,6 +45,29 @@ class ResourceDefinition:
     description: str = ""
     line: int | None = None
     raw: dict[str, Any] = dataclasses.field(default_factory=dict)
+    spelling: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    def key(self, name: str) -> str:
+        """Return how the template writes section or key ``name`` (a HOT name)."""
+        return self.spelling.get(name, name)
+
+    def raw_field(self, name: str) -> Any:
+        """Return the raw value of key ``name`` (a HOT name) as written, None if absent."""
+        return self.raw.get(self.key(name)) if isinstance(self.raw, dict) else None
+
+    def spelled_path(self, path: list[Any]) -> list[Any]:
+        """Return an error path from the template root spelled as the template writes it.
+
+        ``path`` starts ``[resources, <name>, <key>, ...]`` in HOT names (a
+        plug-in's ``[name, "properties", ...]`` prefixed by the validation);
+        the section and this definition's key are spelled, nothing deeper.
+        """
+        spelled = list(path)
+        if spelled and spelled[0] == "resources":
+            spelled[0] = self.key("resources")
+            if len(spelled) > 2 and spelled[2] in DEFINITION_KEYS:
+                spelled[2] = self.key(spelled[2])
+        return spelled
 
     def reference_dependencies(self) -> set[str]:
         """Return the resources named by get_resource/get_attr in this definition."""
@@ -66,9 +91,8 @@ class ResourceDefinition:
         raw form (what :meth:`render_hot` gives) carries the new values.
         """
         raw = dict(plain(self.raw))
-        names = CFN_KEYS if "Type" in raw else {}
         for key, value in overrides.items():
-            raw[names.get(key, key)] = value
+            raw[self.key(key)] = value
         fields = {key: value for key, value in overrides.items()
                   if key in self.__dataclass_fields__}
         return dataclasses.replace(self, raw=raw, **fields)

@@ -3,12 +3,14 @@
 The schema is not written by hand for each version: :func:`build_schema`
 derives it from the version's key-set data (``sections``,
 ``resource_keys``, ``output_keys``, ``parameter_keys``, ``parameter_types``,
-``deletion_policies``).  jsonschema's errors are rewritten into Hearth's
-located messages through the ``x-messages`` table attached to each
-sub-schema (keyed by the jsonschema keyword that failed), and the best
-error (deepest path, then first by line) is the one reported, so the
-result is deterministic.  :func:`check_document` runs the same steps for
-any located document and schema (the environment's structure is one).
+``deletion_policies``), its ``spelling`` (CloudFormation-format templates
+write ``Resources``, ``Type``, ``Value``...) and ``open_definitions``.
+jsonschema's errors are rewritten into Hearth's located messages through
+the ``x-messages`` table attached to each sub-schema (keyed by the
+jsonschema keyword that failed), and the best error (deepest path, then
+first by line) is the one reported, so the result is deterministic.
+:func:`check_document` runs the same steps for any located document and
+schema (the environment's structure is one).
 """
 
 from __future__ import annotations
@@ -64,6 +66,16 @@ def _field_type(field: str, expected: str) -> dict[str, Any]:
     return {"x-messages": {"type": f"Resource {{name}} {field} type must be {expected}"}}
 
 
+#: Heat's wording of a broken resource definition, per template format
+_RESOURCE_MESSAGES = {
+    "hot": {"type": '"resources" must contain a map of resource maps. Found a [{pytype}] '
+                    'instead',
+            "required": "Each resource must contain a type key."},
+    "cfn": {"type": "Resources must contain Resource. Found a [{pytype}] instead",
+            "required": "Each Resource must contain a Type key."},
+}
+
+
 def _named_map(item_schema: Mapping[str, Any], section: str,
                names: Mapping[str, Any] | None = None) -> dict[str, Any]:
     schema = {"type": ["object", "null"], "additionalProperties": item_schema,
@@ -90,37 +102,55 @@ KEY_SETS = ("sections", "resource_keys", "output_keys", "parameter_keys",
 
 def build_schema(version: Any) -> dict[str, Any]:
     """Return the JSON Schema of templates of ``version`` (a TemplateVersion)."""
-    return _build_schema(*(frozenset(getattr(version, name)) for name in KEY_SETS))
+    return _build_schema(*(frozenset(getattr(version, name)) for name in KEY_SETS),
+                         tuple(sorted(version.spelling.items())), version.open_definitions,
+                         version.type)
 
 
 @functools.cache
 def _build_schema(sections: frozenset[str], resource_keys: frozenset[str],
                   output_keys: frozenset[str], parameter_keys: frozenset[str],
-                  parameter_types: frozenset[str],
-                  deletion_policies: frozenset[str]) -> dict[str, Any]:
-    resource = _definition(resource_keys, "type", "a resource definition", {
-        "type": {"type": "string", **_field_type("type", "string")},
-        "properties": {**_FUNCTION_OR_MAP, **_field_type("properties", "object")},
-        "metadata": {**_FUNCTION_OR_MAP, **_field_type("metadata", "object")},
-        "update_policy": {**_FUNCTION_OR_MAP, **_field_type("update_policy", "object")},
-        "description": {"type": "string", **_field_type("description", "string")},
-        "depends_on": {"type": ["string", "array", "null"], "items": _TEXT,
-                       **_field_type("depends_on", "list or string")},
+                  parameter_types: frozenset[str], deletion_policies: frozenset[str],
+                  spelling: tuple[tuple[str, str], ...], open_definitions: bool,
+                  template_type: str) -> dict[str, Any]:
+    spelled = dict(spelling)
+
+    def spell(name: str) -> str:
+        return spelled.get(name, name)
+
+    def fields(schemas: dict[str, Any]) -> dict[str, Any]:
+        return {spell(name): schema for name, schema in schemas.items()}
+
+    def field_type(name: str, expected: str) -> dict[str, Any]:
+        return _field_type(spell(name), expected)
+
+    resource = _definition(resource_keys, spell("type"), "a resource definition", fields({
+        "type": {"type": "string", **field_type("type", "string")},
+        "properties": {**_FUNCTION_OR_MAP, **field_type("properties", "object")},
+        "metadata": {**_FUNCTION_OR_MAP, **field_type("metadata", "object")},
+        "update_policy": {**_FUNCTION_OR_MAP, **field_type("update_policy", "object")},
+        "description": {"type": "string", **field_type("description", "string")},
+        "depends_on": {"type": ["string", "array", "null"],
+                       "items": {"type": "string", "x-messages": {
+                           "type": f"Resource {{name}} {spell('depends_on')} must be a list "
+                                   "of strings"}},
+                       **field_type("depends_on", "list or string")},
         "deletion_policy": {"anyOf": [{"enum": sorted(deletion_policies)}, _MAP],
                             "x-messages": {"anyOf": 'Invalid deletion policy "{value}"'}},
-    })
+    }))
     # Heat's own wording for each broken definition (recorded from Heat 27.0.1).
     resource["x-messages"] = {
-        "type": '"resources" must contain a map of resource maps. Found a [{pytype}] instead',
-        "required": "Each resource must contain a type key.",
+        **_RESOURCE_MESSAGES[template_type],
         "additionalProperties": '"{key}" is not a valid keyword inside a resource '
                                 "definition{more}"}
-    output = _definition(output_keys, "value", "an output definition",
-                         {"description": _TEXT})
+    output = _definition(output_keys, spell("value"), "an output definition",
+                         fields({"description": _TEXT}))
     output["x-messages"].update({
         "type": "Output definitions must be a map. Found a {typename} instead",
-        "required": "Each output definition must contain a value key."})
-    parameter = _definition(parameter_keys, "type", "a parameter definition", {
+        "required": f"Each output definition must contain a {spell('value')} key."})
+    if open_definitions:  # other keys are ignored, as Heat ignores them
+        del resource["additionalProperties"], output["additionalProperties"]
+    parameter = _definition(parameter_keys, spell("type"), "a parameter definition", fields({
         "type": {"enum": sorted(parameter_types),
                  "x-messages": {"enum": "Invalid type ({value})"}},
         "label": _TEXT,
@@ -131,7 +161,7 @@ def _build_schema(sections: frozenset[str], resource_keys: frozenset[str],
             "type": "Invalid parameter constraints for parameter {name}, expected a list"}},
         "tags": {"type": "array", "items": _TEXT, "x-messages": {
             "type": "Tags property should be a list for parameter: {name}"}},
-    })
+    }))
     parameter["x-messages"] = {
         "type": "Invalid parameter ({name}), expected a mapping",
         "required": "Missing parameter type for parameter: {name}",
@@ -146,17 +176,19 @@ def _build_schema(sections: frozenset[str], resource_keys: frozenset[str],
                        "additionalProperties":
                            '"{key}" is not a valid keyword inside a parameter group.{hint}'},
     }
-    section_schemas = {
-        "heat_template_version": {},
+    section_schemas = fields({
         "description": {**_TEXT, "x-messages": {"type": "the description must be a string, "
                                                         "not {kind}"}},
         "parameter_groups": {"type": ["array", "null"], "items": group, "x-messages": {
             "type": "The parameter_groups should be a list."}},
-        "parameters": _named_map(parameter, "parameters"),
-        "resources": _named_map(resource, "resources", RESOURCE_NAME),
-        "outputs": _named_map(output, "outputs"),
-        "conditions": _named_map({}, "conditions"),
-    }
+        "parameters": _named_map(parameter, spell("parameters")),
+        "mappings": _named_map({"type": ["object", "null"], "x-messages": {
+            "type": "a mapping must be a map of keys to maps, not {kind}"}},
+            spell("mappings")),
+        "resources": _named_map(resource, spell("resources"), RESOURCE_NAME),
+        "outputs": _named_map(output, spell("outputs")),
+        "conditions": _named_map({}, spell("conditions")),
+    })
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
@@ -172,6 +204,11 @@ def _kind(value: Any) -> str:
         if type(value) is cls or (cls not in (bool, int) and isinstance(value, cls)):
             return name
     return type(value).__name__
+
+
+def _plain_type(value: Any) -> type:
+    """Return the type Heat would name for ``value`` (a located list is a list)."""
+    return next((cls for cls in (dict, list) if isinstance(value, cls)), type(value))
 
 
 def _unexpected_keys(error: jsonschema.ValidationError) -> list[Any]:
@@ -193,7 +230,7 @@ def _fields(error: jsonschema.ValidationError) -> dict[str, Any]:
     fields: dict[str, Any] = {"value": error.instance, "kind": _kind(error.instance),
                               "name": path[1] if len(path) > 1 else "",
                               "typename": type(error.instance).__name__,
-                              "pytype": repr(type(error.instance))}
+                              "pytype": repr(_plain_type(error.instance))}
     if error.validator == "type":
         expected = error.validator_value
         expected = expected if isinstance(expected, list) else [expected]

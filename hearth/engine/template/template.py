@@ -1,6 +1,9 @@
-"""A parsed HOT template: its version, sections and validation.
+"""A parsed template (HOT or CloudFormation format): its version, sections and validation.
 
-:class:`Template` wraps the located document.  It gives the parameters,
+:class:`Template` wraps the located document.  Sections and keys are named
+the HOT way (``resources``, ``properties``); the version spells them as its
+documents do (``Resources``, ``Properties``), so paths in errors name what
+the user wrote.  It gives the parameters,
 conditions, resource definitions (condition-false resources absent),
 outputs and the dependency graph, and validates everything that can be
 checked without resource plug-ins.  Resource types and properties are
@@ -55,7 +58,7 @@ class OutputDefinition:
 
 
 class Template:
-    """One HOT template with its files map and environment.
+    """One template with its files map and environment.
 
     ``data`` is the parsed document (a LocatedDict from the parser, or any
     mapping); ``env`` an :class:`Environment` or Heat's environment JSON.
@@ -84,15 +87,19 @@ class Template:
         return cls(parser.parse(text, filename), filename=filename, **kwargs)
 
     # --- sections -------------------------------------------------------------
+    def key(self, name: str) -> str:
+        """Return how this template writes section or key ``name`` (a HOT name)."""
+        return self.version.spell(name)
+
     def section(self, name: str) -> Any:
-        """Return a section (an empty map when absent or null)."""
-        value = self.data.get(name)
+        """Return section ``name`` (a HOT name; an empty map when absent or null)."""
+        value = self.data.get(self.key(name))
         return value if value is not None else LocatedDict()
 
     @property
     def description(self) -> str:
         """Return the template's description (Heat's default when absent)."""
-        return self.data.get("description") or DEFAULT_DESCRIPTION
+        return self.data.get(self.key("description")) or DEFAULT_DESCRIPTION
 
     @property
     def parameter_groups(self) -> list[Any]:
@@ -130,12 +137,13 @@ class Template:
         return context.conditions
 
     def _condition_enabled(self, conditions: Conditions, owner: Mapping[str, Any],
-                           path: tuple[Any, ...]) -> bool:
-        if not isinstance(owner, Mapping) or "condition" not in owner:
+                           path: tuple[Any, ...], keys: frozenset[str]) -> bool:
+        """Return the truth of ``owner``'s condition (``keys``: those its kind may have)."""
+        key = self.key("condition")
+        if not isinstance(owner, Mapping) or key not in owner or key not in keys:
             return True
         try:
-            return conditions.is_enabled(owner["condition"], (*path, "condition"),
-                                         line_of(owner, "condition"))
+            return conditions.is_enabled(owner[key], (*path, key), line_of(owner, key))
         except exception.StackValidationFailed as exc:
             raise self._located(exc) from None
 
@@ -146,27 +154,34 @@ class Template:
             raise self._located(exc) from None
 
     def _definition(self, context: Any, name: str, raw: Mapping[str, Any]) -> ResourceDefinition:
-        path = ("resources", name)
+        path = (self.key("resources"), name)
         line = line_of(self.section("resources"), name)
 
-        def parsed(key: str) -> Any:
-            return self._parse(context, raw.get(key), (*path, key), line_of(raw, key) or line)
+        def field(name: str) -> Any:
+            key = self.key(name)
+            return raw.get(key) if key in self.version.resource_keys else None
 
-        depends = raw.get("depends_on")
+        def parsed(name: str) -> Any:
+            key = self.key(name)
+            return self._parse(context, field(name), (*path, key), line_of(raw, key) or line)
+
+        depends = field("depends_on")
         return ResourceDefinition(
-            name=name, type=raw.get("type"), properties=parsed("properties") or {},
+            name=name, type=field("type"), properties=parsed("properties") or {},
             metadata=parsed("metadata") or {},
             depends_on=[depends] if isinstance(depends, str) else list(depends or []),
             deletion_policy=parsed("deletion_policy"), update_policy=parsed("update_policy"),
-            external_id=parsed("external_id"), condition=raw.get("condition"),
-            description=raw.get("description") or "", line=line, raw=raw)
+            external_id=parsed("external_id"), condition=field("condition"),
+            description=field("description") or "", line=line, raw=raw,
+            spelling=dict(self.version.spelling))
 
     def _split_resources(self, context: Any) -> tuple[dict[str, Mapping[str, Any]], list[str]]:
         conditions = self.conditions(context)
         enabled: dict[str, Mapping[str, Any]] = {}
         disabled: list[str] = []
         for name, raw in self.section("resources").items():
-            if self._condition_enabled(conditions, raw, ("resources", name)):
+            if self._condition_enabled(conditions, raw, (self.key("resources"), name),
+                                       self.version.resource_keys):
                 enabled[name] = raw
             else:
                 disabled.append(name)
@@ -197,16 +212,18 @@ class Template:
     def outputs(self, context: Any) -> dict[str, OutputDefinition]:
         """Return the enabled outputs, each with its parsed value snippet."""
         conditions = self.conditions(context)
+        value, description, condition = (self.key(name) for name in
+                                         ("value", "description", "condition"))
         result = {}
         for name, raw in self.section("outputs").items():
-            path = ("outputs", name)
-            if not self._condition_enabled(conditions, raw, path):
+            path = (self.key("outputs"), name)
+            if not self._condition_enabled(conditions, raw, path, self.version.output_keys):
                 continue
             line = line_of(self.section("outputs"), name)
             result[name] = OutputDefinition(
-                name, self._parse(context, raw.get("value"), (*path, "value"),
-                                  line_of(raw, "value") or line),
-                raw.get("description") or "", raw.get("condition"), line)
+                name, self._parse(context, raw.get(value), (*path, value),
+                                  line_of(raw, value) or line),
+                raw.get(description) or "", raw.get(condition), line)
         return result
 
     def dependency_graph(self, context: Any,
@@ -276,7 +293,7 @@ class Template:
 
         def lookup(name: str) -> Any:
             raw = resources.get(name)
-            return find(raw.get("type"), name) if isinstance(raw, Mapping) else None
+            return find(raw.get(self.key("type")), name) if isinstance(raw, Mapping) else None
         return lookup
 
     def _validate_functions(self, definitions: Mapping[str, ResourceDefinition],

@@ -1,114 +1,57 @@
-"""The HOT template versions as tables: functions and structural keys.
+"""The template versions as tables: functions, structural keys, spelling.
 
-Each version is a :class:`TemplateVersion` record derived from the previous
-one, and states only what changed: entries of its ``functions`` table (a
-Function class, or the :class:`Removed` marker), of its
-``condition_functions`` table (used only inside ``conditions`` and the
-``condition`` keys), and the keys it adds to the sections of a template.
+Each version is a :class:`~hearth.engine.template.version.TemplateVersion`
+record derived from the previous one, and states only what changed:
+entries of its ``functions`` table (a Function class, or the
+:class:`Removed` marker), of its ``condition_functions`` table (used only
+inside ``conditions`` and the ``condition`` keys), and the keys it adds to
+the sections of a template.
 The structure-schema helper reads the key sets; the snippet parser reads the
 function tables.  Nothing else in Hearth branches on a version.
+
+Two formats share the records: HOT (``heat_template_version``) and
+CloudFormation (``HeatTemplateFormatVersion: 2012-12-12`` and its successor
+``AWSTemplateFormatVersion: 2010-09-09``, as Heat reads them).  The engine
+names sections and keys the HOT way; a version's ``spelling`` says how its
+documents write each (``resources`` is ``Resources``), its
+``parameter_reader`` how a parameter declaration becomes a schema, and its
+``pseudo_parameters`` which names the stack's identity has.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
-import inspect
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from hearth.common import exception
+from hearth.engine.template import parameters_cfn
 from hearth.engine.template.functions import cfn, collections, conditions, references, strings
 from hearth.engine.template.functions import yaql as yaql_functions
-from hearth.engine.template.functions.descriptions import LISTING_DESCRIPTIONS
-from hearth.engine.template.functions.removed import Invalid, Removed
+from hearth.engine.template.functions.removed import Removed
+from hearth.engine.template.pseudo_parameters import CFN_PSEUDO_PARAMETERS
+from hearth.engine.template.version import VERSION_KEY, TemplateVersion, describe
 
-#: the top-level key naming a HOT version
-VERSION_KEY = "heat_template_version"
-#: CloudFormation-style version keys, recognised only to be refused clearly
-CFN_VERSION_KEYS = ("AWSTemplateFormatVersion", "HeatTemplateFormatVersion")
+__all__ = ["VERSION_KEY", "TemplateVersion", "all_versions", "describe", "find_version",
+           "get_version", "section_of", "valid_names"]
+#: the top-level keys naming a CloudFormation-format version (Heat's, then AWS's)
+CFN_VERSION_KEYS = ("HeatTemplateFormatVersion", "AWSTemplateFormatVersion")
 
-
-@dataclasses.dataclass(frozen=True, eq=False)
-class TemplateVersion:
-    """One HOT version: its function tables and the keys its sections allow."""
-
-    date: str
-    aliases: tuple[str, ...]
-    functions: Mapping[str, Any]
-    condition_functions: Mapping[str, Any]
-    sections: frozenset[str]
-    resource_keys: frozenset[str]
-    output_keys: frozenset[str]
-    parameter_keys: frozenset[str]
-    constraint_names: frozenset[str]
-    deletion_policies: frozenset[str]
-    parameter_types: frozenset[str]
-
-    type = "hot"
-
-    @property
-    def name(self) -> str:
-        """Return the version as Heat lists it: ``heat_template_version.<date>``."""
-        return f"{VERSION_KEY}.{self.date}"
-
-    def derive(self, date: str, *, aliases: Iterable[str] = (),
-               functions: Mapping[str, Any] | None = None,
-               condition_functions: Mapping[str, Any] | None = None,
-               order: Iterable[str] | None = None,
-               **added_keys: Iterable[str]) -> TemplateVersion:
-        """Return the next version: this one with the given differences.
-
-        ``functions`` and ``condition_functions`` entries replace or add
-        names; ``added_keys`` (``sections=``, ``resource_keys=`` ...) are
-        added to the key sets of the same name.  The function table keeps
-        the order Heat lists it in: the previous order plus additions, or
-        ``order`` (names first, the rest after) where Heat restated it.
-        """
-        grown = {field: getattr(self, field) | frozenset(keys)
-                 for field, keys in added_keys.items()}
-        table = {**self.functions, **(functions or {})}
-        if order is not None:
-            first = [name for name in order if name in table]
-            table = {name: table[name] for name in [*first, *(n for n in table
-                                                             if n not in first)]}
-        return dataclasses.replace(
-            self, date=date, aliases=tuple(aliases),
-            functions=table,
-            condition_functions={**self.condition_functions, **(condition_functions or {})},
-            **grown)
-
-    def is_function(self, name: str) -> bool:
-        """Return whether ``name`` is a usable (not removed) function here."""
-        entry = self.functions.get(name)
-        return entry is not None and entry is not Removed
-
-    def function_list(self, with_condition_functions: bool = False) -> list[dict[str, str]]:
-        """List the usable functions as ``{"functions": name, "description": ...}``.
-
-        With ``with_condition_functions`` the condition functions are listed
-        too (they replace normal functions of the same name).
-        """
-        table = dict(self.functions)
-        if with_condition_functions:
-            table.update(self.condition_functions)
-        return [{"functions": name, "description": describe(entry)}
-                for name, entry in table.items() if entry not in (Removed, Invalid)]
-
-    def as_listing(self) -> dict[str, Any]:
-        """Return the row of ``template-version-list``, as Heat's API returns it."""
-        return {"version": self.name, "type": self.type,
-                "aliases": [f"{VERSION_KEY}.{alias}" for alias in self.aliases]}
-
-
-def describe(function_class: type) -> str:
-    """Return the description Heat's function listing gives a function class.
-
-    A class missing from the table falls back to its docstring's first line.
-    """
-    if function_class in LISTING_DESCRIPTIONS:
-        return LISTING_DESCRIPTIONS[function_class]
-    return (inspect.getdoc(function_class) or "").splitlines()[0] if function_class.__doc__ else ""
+#: how CloudFormation-format documents write the sections and keys HOT names
+CFN_SPELLING = {
+    # sections
+    "description": "Description", "parameters": "Parameters", "mappings": "Mappings",
+    "resources": "Resources", "outputs": "Outputs", "conditions": "Conditions",
+    # resource and output definitions
+    "type": "Type", "properties": "Properties", "metadata": "Metadata",
+    "depends_on": "DependsOn", "deletion_policy": "DeletionPolicy",
+    "update_policy": "UpdatePolicy", "condition": "Condition", "value": "Value",
+    # parameter declarations and types
+    "default": "Default", "hidden": "NoEcho", "label": "Label",
+    "string": "String", "number": "Number", "comma_delimited_list": "CommaDelimitedList",
+    "json": "Json", "boolean": "Boolean",
+}
 
 
 _CFN_FUNCTION_NAMES = ("Ref", "Fn::GetAZs", "Fn::Join", "Fn::Split", "Fn::Replace",
@@ -225,39 +168,106 @@ HOT_2021_04_16 = HOT_2018_08_31.derive(
     functions={"if": conditions.IfNullable},
 )
 
-_VERSIONS = (HOT_2013_05_23, HOT_2014_10_16, HOT_2015_04_30, HOT_2015_10_15, HOT_2016_04_08,
+# --- CloudFormation format (Heat's HeatTemplate and CfnTemplate) -------------
+
+_CFN_PARAMETER_KEYS = ("Type", "Default", "NoEcho", "AllowedValues", "AllowedPattern",
+                       "MaxLength", "MinLength", "MaxValue", "MinValue", "Description",
+                       "ConstraintDescription", "Label")
+
+CFN_2012_12_12 = TemplateVersion(
+    date="2012-12-12",
+    aliases=(),
+    functions={
+        "Fn::FindInMap": cfn.FindInMap,
+        "Fn::GetAZs": cfn.GetAZs,
+        "Ref": cfn.Ref,
+        "Fn::GetAtt": cfn.GetAtt,
+        "Fn::Select": cfn.Select,
+        "Fn::Join": cfn.Join,
+        "Fn::Split": cfn.Split,
+        "Fn::Replace": cfn.Replace,
+        "Fn::Base64": cfn.Base64,
+        "Fn::MemberListToMap": cfn.MemberListToMap,
+        "Fn::ResourceFacade": cfn.ResourceFacade,
+    },
+    condition_functions={},
+    sections=frozenset({"HeatTemplateFormatVersion", "AWSTemplateFormatVersion",
+                        "Description", "Mappings", "Parameters", "Resources", "Outputs"}),
+    resource_keys=frozenset({"Type", "Properties", "Metadata", "DependsOn", "DeletionPolicy",
+                             "UpdatePolicy", "Description"}),
+    output_keys=frozenset({"Value", "Description"}),
+    parameter_keys=frozenset(_CFN_PARAMETER_KEYS),
+    constraint_names=frozenset(),
+    deletion_policies=frozenset({"Delete", "Retain", "Snapshot"}),
+    parameter_types=frozenset(parameters_cfn.CFN_TYPES),
+    key="HeatTemplateFormatVersion",
+    type="cfn",
+    spelling=CFN_SPELLING,
+    open_definitions=True,
+    parameter_reader=parameters_cfn.schema_from_definition,
+    pseudo_parameters=CFN_PSEUDO_PARAMETERS,
+)
+
+CFN_2010_09_09 = dataclasses.replace(CFN_2012_12_12, key="AWSTemplateFormatVersion").derive(
+    "2010-09-09",
+    functions={"Fn::If": conditions.If},
+    condition_functions={"Fn::Equals": conditions.Equals,
+                         "Ref": cfn.ParamRef,
+                         "Fn::FindInMap": cfn.FindInMap,
+                         "Fn::Not": cfn.Not,
+                         "Fn::And": conditions.And,
+                         "Fn::Or": conditions.Or},
+    sections={"Conditions"},
+    resource_keys={"Condition"},
+    output_keys={"Condition"},
+)
+
+_VERSIONS = (CFN_2010_09_09, CFN_2012_12_12,
+             HOT_2013_05_23, HOT_2014_10_16, HOT_2015_04_30, HOT_2015_10_15, HOT_2016_04_08,
              HOT_2016_10_14, HOT_2017_02_24, HOT_2017_09_01, HOT_2018_03_02, HOT_2018_08_31,
              HOT_2021_04_16)
+#: the keys a template names its version under, in the order Heat checks them
+VERSION_KEYS = (VERSION_KEY, *CFN_VERSION_KEYS)
 
+#: (version key, value) -> version, for every date and alias
+_BY_KEY = {(version.key, value): version for version in _VERSIONS
+           for value in (version.date, *version.aliases)}
 #: every accepted value of ``heat_template_version`` (dates and aliases)
-_BY_VALUE = {value: version for version in _VERSIONS
-             for value in (version.date, *version.aliases)}
+_BY_VALUE = {value: version for (key, value), version in _BY_KEY.items() if key == VERSION_KEY}
 
 
 def all_versions() -> list[TemplateVersion]:
-    """Return every HOT version, oldest first."""
+    """Return every version as Heat lists them: CloudFormation first, then HOT oldest first."""
     return list(_VERSIONS)
 
 
 def valid_names() -> list[str]:
-    """Return every accepted ``heat_template_version.<value>`` name, sorted."""
-    return sorted(f"{VERSION_KEY}.{value}" for value in _BY_VALUE)
+    """Return every accepted ``<version key>.<value>`` name, sorted."""
+    return sorted(f"{key}.{value}" for key, value in _BY_KEY)
 
 
-def find_version(value: Any) -> TemplateVersion:
-    """Return the version named by a value such as ``2016-10-14`` or ``newton``.
+def _values_of(key: str) -> list[str]:
+    return sorted(value for version_key, value in _BY_KEY if version_key == key)
 
-    The ``heat_template_version.`` prefix is accepted too; anything else
-    raises InvalidTemplateVersion listing the valid names.
+
+def find_version(value: Any, key: str = VERSION_KEY) -> TemplateVersion:
+    """Return the version named by ``value`` under version key ``key``.
+
+    ``value`` is a date or alias (``2016-10-14``, ``newton``) or a full name
+    (``heat_template_version.2016-10-14``, ``AWSTemplateFormatVersion.2010-09-09``);
+    anything else raises InvalidTemplateVersion listing the valid values.
     """
     text = value.isoformat() if isinstance(value, datetime.date) else str(value)
-    text = text.removeprefix(f"{VERSION_KEY}.")
-    version = _BY_VALUE.get(text)
+    for version_key in VERSION_KEYS:
+        if text.startswith(f"{version_key}."):
+            key, text = version_key, text.removeprefix(f"{version_key}.")
+    version = _BY_KEY.get((key, text))
     if version is None:
+        values = _values_of(key)
+        should = "should be one of" if len(values) > 1 else "should be"
         raise exception.InvalidTemplateVersion(
-            explanation=f'"{VERSION_KEY}: {value}". "{VERSION_KEY}" should be one of: '
-                        f'{", ".join(sorted(_BY_VALUE))}'
-                        + exception.did_you_mean(text, _BY_VALUE))
+            explanation=f'"{key}: {value}". "{key}" {should}: {", ".join(values)}'
+                        + exception.did_you_mean(text, values))
     return version
 
 
@@ -266,14 +276,27 @@ def get_version(template: Mapping[str, Any]) -> TemplateVersion:
     if not isinstance(template, Mapping):
         raise exception.InvalidTemplateVersion(
             explanation=f"a template must be a map, not {type(template).__name__}")
-    for key in CFN_VERSION_KEYS:
-        if key in template:
-            raise exception.InvalidTemplateVersion(
-                explanation=f'"{key}" (CloudFormation-format) templates are not supported; '
-                            f'write a HOT template with "{VERSION_KEY}" (one of: '
-                            f'{", ".join(valid_names())})')
-    if VERSION_KEY not in template:
+    present = [key for key in template if key in VERSION_KEYS]
+    if len(present) > 1:
+        raise exception.InvalidTemplateVersion(
+            explanation=f"Ambiguous versions ({', '.join(present)})")
+    if not present:
         raise exception.InvalidTemplateVersion(
             explanation=f'Template format version not found. Add "{VERSION_KEY}", one of: '
-                        f'{", ".join(sorted(_BY_VALUE))}')
-    return find_version(template[VERSION_KEY])
+                        f'{", ".join(sorted(_BY_VALUE))} (or a CloudFormation-format '
+                        f'"{CFN_VERSION_KEYS[1]}: 2010-09-09")')
+    return find_version(template[present[0]], present[0])
+
+
+def section_of(template: Any, name: str, default: Any = None) -> Any:
+    """Return section ``name`` (a HOT name) of raw template data, as its version spells it.
+
+    For stored or requested data not (yet) wrapped in a Template: ``default``
+    when the data is not a template of a known version or lacks the section.
+    """
+    try:
+        version = get_version(template)
+    except exception.InvalidTemplateVersion:
+        return default
+    value = template.get(version.spell(name))
+    return default if value is None else value

@@ -40,8 +40,8 @@ from hearth.engine.stacks.prepare import StackIdentity, rebuild
 from hearth.engine.stacks.stack import requirements
 from hearth.engine.states import COMPLETE, DELETE, FAILED, INIT
 from hearth.engine.template import function
-from hearth.engine.template.functions.references import GetParam
 from hearth.engine.template.located import plain
+from hearth.engine.template.versions import get_version, section_of
 from hearth.engine.update.plan import exists, merge_environment
 
 if TYPE_CHECKING:
@@ -58,9 +58,9 @@ FROZEN_FIELDS = ("properties", "metadata", "deletion_policy", "update_policy", "
 
 def _reads_hidden(value: Any) -> bool:
     """Return whether a parsed snippet reads a hidden parameter (or one named at run time)."""
-    if isinstance(value, GetParam):
-        name = value.args[0] if isinstance(value.args, list) and value.args else value.args
-        if not isinstance(name, str):
+    if isinstance(value, function.Function) and value.reads_parameter():
+        name = value.parameter_name()
+        if name is None:
             return True
         param = value.context.params.params.get(name)
         if param is not None and param.schema.hidden:
@@ -132,14 +132,16 @@ def frozen_snippet(definition: Any, survivors: Mapping[str, Any] | None = None
     freezer = _Freezer(survivors)
     snippet = copy.deepcopy(definition.render_hot())
     for field in FROZEN_FIELDS:
-        if snippet.get(field) is not None:
-            snippet[field] = freezer.freeze(getattr(definition, field))
-            if snippet[field] is function.ABSENT:
-                del snippet[field]
+        key = definition.key(field)
+        if snippet.get(key) is not None:
+            snippet[key] = freezer.freeze(getattr(definition, field))
+            if snippet[key] is function.ABSENT:
+                del snippet[key]
     if freezer.needs:
-        depends = snippet.get("depends_on") or []
+        key = definition.key("depends_on")
+        depends = snippet.get(key) or []
         depends = [depends] if isinstance(depends, str) else list(depends)
-        snippet["depends_on"] = depends + sorted(freezer.needs - set(depends))
+        snippet[key] = depends + sorted(freezer.needs - set(depends))
     return snippet
 
 
@@ -153,15 +155,16 @@ def snippet_of(resource: Any, names: set[str] | None = None, freeze: bool = True
     """
     snippet = (frozen_snippet(resource.t, survivors) if freeze
                else copy.deepcopy(resource.t.render_hot()))
-    snippet.pop("condition", None)
-    depends = snippet.get("depends_on")
+    snippet.pop(resource.t.key("condition"), None)
+    depends_key = resource.t.key("depends_on")
+    depends = snippet.get(depends_key)
     if names is not None and depends is not None:
         kept = [name for name in ([depends] if isinstance(depends, str) else depends)
                 if name in names]
         if kept:
-            snippet["depends_on"] = kept
+            snippet[depends_key] = kept
         else:
-            del snippet["depends_on"]
+            del snippet[depends_key]
     return snippet
 
 
@@ -179,13 +182,14 @@ def merged_template(old: Any, new: Any, survivors: Mapping[str, Any],
     ones with the new ones over them.
     """
     data = copy.deepcopy(dict(new.template))
+    spell = get_version(data).spell
     for section in MERGED_SECTIONS:
-        merged = {**(old.template.get(section) or {}), **(new.template.get(section) or {})}
+        merged = {**section_of(old.template, section, {}), **section_of(data, section, {})}
         if merged:
-            data[section] = copy.deepcopy(merged)
+            data[spell(section)] = copy.deepcopy(merged)
     names = set(survivors)
-    data["resources"] = {name: snippet_of(resource, names, name not in updated, survivors)
-                         for name, resource in survivors.items()}
+    data[spell("resources")] = {name: snippet_of(resource, names, name not in updated, survivors)
+                                for name, resource in survivors.items()}
     files = {**(old.files or {}), **(new.files or {})}
     return data, files, merge_environment(old.environment or {}, new.environment or {})
 

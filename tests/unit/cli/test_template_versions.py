@@ -8,9 +8,11 @@ from hearth.cli.main import main
 def test_template_version_list_json(capsys):
     assert main(["template-version-list", "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert len(rows) == 11
+    assert len(rows) == 13
     assert {"version": "heat_template_version.2016-10-14", "type": "hot",
             "aliases": ["heat_template_version.newton"]} in rows
+    assert rows[0] == {"version": "AWSTemplateFormatVersion.2010-09-09", "type": "cfn",
+                       "aliases": []}
 
 
 def test_template_version_list_table(capsys):

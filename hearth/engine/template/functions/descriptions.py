@@ -63,4 +63,8 @@ LISTING_DESCRIPTIONS: dict[type, str] = {
                          "mapping.",
     cfn.ResourceFacade: _FACADE,
     cfn.Select: "A function for selecting an item from a list or map.",
+    cfn.GetAtt: _ATTRIBUTES,
+    cfn.FindInMap: "A function for resolving keys in the template mappings.",
+    cfn.ParamRef: "A function for resolving parameter references.",
+    cfn.Not: "A function that acts as a NOT operator on a condition.",
 }

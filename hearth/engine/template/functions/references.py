@@ -68,11 +68,20 @@ class GetParam(Function):
         except exception.UserParameterMissing:
             return
 
+    def reads_parameter(self) -> bool:
+        """Return True: this call reads a parameter."""
+        return True
+
+    def parameter_name(self) -> str | None:
+        """Return the parameter named, None when it is named at run time."""
+        name = self.args[0] if is_list(self.args) and self.args else self.args
+        return name if isinstance(name, str) else None
+
     def reads_unknown(self) -> bool:
         """Return whether the parameter named has no value yet (validating a provider)."""
-        name = self.args[0] if is_list(self.args) and self.args else self.args
+        name = self.parameter_name()
         known = getattr(self.context, "parameter_known", None)
-        return isinstance(name, str) and known is not None and not known(name)
+        return name is not None and known is not None and not known(name)
 
     def result(self) -> Any:
         """Return the parameter's value, or '' when the path does not exist."""

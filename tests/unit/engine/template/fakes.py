@@ -23,6 +23,7 @@ class FakeContext:
                  facade: Mapping[str, Any] | None = None,
                  references: Mapping[str, Any] | None = None,
                  attribute_names: Mapping[str, list[str]] | None = None,
+                 mappings: Mapping[str, Any] | None = None,
                  stack_name: str = "teststack", stack_id: str | None = "stack-uuid",
                  project_id: str | None = "project-uuid") -> None:
         self.stack_name = stack_name
@@ -34,6 +35,7 @@ class FakeContext:
         self.facades = dict(facade or {})
         self.references = dict(references or {})
         self.attribute_names = dict(attribute_names or {})
+        self.mapping_section = dict(mappings or {})
         self.conditions: Any = None
         self.attribute_requests: list[tuple[str, str, list[Any]]] = []
 
@@ -44,13 +46,17 @@ class FakeContext:
     def parameter_value(self, name: str) -> Any:
         """Return a parameter or pseudo parameter value."""
         pseudo = {"OS::stack_name": self.stack_name, "OS::stack_id": self.stack_id,
-                  "OS::project_id": self.project_id}
+                  "OS::project_id": self.project_id, "AWS::StackName": self.stack_name}
         if name in pseudo:
             return pseudo[name]
         if name not in self.parameters:
             raise exception.InvalidTemplateReference(f'The specified reference "{name}" is '
                                                      f'incorrect.')
         return self.parameters[name]
+
+    def mappings(self) -> Mapping[str, Any]:
+        """Return the template's ``Mappings`` section."""
+        return self.mapping_section
 
     def has_resource(self, name: str) -> bool:
         """Return whether ``name`` is a resource."""

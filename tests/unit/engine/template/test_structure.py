@@ -24,7 +24,7 @@ def check(text, version=V):
      "template.yaml:4: resources.web: Each resource must contain a type key."),
     ("heat_template_version: 2021-04-16\nresources:\n  web: [1]\n",
      "template.yaml:3: resources.web: \"resources\" must contain a map of resource maps. "
-     "Found a [<class 'hearth.engine.template.located.LocatedList'>] instead"),
+     "Found a [<class 'list'>] instead"),
     ("heat_template_version: 2021-04-16\nresources: [1]\n",
      'template.yaml:2: resources: the "resources" section must be a map, not a list'),
     ("heat_template_version: 2021-04-16\nresources:\n  web:\n    type: 5\n",

@@ -128,11 +128,46 @@ def test_get_version_missing_key():
         versions.get_version({"description": "x"})
 
 
-@pytest.mark.parametrize("key", ["AWSTemplateFormatVersion", "HeatTemplateFormatVersion"])
-def test_get_version_refuses_cfn(key):
-    with pytest.raises(exception.InvalidTemplateVersion,
-                       match=f'"{key}" \\(CloudFormation-format\\) templates are not supported'):
-        versions.get_version({key: "2010-09-09"})
+@pytest.mark.parametrize("key, value, version", [
+    ("AWSTemplateFormatVersion", "2010-09-09", versions.CFN_2010_09_09),
+    ("HeatTemplateFormatVersion", "2012-12-12", versions.CFN_2012_12_12)])
+def test_get_version_of_cfn_templates(key, value, version):
+    assert versions.get_version({key: value}) is version
+    assert versions.find_version(f"{key}.{value}") is version
+    assert version.name == f"{key}.{value}" and version.type == "cfn"
+
+
+@pytest.mark.parametrize("template, message", [
+    ({"AWSTemplateFormatVersion": "2010-09-10"},
+     'The template version is invalid: "AWSTemplateFormatVersion: 2010-09-10". '
+     '"AWSTemplateFormatVersion" should be: 2010-09-09 Did you mean "2010-09-09"?'),
+    ({"HeatTemplateFormatVersion": "2012-12-13"},
+     'The template version is invalid: "HeatTemplateFormatVersion: 2012-12-13". '
+     '"HeatTemplateFormatVersion" should be: 2012-12-12 Did you mean "2012-12-12"?'),
+    ({"HeatTemplateFormatVersion": "2012-12-12", "AWSTemplateFormatVersion": "2010-09-09"},
+     "The template version is invalid: Ambiguous versions (HeatTemplateFormatVersion, "
+     "AWSTemplateFormatVersion)"),
+    ({"heat_template_version": "2016-10-14", "AWSTemplateFormatVersion": "2010-09-09"},
+     "The template version is invalid: Ambiguous versions (heat_template_version, "
+     "AWSTemplateFormatVersion)"),
+])
+def test_get_version_refuses_a_wrong_or_ambiguous_cfn_version(template, message):
+    with pytest.raises(exception.InvalidTemplateVersion) as raised:
+        versions.get_version(template)
+    assert str(raised.value) == message
+
+
+def test_cfn_versions_state_their_differences():
+    heat, aws = versions.CFN_2012_12_12, versions.CFN_2010_09_09
+    assert set(aws.functions) - set(heat.functions) == {"Fn::If"}
+    assert heat.condition_functions == {}
+    assert set(aws.condition_functions) == {"Fn::Equals", "Ref", "Fn::FindInMap", "Fn::Not",
+                                            "Fn::And", "Fn::Or"}
+    assert aws.sections - heat.sections == {"Conditions"}
+    assert aws.resource_keys - heat.resource_keys == {"Condition"}
+    assert aws.output_keys - heat.output_keys == {"Condition"}
+    assert heat.spell("resources") == "Resources" and heat.spell("depends_on") == "DependsOn"
+    assert versions.HOT_2013_05_23.spell("resources") == "resources"
 
 
 def test_get_version_not_a_map():
@@ -143,10 +178,13 @@ def test_get_version_not_a_map():
 
 def test_all_versions_listing():
     rows = [version.as_listing() for version in versions.all_versions()]
-    assert [row["version"] for row in rows] == [f"heat_template_version.{d}" for d in DATES]
-    assert rows[5] == {"version": "heat_template_version.2016-10-14", "type": "hot",
+    assert [row["version"] for row in rows] == [
+        "AWSTemplateFormatVersion.2010-09-09", "HeatTemplateFormatVersion.2012-12-12",
+        *(f"heat_template_version.{d}" for d in DATES)]
+    assert rows[7] == {"version": "heat_template_version.2016-10-14", "type": "hot",
                        "aliases": ["heat_template_version.newton"]}
-    assert rows[0]["aliases"] == []
+    assert rows[0] == {"version": "AWSTemplateFormatVersion.2010-09-09", "type": "cfn",
+                       "aliases": []}
 
 
 def test_function_list_descriptions_and_condition_functions():
