@@ -22,7 +22,8 @@ def home(tmp_path_factory):
      'ERROR: t.yaml: The template version is invalid: Template format version not found. '
      'Add "heat_template_version", one of: 2013-05-23, 2014-10-16, 2015-04-30, 2015-10-15, '
      '2016-04-08, 2016-10-14, 2017-02-24, 2017-09-01, 2018-03-02, 2018-08-31, 2021-04-16, '
-     'newton, ocata, pike, queens, rocky, wallaby'),
+     'newton, ocata, pike, queens, rocky, wallaby (or a CloudFormation-format '
+     '"AWSTemplateFormatVersion: 2010-09-09")'),
     ("heat_template_version: 2021-04-16\nresources:\n  a: {type: OS::Heat::RandomString}\n"
      "outputs:\n  o: {value: {get_attr: [a, vaule]}}\n",
      'ERROR: t.yaml:5: outputs.o.value: The Referenced Attribute (a vaule) is incorrect. '

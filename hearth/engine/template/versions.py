@@ -30,6 +30,7 @@ from hearth.engine.template import parameters_cfn
 from hearth.engine.template.functions import cfn, collections, conditions, references, strings
 from hearth.engine.template.functions import yaql as yaql_functions
 from hearth.engine.template.functions.removed import Removed
+from hearth.engine.template.located import line_of
 from hearth.engine.template.pseudo_parameters import CFN_PSEUDO_PARAMETERS
 from hearth.engine.template.version import VERSION_KEY, TemplateVersion, describe
 
@@ -279,13 +280,17 @@ def get_version(template: Mapping[str, Any]) -> TemplateVersion:
     present = [key for key in template if key in VERSION_KEYS]
     if len(present) > 1:
         raise exception.InvalidTemplateVersion(
-            explanation=f"Ambiguous versions ({', '.join(present)})")
+            explanation=f"Ambiguous versions ({', '.join(present)})",
+            line=line_of(template, present[1]))
     if not present:
         raise exception.InvalidTemplateVersion(
             explanation=f'Template format version not found. Add "{VERSION_KEY}", one of: '
                         f'{", ".join(sorted(_BY_VALUE))} (or a CloudFormation-format '
                         f'"{CFN_VERSION_KEYS[1]}: 2010-09-09")')
-    return find_version(template[present[0]], present[0])
+    try:
+        return find_version(template[present[0]], present[0])
+    except exception.InvalidTemplateVersion as exc:
+        raise exc.located(None, line=line_of(template, present[0])) from None
 
 
 def section_of(template: Any, name: str, default: Any = None) -> Any:

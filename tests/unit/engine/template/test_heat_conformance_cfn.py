@@ -25,13 +25,13 @@ HEAT_MESSAGES = [
     (HEAT + "Conditions: {}\nResources: {}\n",
      "t.yaml:2: The template section is invalid: Conditions"),
     (HEAT + AWS + "Resources: {}\n",
-     "The template version is invalid: Ambiguous versions (HeatTemplateFormatVersion, "
+     "t.yaml:2: The template version is invalid: Ambiguous versions (HeatTemplateFormatVersion, "
      "AWSTemplateFormatVersion)"),
     ("AWSTemplateFormatVersion: '2010-09-10'\n",
-     'The template version is invalid: "AWSTemplateFormatVersion: 2010-09-10". '
+     't.yaml:1: The template version is invalid: "AWSTemplateFormatVersion: 2010-09-10". '
      '"AWSTemplateFormatVersion" should be: 2010-09-09 Did you mean "2010-09-09"?'),
     ("HeatTemplateFormatVersion: '2012-12-13'\n",
-     'The template version is invalid: "HeatTemplateFormatVersion: 2012-12-13". '
+     't.yaml:1: The template version is invalid: "HeatTemplateFormatVersion: 2012-12-13". '
      '"HeatTemplateFormatVersion" should be: 2012-12-12 Did you mean "2012-12-12"?'),
     (HEAT + "Resources:\n  r:\n    Properties: {}\n",
      "t.yaml:4: Resources.r: Each Resource must contain a Type key."),
@@ -145,7 +145,7 @@ HEARTH_MESSAGES = [
      'Outputs.os.Value) is incorrect.'),
     # Heat: "Template version was not provided" (it reads only text values)
     ("HeatTemplateFormatVersion: 2012\nResources: {}\n",
-     'The template version is invalid: "HeatTemplateFormatVersion: 2012". '
+     't.yaml:1: The template version is invalid: "HeatTemplateFormatVersion: 2012". '
      '"HeatTemplateFormatVersion" should be: 2012-12-12'),
 ]
 
