@@ -405,6 +405,22 @@ class Cloud:
 
         utils.wait_for_ip(gone, timeout=timeout, interval=0.2)
 
+    def make_room(self, reference: str, name: str, new_name: str, timeout: float,
+                  node_id: str | None = None, forget_agent: bool = False) -> dict[str, Any]:
+        """Free ``name`` for another node: rename the node ``new_name``, else destroy it.
+
+        Answer ``{"renamed": new_name}``, ``{"destroyed": True}`` (its agent's
+        key forgotten with ``forget_agent``), or ``{}`` when no node of ours
+        has the name.
+        """
+        if not self.has_node(reference, name) or not self._may_destroy(reference, name, node_id):
+            return {}
+        if self.supports(reference, "rename"):
+            self.call_action(reference, "rename", name, {"newname": new_name})
+            return {"renamed": new_name}
+        self.destroy_and_wait(reference, name, timeout, forget_agent, node_id)
+        return {"destroyed": True}
+
     def act_and_show(self, reference: str, name: str, action: str,
                      kwargs: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Run ``action`` on node ``name`` (none: only show it); return its details after."""

@@ -304,6 +304,16 @@ class Resource:
         """Return whether the new properties force a replacement regardless of the diff."""
         return False
 
+    def prepare_for_replace(self, after: Any = None) -> Any:
+        """Make room for the replacement about to be created (Heat's hook; nothing by default).
+
+        Called on the resource being replaced, before its replacement (of
+        definition ``after``) is created.  A plug-in whose preparation takes
+        time returns a cookie and defines
+        ``check_prepare_for_replace_complete(cookie)``.
+        """
+        return None
+
     def needs_replace_failed(self) -> bool:
         """Return whether a FAILED resource is replaced rather than updated."""
         return True

@@ -124,8 +124,13 @@ class CloudServer(resource.Resource):
                 str(error), path=[self.name, "properties", key]) from error
 
     def node_name(self) -> str:
-        """Return the node's name: the ``name`` property, else the stack-unique name."""
-        return self.properties[self.NAME] or str(self.physical_resource_name())
+        """Return the node's name: as stored, else the ``name`` property, else stack-unique.
+
+        The stored name differs from the property once the node was renamed
+        to make room for its replacement (:meth:`prepare_for_replace`).
+        """
+        return (self._stored().get("name") or self.properties[self.NAME]
+                or str(self.physical_resource_name()))
 
     def _vm(self, cloud: Any, props: properties.Properties) -> dict[str, Any]:
         settings = {key: props[key] for key in (self.IMAGE, self.SIZE, self.LOCATION,
@@ -258,16 +263,26 @@ class CloudServer(resource.Resource):
         """Destroy the node and wait until it is gone (found by name, id or not).
 
         A resource whose create found the name taken by another node owns
-        nothing and destroys nothing.
+        nothing and destroys nothing; nor does one whose chosen name never
+        got a node id recorded (the name may be another resource's node,
+        such as its replacement's); a node under the name with another id
+        than the recorded one is left alone.
         """
         stored = self._stored()
-        if stored.get("owns_node") is False:
+        node_id = (stored.get("node") or {}).get("id")
+        if stored.get("owns_node") is False or stored.get("node_destroyed") or \
+                (self.properties[self.NAME] and not node_id):
             return None
         cloud = self.cloud_factory()
-        deployed = bool((stored.get("node") or {}).get("agent_id")) and \
-            not str(self._reference(cloud)).endswith(":local")
-        return self._start("delete", cloud.destroy_and_wait, self._reference(cloud),
-                           self.node_name(), node_timeout(), deployed)
+        reference = self._reference(cloud)
+        return self._start("delete", cloud.destroy_and_wait, reference, self.node_name(),
+                           node_timeout(), self._has_remote_agent(stored, reference), node_id)
+
+    @staticmethod
+    def _has_remote_agent(stored: Mapping[str, Any], reference: str) -> bool:
+        """Return whether the node got an agent by deploy (its key goes with the node)."""
+        return bool((stored.get("node") or {}).get("agent_id")) and \
+            not reference.endswith(":local")
 
     def check_delete_complete(self, call: BlockingCall | None) -> Any:
         """Return True once the node is gone."""
@@ -335,6 +350,62 @@ class CloudServer(resource.Resource):
         if cloud.supports(reference, "capabilities"):
             return "resize" not in cloud.call_function(reference, "capabilities")
         return False
+
+    def needs_replace_failed(self) -> bool:
+        """Replace a failed server only when its node is gone or unwell (as Heat's servers).
+
+        A failed resize or stop leaves a node that runs (the drivers start
+        it again): the next update keeps it, and with it its disk.
+        """
+        if self.action not in (self.UPDATE, self.SUSPEND, self.RESUME) or not self.resource_id:
+            return True
+        stored = self._stored()
+        if stored.get("owns_node") is False or stored.get("node_destroyed"):
+            return True
+        cloud = self.cloud_factory()
+        try:
+            node = cloud.call_action(self._reference(cloud), "show_instance", self.node_name())
+        except exception.HearthException:
+            return True
+        return node.get("state") not in ("RUNNING", "STOPPED")
+
+    def needs_replace(self, after_props: properties.Properties) -> bool:
+        """Replace a server whose node was destroyed to make room (a rollback builds it again)."""
+        return bool(self._stored().get("node_destroyed"))
+
+    def prepare_for_replace(self, after: Any = None) -> Any:
+        """Free the node's name for the replacement when both have the name the template chose.
+
+        The replacement is created first, under that name: the node is
+        renamed ``<name>-replaced-<id>`` where the driver can rename (and is
+        deleted under that name after), else destroyed now.
+        """
+        stored = self._stored()
+        if not self.properties[self.NAME] or not self.resource_id or \
+                stored.get("owns_node") is False or stored.get("node_destroyed"):
+            return None
+        if after is not None and self.make_properties(after)[self.NAME] != self.node_name():
+            return None
+        cloud = self.cloud_factory()
+        name, reference = self.node_name(), self._reference(cloud)
+        return self._start("make room", cloud.make_room, reference, name,
+                           f"{name}-replaced-{self.uuid[:8]}", node_timeout(),
+                           (stored.get("node") or {}).get("id"),
+                           self._has_remote_agent(stored, reference))
+
+    def check_prepare_for_replace_complete(self, call: BlockingCall | None) -> Any:
+        """Return True once the name is free; remember the node's new name (or its end)."""
+        result = self._poll(call)
+        if result is RUNNING:
+            return POLL_DELAY
+        if isinstance(result, Mapping) and result:
+            stored = self._stored()
+            if result.get("renamed"):
+                stored["name"] = result["renamed"]
+            if result.get("destroyed"):
+                stored["node_destroyed"] = True
+            self.data_set(DATA_KEY, json.dumps(stored, default=str))
+        return True
 
     def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> Any:
         """Resize the node in place when ``size`` changed."""

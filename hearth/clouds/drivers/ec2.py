@@ -211,7 +211,7 @@ def create(vm_: Mapping[str, Any]) -> dict[str, Any]:
         lambda: _terminate(conn, name, instance_id, spot_id,
                            unprotect=bool(request.termination_protection)),
         cloud_utils.keep_on_failure(vm_, __opts__))
-    node = ec2_nodes.describe(region, instance)
+    node = {**ec2_nodes.describe(region, instance), "spot_request_id": spot_id}
     node.update(deploy.bootstrap(vm_, __opts__, node=node))
     cloud_utils.cloud_event(name, "created", {**vm_, "provider": _provider(),
                                               "instance_id": instance_id}, __opts__,
@@ -247,8 +247,17 @@ def destroy(name: str, call: str | None = None) -> bool:
             f"The instance {name} ({instance['InstanceId']}) is protected from being "
             f"destroyed. Disable the protection first: stackctl cloud-action "
             f"disable_term_protect {name}")
-    _terminate(conn, name, instance["InstanceId"], instance.get("SpotInstanceRequestId"))
+    _terminate(conn, name, instance["InstanceId"], _spot_request_of(conn, instance))
     return True
+
+
+def _spot_request_of(conn: Any, instance: Mapping[str, Any]) -> str | None:
+    """Return the id of the spot request that made ``instance`` (None for on-demand ones)."""
+    if instance.get("SpotInstanceRequestId") or instance.get("InstanceLifecycle") != "spot":
+        return instance.get("SpotInstanceRequestId")
+    found = conn.describe_spot_instance_requests(Filters=[
+        {"Name": "instance-id", "Values": [instance["InstanceId"]]}])["SpotInstanceRequests"]
+    return found[0]["SpotInstanceRequestId"] if found else None
 
 
 # --- queries -----------------------------------------------------------------------

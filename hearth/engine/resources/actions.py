@@ -19,6 +19,7 @@ plug-in's ``handle_*``/``check_*_complete`` methods, and for updates
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -125,6 +126,16 @@ def plugin_steps(resource: Any, action: str, *args: Any, check_action: str | Non
     if check is None:
         return
     getattr(store, "flush", _no_op)(resource)  # ...or is written before any waiting
+    yield from poll(check, cookie, getattr(resource, f"handle_{name}_cancel", None))
+
+
+def poll(check: Callable[[Any], Any], cookie: Any,
+         cancel: Callable[[Any], Any] | None = None) -> Task:
+    """Yield until ``check(cookie)`` is True (a number is a poll-delay request).
+
+    When the walk is cancelled or times out meanwhile, ``cancel(cookie)``
+    (when given) stops the work.
+    """
     while True:
         done = check(cookie)
         if done is True or (done and not isinstance(done, (int, float))):
@@ -132,7 +143,6 @@ def plugin_steps(resource: Any, action: str, *args: Any, check_action: str | Non
         try:
             yield done if isinstance(done, (int, float)) and not isinstance(done, bool) else None
         except (exception.ForcedCancel, exception.StackTimeout):
-            cancel = getattr(resource, f"handle_{name}_cancel", None)
             if cancel is not None:
                 cancel(cookie)
             raise
@@ -308,6 +318,30 @@ def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = N
                         plugin_steps(resource, UPDATE, after, tmpl_diff, prop_diff))
     resource.t, resource.properties = after, after_props
     yield from paused_at_hook(resource, UPDATE, "post-update")
+
+
+def prepare_for_replace(resource: Any, after: Any = None) -> Task:
+    """Let a resource about to be replaced make room for its replacement (Heat's hook).
+
+    ``prepare_for_replace()`` is Heat's synchronous hook; Hearth passes the
+    replacement's definition ``after`` to a hook that takes an argument.  A
+    plug-in whose preparation takes time returns a cookie and defines
+    ``check_prepare_for_replace_complete(cookie)``, polled as any check.  A
+    failure fails the update of the resource, which stays in place.
+    """
+    hook = resource.prepare_for_replace
+    check = getattr(resource, "check_prepare_for_replace_complete", None)
+    try:
+        cookie = hook(after) if inspect.signature(hook).parameters else hook()
+        if check is not None:
+            getattr(resource.stack.store, "flush", _no_op)(resource)
+            yield from poll(check, cookie)
+    except (exception.ForcedCancel, exception.StackTimeout):
+        raise
+    except Exception as error:  # noqa: BLE001 - any plug-in error fails the update
+        failure = exception.ResourceFailure(error, resource, UPDATE)
+        set_state(resource, UPDATE, FAILED, str(failure))
+        raise failure from error
 
 
 def simple_action(resource: Any, action: str) -> Task:

@@ -124,8 +124,9 @@ class StackUpdate:
             except exception.UpdateReplace:
                 pass
         if update_plan.exists(resource):
-            from hearth.engine.resources.actions import check_restricted
+            from hearth.engine.resources.actions import check_restricted, prepare_for_replace
             check_restricted(resource, "replace")  # a type change replaces too (as Heat)
+            yield from prepare_for_replace(resource, after)
             resource = self._replacement(name, resource, after)
         yield from resource.create()
 

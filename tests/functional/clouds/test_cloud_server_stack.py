@@ -13,6 +13,7 @@ parameters:
   size: {type: string, default: Small}
   image: {type: string, default: Ubuntu 9.10}
   db_image: {type: string, default: Ubuntu 9.10}
+  db_name: {type: string, default: the-db}
 resources:
   web:
     type: Hearth::Cloud::Server
@@ -26,7 +27,7 @@ resources:
       provider: my-dummy
       image: {get_param: db_image}
       size: Small
-      name: the-db
+      name: {get_param: db_name}
 outputs:
   web_ip: {value: {get_attr: [web, public_ips, 0]}}
   web_state: {value: {get_attr: [web, state]}}
@@ -96,14 +97,24 @@ class TestServerStack:
         assert nodes[new_web]["image"] == "Slackware 4" and nodes[new_web]["id"] != web_id
         assert nodes[new_web]["size"] == "Big"
 
-        # a named server cannot be created before its original is deleted: the
-        # update fails, the rollback keeps the original node
+        # a named server is replaced too: the Dummy driver cannot rename a node, so
+        # the original is destroyed before its replacement takes the name
         db_id = nodes["the-db"]["id"]
+        new_db = stackctl("stack-update", "-f", "TEMPLATE", "-P", "size=Big",
+                          "-P", "image=Slackware 4", "-P", "db_image=Slackware 4", "st")
+        assert "Stack st UPDATE_COMPLETE" in new_db.stdout, new_db.stdout + new_db.stderr
+        db = self.nodes(stackctl)["the-db"]
+        assert db["image"] == "Slackware 4" and db["id"] != db_id
+        # a name another node holds is refused: the rollback keeps the original node
+        assert stackctl("cloud-create", "-p", "base", "squatter").returncode == 0
         clash = stackctl("stack-update", "-f", "TEMPLATE", "-P", "size=Big",
-                         "-P", "image=Slackware 4", "-P", "db_image=Slackware 4", "st")
-        assert "A node named the-db already exists on my-dummy:libcloud." in clash.stdout
+                         "-P", "image=Slackware 4", "-P", "db_image=Slackware 4",
+                         "-P", "db_name=squatter", "st")
+        assert "A node named squatter already exists on my-dummy:libcloud." in clash.stdout
         assert "Stack st ROLLBACK_COMPLETE" in clash.stdout, clash.stdout
-        assert self.nodes(stackctl)["the-db"]["id"] == db_id
+        nodes = self.nodes(stackctl)
+        assert nodes["the-db"]["id"] == db["id"] and "squatter" in nodes
+        stackctl("cloud-destroy", "squatter", "--yes")
 
         stackctl("stack-update", "-f", "TEMPLATE", "-P", "size=Big",
                  "-P", "image=Slackware 4", "st")
