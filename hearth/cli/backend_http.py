@@ -55,6 +55,29 @@ def _stack_of(href: str) -> tuple[str, str]:
     return urllib.parse.unquote(name), urllib.parse.unquote(stack_id)
 
 
+class ApiUnreachable(exception.HearthException):
+    """No API server answers at the URL (nothing listens, or the host is unknown)."""
+
+    msg_fmt = ("Cannot reach the API at %(url)s: %(reason)s. Is hearth-api running there "
+               "(--url, $HEARTH_URL)?")
+
+
+def _reason(error: BaseException) -> str:
+    """Return the system's words for a connection error (its innermost OSError's)."""
+    pending: list[BaseException | None] = [error]
+    seen: set[int] = set()
+    while pending:
+        cause = pending.pop(0)
+        if cause is None or id(cause) in seen:
+            continue
+        seen.add(id(cause))
+        if isinstance(cause, OSError) and cause.strerror:
+            return cause.strerror[0].lower() + cause.strerror[1:]
+        pending += [arg for arg in cause.args if isinstance(arg, BaseException)]
+        pending += [cause.__cause__, cause.__context__]
+    return str(error)
+
+
 def located_error(location: Mapping[str, Any]) -> exception.StackValidationFailed:
     """Return the validation error the server located (hearth.api.faults.location_of)."""
     return exception.StackValidationFailed(
@@ -86,10 +109,15 @@ class HttpBackend:
     # --- plumbing -------------------------------------------------------------
     def _request(self, method: str, path: str, query: Mapping[str, Any] | None = None,
                  body: Any = None, expect_json: bool = True) -> Any:
+        import requests
+
         url = path if path.startswith("http") else self.url + path
-        response = self.session.request(
-            method, url, params=_without_none(query or {}), timeout=REQUEST_TIMEOUT,
-            json=body if body is not None else None, allow_redirects=False)
+        try:
+            response = self.session.request(
+                method, url, params=_without_none(query or {}), timeout=REQUEST_TIMEOUT,
+                json=body if body is not None else None, allow_redirects=False)
+        except requests.ConnectionError as error:
+            raise ApiUnreachable(url=self.url, reason=_reason(error)) from None
         if response.status_code in (301, 302, 303, 307):
             return self._request(method, response.headers["Location"], None, body, expect_json)
         if response.status_code >= 400:

@@ -100,3 +100,18 @@ def test_plug_in_load_failures_are_the_local_engines_only(noauth_server):
     assert (result.returncode, result.stderr) == (
         1, "ERROR: Listing the plug-ins that failed to load (--all) over --url is not "
            "supported.\n")
+
+
+def test_an_api_nobody_serves_is_one_clear_error(tmp_path):
+    import socket
+
+    with socket.socket() as probe:   # a port nothing listens on once closed
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/v1/demo"
+    env = {**os.environ, "HEARTH_HOME": str(tmp_path)}
+    result = subprocess.run([STACKCTL, "--url", url, "--token", "t", "stack-list"], env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert result.stderr == (f"ERROR: Cannot reach the API at {url}: connection refused. Is "
+                             "hearth-api running there (--url, $HEARTH_URL)?\n")
