@@ -178,13 +178,15 @@ class JobTable:
                 released.append(job)
         return released
 
-    def give_up_held(self) -> list[JobState]:
-        """Count every held agent as not connected; return the jobs that had some."""
+    def give_up_held(self, still_awaited: Callable[[str], bool] = lambda agent_id: False
+                     ) -> list[JobState]:
+        """Count held agents as not connected, unless still awaited; return the jobs changed."""
         changed = []
         for job in self.active():
-            if job.held:
-                job.not_connected |= job.held
-                job.held.clear()
+            given_up = {agent_id for agent_id in job.held if not still_awaited(agent_id)}
+            if given_up:
+                job.not_connected |= given_up
+                job.held -= given_up
                 changed.append(job)
         return changed
 

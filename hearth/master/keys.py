@@ -63,6 +63,7 @@ class KeyStore:
         for category in (*CATEGORIES, ENROLL):
             os.makedirs(os.path.join(pki_dir, category), mode=0o700, exist_ok=True)
         self._accepted_by_key: dict[bytes, str] = {}
+        self._accepted_at: dict[str, float] = {}   # accepted while this master runs
         for agent_id in self._ids(ACCEPTED):
             key = self._read(ACCEPTED, agent_id)
             if key:
@@ -121,6 +122,12 @@ class KeyStore:
     def _accept(self, agent_id: str, key: bytes) -> None:
         self._write(ACCEPTED, agent_id, key)
         self._index(agent_id, key)
+        self._accepted_at[agent_id] = self._clock()
+
+    def accepted_within(self, agent_id: str, seconds: float) -> bool:
+        """Return whether this master accepted ``agent_id``'s key less than ``seconds`` ago."""
+        accepted = self._accepted_at.get(agent_id)
+        return accepted is not None and self._clock() - accepted < seconds
 
     def _index(self, agent_id: str, key: bytes) -> None:
         """Admit ``key`` as ``agent_id`` (and no other key for that id)."""

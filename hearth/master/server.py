@@ -393,16 +393,20 @@ class Master:
         self.send_job(job, self.next_agents(job))
 
     def next_agents(self, job: JobState) -> list[str]:
-        """Take the agents whose turn it is; hold the absent ones while the master is young."""
+        """Take the agents whose turn it is; hold the absent ones that are on their way."""
         return self.jobs.next_agents(job, self.agents.is_connected, self._in_grace)
 
     def _in_grace(self, agent_id: str) -> bool:
-        """Return whether jobs wait for ``agent_id`` to reconnect (the master just started).
+        """Return whether jobs wait for ``agent_id`` to connect: it is on its way.
 
-        For ``agent_timeout`` seconds after start, an accepted agent the master
-        has not heard from yet is most likely reconnecting, not gone.
+        For ``agent_timeout`` seconds after the master starts, an accepted agent
+        it has not heard from yet is most likely reconnecting, not gone; so is
+        one whose key was just accepted (it joins at its next try, within its
+        ``acceptance_wait_time``): ``key-accept`` then ``run`` reaches it.
         """
-        return time.monotonic() - self._started < self.settings.agent_timeout
+        grace = self.settings.agent_timeout
+        return (time.monotonic() - self._started < grace
+                or self.keys.accepted_within(agent_id, grace))
 
     def send_job(self, job: JobState, agent_ids: list[str]) -> None:
         """Send ``job`` to ``agent_ids``; those unreachable count as not connected."""
@@ -432,8 +436,8 @@ class Master:
             return
         self._last_tick = now
         self._lost(self.agents.expire())
-        if self.jobs.active() and not self._in_grace(""):
-            self.jobs.give_up_held()
+        if self.jobs.active():
+            self.jobs.give_up_held(self._in_grace)
         for job in self.jobs.time_out(self.agents.is_running):
             self.dispatch(job)
         for job in self.jobs.active():

@@ -149,10 +149,16 @@ DAEMONS = ("hearth-master", "hearth-agent", "hearth-api", "hearth.api.local_serv
 
 
 def clean_environment(home: Path) -> dict[str, str]:
-    """Return a new user's environment: Hearth's programs on PATH, ``home`` as HOME."""
+    """Return a new user's environment: Hearth's programs on PATH, ``home`` as HOME.
+
+    Temporary files (``mktemp``) go under ``home`` too, so that the test's
+    directory holds everything a page made.
+    """
+    temporary = home / "tmp"
+    temporary.mkdir(parents=True, exist_ok=True)
     env = {"PATH": f"{BIN}{os.pathsep}/usr/local/bin{os.pathsep}/usr/bin{os.pathsep}/bin",
            "HOME": str(home), "LANG": "C.UTF-8", "TERM": "dumb", "SHELL": "/bin/bash",
-           "USER": os.environ.get("USER") or "reader"}
+           "USER": os.environ.get("USER") or "reader", "TMPDIR": str(temporary)}
     if os.environ.get("HEARTH_RUNTIME_DIR"):   # the test process's own engines
         env["HEARTH_RUNTIME_DIR"] = os.environ["HEARTH_RUNTIME_DIR"]
     return env

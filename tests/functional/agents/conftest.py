@@ -101,8 +101,8 @@ def agents_of(tmp_path):
     """Start agents for a test (stopped after it)."""
     started = []
 
-    def start(master, *ids, extra=""):
-        agents = start_agents(master, tmp_path / "agents", ids, extra)
+    def start(master, *ids, extra="", fast=True):
+        agents = start_agents(master, tmp_path / "agents", ids, extra, fast=fast)
         started.extend(agents)
         return agents
 

@@ -111,6 +111,25 @@ def test_new_agent_waits_pending_until_accepted(manual_master, agents_of):
         if tag == "hearth/presence/change"]
 
 
+def test_a_job_right_after_key_accept_waits_for_the_agent_to_join(master_dir, agents_of):
+    """As README's example does: accept the keys, then run at once; every agent answers.
+
+    Hearth's timings (an agent retries its key every 2 s; agent_timeout 4 s), and a
+    master past its start-up grace: the agents are awaited because just accepted.
+    """
+    master = master_dir(auto_accept=False, fast=False)
+    agents_of(master, "eager1", "eager2", fast=False)
+    wait_for(lambda: {"eager1", "eager2"} <= set(key_list(master)["pending"]),
+             what="two pending keys")
+    stats = json.loads(master.stackctl("master-stats", "--format", "json").stdout)
+    time.sleep(max(0.0, 4.5 - stats["uptime"]))   # past the start-up grace
+    accepted = master.stackctl("key-accept", "eager*", "--yes")
+    assert accepted.returncode == 0, accepted.stderr
+    ran = master.stackctl("run", "eager*", "test.ping", "--format", "json")
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert json.loads(ran.stdout) == {"eager1": True, "eager2": True}
+
+
 @pytest.mark.slow
 def test_reject_and_delete(manual_master, agents_of):
     master = manual_master
