@@ -182,3 +182,40 @@ def test_version_and_function_listings(cli):
     assert names[-5:] == ["Fn::If", "Fn::Equals", "Fn::Not", "Fn::And", "Fn::Or"]
     assert {"functions": "Ref", "description": "A function for resolving parameter "
                                                "references."} in functions
+
+
+FACADE_PARENT = """\
+AWSTemplateFormatVersion: '2010-09-09'
+Resources:
+  Inner:
+    Type: facade.yaml
+    Metadata: {role: db}
+    DeletionPolicy: Retain
+Outputs:
+  Role: {Value: {'Fn::GetAtt': [Inner, Role]}}
+  Policy: {Value: {'Fn::GetAtt': [Inner, Policy]}}
+"""
+
+FACADE_CHILD = """\
+HeatTemplateFormatVersion: '2012-12-12'
+Resources:
+  Seen:
+    Type: OS::Heat::Value
+    Properties:
+      type: json
+      value: {'Fn::ResourceFacade': Metadata}
+Outputs:
+  Role: {Value: {'Fn::Select': [role, {'Fn::GetAtt': [Seen, value]}]}}
+  Policy: {Value: {'Fn::ResourceFacade': DeletionPolicy}}
+"""
+
+
+def test_resource_facade_reads_the_parent_while_validating_too(cli):
+    # a required property fed by the facade: validation read None ("Property value not
+    # assigned") though the parent resource's metadata is there (Heat creates it)
+    (cli.root / "facade.yaml").write_text(FACADE_CHILD)
+    (cli.root / "facade_parent.yaml").write_text(FACADE_PARENT)
+    cli("template-validate", "-f", str(cli.root / "facade_parent.yaml"), "--show-nested")
+    cli("stack-create", "-f", str(cli.root / "facade_parent.yaml"), "facade")
+    assert outputs(cli, "facade")[0] == {"Role": "db", "Policy": "Retain"}
+    cli("stack-delete", "-y", "facade")

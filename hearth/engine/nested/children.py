@@ -9,6 +9,7 @@ acted on under the parent's lock, on a green thread of its own
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -69,8 +70,21 @@ def validate_child(resource: StackResource, template: Any,
     env = _environment(resource, known)
     name = f"{resource.stack.name}-{resource.name}"
     child = Template(template, files=files, env=env, filename=resource.child_template_name())
-    child.validate(resource_validator=_checker(resource, env, files, depth, name),
-                   validate_value=False)
+    checker = _checker(resource, env, files, depth, name)
+    child.validate(validation_context(child, resource, checker), checker)
+
+
+def validation_context(child: Any, resource: Any, checker: Any,
+                       user_params: Mapping[str, Any] | None = None) -> Any:
+    """Return the context ``resource``'s child template (a Template) is validated in.
+
+    As the parent is validated: parameter values may still be unknown, and
+    ``resource_facade`` reads the parent resource, as at run time (its
+    metadata and policies; a value known only later reads as unknown).
+    """
+    params = child.parameters(user_params, validate_value=False)
+    return child.context(params, resource_class=child.class_lookup(checker),
+                         facade=functools.partial(facade_value, resource))
 
 
 def facade_value(resource: Any, key: str) -> Any:
@@ -88,7 +102,7 @@ def facade_value(resource: Any, key: str) -> Any:
 
 def attach_facade(context: Any, resource: Any) -> None:
     """Make ``resource_facade`` in the child's context read the parent ``resource``."""
-    context.facade = lambda key: facade_value(resource, key)
+    context.attach_facade(functools.partial(facade_value, resource))
 
 
 def hiding_inherited_secrets(template: Any, params: Mapping[str, Any] | None,
@@ -127,10 +141,9 @@ def prepare_child(resource: StackResource, template: Any, params: Mapping[str, A
     secrets = getattr(resource.stack, "secrets", None)
     if secrets is not None:
         template = hiding_inherited_secrets(template, params, secrets())
-    prepared = prepare(template, files, env, identity,
-                       _checker(resource, env, files, depth, identity.name))
-    attach_facade(prepared.context, resource)
-    return prepared
+    return prepare(template, files, env, identity,
+                   _checker(resource, env, files, depth, identity.name),
+                   facade=functools.partial(facade_value, resource))
 
 
 def create_child(resource: StackResource, template: Any, params: Mapping[str, Any] | None,

@@ -18,7 +18,7 @@ resources), so definitions parsed once serve both.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hearth.engine.template.environment import Environment, parameter_types
@@ -107,17 +107,20 @@ def compose_environment(documents: list[tuple[str | None, Any]],
 
 def prepare(data: Any, files: Mapping[str, str] | None, env: Environment | Mapping[str, Any],
             identity: StackIdentity,
-            resource_validator: ResourceValidator | None = None) -> PreparedStack:
+            resource_validator: ResourceValidator | None = None,
+            facade: Callable[[str], Any] | None = None) -> PreparedStack:
     """Validate a requested stack in full and return the pieces validation built.
 
     Structure, parameters (values included), conditions, functions, the
     dependency graph, then every resource's type and properties through
     ``resource_validator``; raises the located error of the first problem.
+    ``facade`` answers ``resource_facade`` (a nested stack's parent resource).
     """
     template = Template(data, files=files, env=env)
     parameters = template.parameters(**identity.knowledge())
     context = template.context(parameters, **identity.knowledge(),
-                               resource_class=template.class_lookup(resource_validator))
+                               resource_class=template.class_lookup(resource_validator),
+                               facade=facade)
     checked = template.check(context, resource_validator)
     return PreparedStack(template, parameters, context, checked.definitions, checked.graph)
 

@@ -38,18 +38,22 @@ class ResolutionContext:
     ``parameters`` is the template's :class:`Parameters` (pseudo parameters
     included); ``resources`` the live resource map of a stack (None while
     validating); ``resource_class`` tells validation which plug-in class a
-    resource name has, so that ``get_attr`` names can be checked.
+    resource name has, so that ``get_attr`` names can be checked;
+    ``facade`` gives ``resource_facade``'s answer for a key (a nested
+    stack's parent resource; None: a top-level stack).
     """
 
     def __init__(self, template: Template, parameters: Parameters, *,
                  stack_name: str = "", stack_id: str | None = None,
                  project_id: str | None = None,
                  resources: Mapping[str, Any] | None = None,
-                 resource_class: ResourceClassLookup | None = None) -> None:
+                 resource_class: ResourceClassLookup | None = None,
+                 facade: Callable[[str], Any] | None = None) -> None:
         self.template = template
         self.params = parameters
         self.resources = resources
         self.resource_class = resource_class
+        self._facade = facade
         self.stack_name = stack_name
         self.stack_id = stack_id
         self.project_id = project_id
@@ -177,6 +181,10 @@ class ResolutionContext:
             raise exception.InvalidTemplateAttribute.named(
                 name, attribute, cls.attribute_names())
 
+    def attach_facade(self, facade: Callable[[str], Any]) -> None:
+        """Answer ``resource_facade`` with ``facade(key)`` from now on (a loaded nested stack)."""
+        self._facade = facade
+
     def facade(self, key: str) -> Any:
-        """Return nothing: a top-level stack has no parent resource."""
-        return None
+        """Return the parent resource's value of ``key`` (None: a top-level stack has none)."""
+        return None if self._facade is None else self._facade(key)

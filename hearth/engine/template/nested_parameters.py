@@ -77,8 +77,8 @@ def nested_entry(definition: Any, resource_class: type, view: Any) -> JsonMap | 
     collector = NestedParametersCollector(DefinitionChecker(
         view.registry, env, files, nested_depth=depth, stack_name=f"{view.name}-{resource.name}"))
     child = Template(template, files=files, env=env, filename=resource.child_template_name())
-    parameters = child.validate(resource_validator=collector, user_params=params,
-                                validate_value=False)
+    parameters = child.validate(children.validation_context(child, resource, collector, params),
+                                collector)
     entry: JsonMap = {"Type": definition.type, "Description": child.description,
                       "Parameters": plain(parameters.validate_output())}
     if child.parameter_groups:
