@@ -112,27 +112,6 @@ class InvalidTemplateSection(HearthException):
     msg_fmt = 'The template section is invalid: %(section)s'
 
 
-class TemplateSizeExceeded(HearthException):
-    """A template (or request body) is larger than the configured limit."""
-
-    msg_fmt = "Template size (%(actual)d bytes) exceeds maximum allowed size (%(limit)d bytes)."
-
-
-class ExpandedTemplateSizeExceeded(TemplateSizeExceeded):
-    """A YAML document's aliases expand it past the template size limit (billion laughs)."""
-
-    msg_fmt = ("%(where)sTemplate size (%(actual)d bytes with its YAML aliases expanded) "
-               "exceeds maximum allowed size (%(limit)d bytes).")
-
-    def __init__(self, actual: int, limit: int, filename: str | None = None) -> None:
-        super().__init__(actual=actual, limit=limit, where=f"{filename}: " if filename else "")
-
-    @property
-    def error_type(self) -> str:
-        """Clients see the size limit's error, as for any template too large."""
-        return "TemplateSizeExceeded"
-
-
 class StackValidationFailed(HearthException):
     """A template, parameter or property is invalid; says where.
 
@@ -349,6 +328,28 @@ class RequestLimitExceeded(HearthException):
     """A configured limit (stacks, resources, body size...) is exceeded."""
 
     msg_fmt = "Request limit exceeded: %(message)s"
+
+
+class TemplateSizeExceeded(RequestLimitExceeded):
+    """A template is larger than ``max_template_size`` (Heat's RequestLimitExceeded).
+
+    ``expanded``: the size is the YAML document's with its aliases written
+    out (billion laughs); ``filename`` names the file of ``files`` it is.
+    """
+
+    msg_fmt = ("Request limit exceeded: %(where)sTemplate size (%(actual)d bytes%(how)s) "
+               "exceeds maximum allowed size (%(limit)d bytes).")
+
+    def __init__(self, actual: int, limit: int, filename: str | None = None,
+                 expanded: bool = False) -> None:
+        HearthException.__init__(
+            self, actual=actual, limit=limit, where=f"{filename}: " if filename else "",
+            how=" with its YAML aliases expanded" if expanded else "")
+
+    @property
+    def error_type(self) -> str:
+        """Heat reports this as RequestLimitExceeded."""
+        return "RequestLimitExceeded"
 
 
 class Forbidden(HearthException):

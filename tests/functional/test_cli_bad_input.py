@@ -112,8 +112,9 @@ def test_billion_laughs_is_refused_at_once(home, files, mode):
     assert result.returncode == 1
     size = result.stderr.split("Template size (", 1)[1].split()[0]
     assert int(size) > 9 ** 9 * 3
-    assert result.stderr == (f"ERROR: Template size ({size} bytes with its YAML "
-                             "aliases expanded) exceeds maximum allowed size (524288 bytes).\n")
+    assert result.stderr == (f"ERROR: Request limit exceeded: Template size ({size} bytes "
+                             "with its YAML aliases expanded) exceeds maximum allowed size "
+                             "(524288 bytes).\n")
     still_serving(home, files, "after-laughs")
 
 

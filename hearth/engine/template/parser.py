@@ -159,7 +159,8 @@ def _load_yaml(text: str, filename: str | None) -> Any:
     try:
         return document_bounds.load_yaml(text, template_size_limit(), LocatedLoader)
     except document_bounds.ExpansionTooLarge as exc:
-        raise exception.ExpandedTemplateSizeExceeded(exc.size, exc.limit, filename) from None
+        raise exception.TemplateSizeExceeded(exc.size, exc.limit, filename,
+                                               expanded=True) from None
     except document_bounds.DocumentTooComplex as exc:
         raise exception.StackValidationFailed(
             str(exc), error="Error parsing template", line=exc.line,

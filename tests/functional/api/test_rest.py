@@ -99,7 +99,8 @@ def test_lookup_redirects_keep_subpath_and_query(api_server, tokens, stack_a):
     ("post", "/stacks", {"json": {"stack_name": "big", "template": "x" * 1100000}}, 400,
      "Request limit exceeded: JSON body size (1100"),
     ("post", "/stacks", {"json": {"stack_name": "big", "template": "x" * 600000}}, 400,
-     "Template size (600000 bytes) exceeds maximum allowed size (524288 bytes)."),
+     "Request limit exceeded: Template size (600000 bytes) exceeds maximum allowed size "
+     "(524288 bytes)."),
     ("delete", "/stacks", {}, 405, "The method DELETE is not allowed"),
 ])
 def test_bad_requests_are_4xx_with_reason(api_server, tokens, method, path, kwargs, status,

@@ -132,8 +132,10 @@ def test_body_and_template_limits(client):
     config.CONF.set_override("max_template_size", 10)
     result = create(client)
     assert result.status_code == 400
-    assert result.json["error"]["message"] == (
-        "Template size (53 bytes) exceeds maximum allowed size (10 bytes).")
+    assert result.json["error"] == {
+        "type": "RequestLimitExceeded", "traceback": None,
+        "message": "Request limit exceeded: Template size (53 bytes) exceeds maximum allowed "
+                   "size (10 bytes)."}
 
 
 def test_stack_quota(client):

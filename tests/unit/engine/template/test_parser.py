@@ -102,8 +102,8 @@ def test_size_limit():
             parser.parse("description: " + "x" * 20)
     finally:
         config.CONF.clear_override("max_template_size")
-    assert str(info.value) == ("Template size (33 bytes) exceeds maximum allowed size "
-                               "(20 bytes).")
+    assert str(info.value) == ("Request limit exceeded: Template size (33 bytes) exceeds "
+                               "maximum allowed size (20 bytes).")
 
 
 @settings(max_examples=200, deadline=None)
