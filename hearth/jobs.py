@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from hearth import bus
-from hearth.common import exception
+from hearth.common import exception, paths
 
 LOG = logging.getLogger(__name__)
 
@@ -193,7 +193,7 @@ class ProcTable:
 
     def add(self, record: Mapping[str, Any]) -> None:
         """Record a job as running."""
-        os.makedirs(self.directory, exist_ok=True)
+        paths.ensure_directory(self.directory, "the directory of running jobs")
         with open(self._path(record["jid"]), "w", encoding="utf-8") as handle:
             json.dump(dict(record), handle, default=str)
 

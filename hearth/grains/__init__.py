@@ -14,6 +14,8 @@ from collections.abc import Iterator, Mapping, MutableMapping
 from functools import lru_cache
 from typing import Any
 
+from hearth.common import paths
+
 __all__ = ["LazyGrains", "load_grains", "static_grains_path", "save_static_grain"]
 
 
@@ -46,7 +48,7 @@ def save_static_grain(opts: Mapping[str, Any], key: str, value: Any) -> None:
         return
     grains = _static_grains(opts)
     grains[key] = value
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    paths.ensure_directory(os.path.dirname(path), "the directory of static grains")
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(grains, handle, indent=2, sort_keys=True)
 

@@ -155,3 +155,11 @@ def test_a_file_where_the_state_directory_should_be_is_named(files):
     refused(run(blocker, "--in-process", "stack-list"),
             f"Cannot use {blocker} as the database's directory: {blocker} is a file, not a "
             "directory")
+
+
+def test_a_file_where_the_state_directory_should_be_is_named_by_call(files):
+    blocker = files / "call-home-file"
+    blocker.write_text("not a directory")
+    refused(run(blocker, "call", "test.ping"),
+            f"Cannot use {blocker / 'cache' / 'proc'} as the directory of running jobs: "
+            f"{blocker} is a file, not a directory")
