@@ -174,27 +174,45 @@ class GetAZs(Function):
 class Join(strings.Join):
     """Join a list of strings with a delimiter (CFN spelling)."""
 
+    usage = '"Fn::Join" : [ " ", [ "str1", "str2"]]'
+
+
+def _pair(function: Function, args: Any, example: str) -> list[Any]:
+    """Return the two arguments of ``function``, or Heat's "Incorrect arguments" error."""
+    if not is_list(args) or len(args) != 2:
+        raise function.error(f'Incorrect arguments to "{function.fn_name}" should be: '
+                             f'{example}')
+    return list(args)
+
 
 class Split(Function):
-    """Split a string by a delimiter."""
+    """Split a string by a delimiter: ``[delimiter, string]``."""
 
-    usage = "[delimiter, string]"
+    example = '"Fn::Split" : [ ",", "str1,str2"]]'
+
+    def validate(self) -> None:
+        """Check the shape: a delimiter and a string."""
+        super().validate()
+        if not isinstance(self.args, Function):
+            _pair(self, self.args, self.example)
 
     def result(self) -> list[str]:
         """Return the parts of the string."""
-        delimiter, text = unpack_list(self, resolve(self.args), 2, 2, self.usage)
-        if not isinstance(delimiter, str) or not isinstance(text, str) or not delimiter:
-            raise self.error(f'Arguments to "{self.fn_name}" must be of the form: {self.usage}')
+        delimiter, text = _pair(self, resolve(self.args), self.example)
+        if not isinstance(delimiter, str) or not delimiter:
+            raise self.error(f"Delimiter for {self.fn_name} must be a non-empty string")
+        if not isinstance(text, str):
+            raise self.error(f"String to split must be string; got {type(text)}")
         return text.split(delimiter)
 
 
 class Replace(strings.Replace):
     """Replace placeholders in a string (CFN order: map first, string second)."""
 
-    usage = "[{placeholder: value, ...}, template_string]"
+    example = '{"Fn::Replace": [ {"$var1": "foo", "%var2%": "bar"}, "$var1 is %var2%"]}'
 
     def _arguments(self, args: Any) -> tuple[Any, Any]:
-        params, template = unpack_list(self, args, 2, 2, self.usage)
+        params, template = _pair(self, args, self.example)
         return template, params
 
 
@@ -205,7 +223,7 @@ class Base64(Function):
         """Return the argument as is."""
         value = resolve(self.args)
         if not isinstance(value, str):
-            raise self.error(f'Arguments to "{self.fn_name}" must be a string')
+            raise self.error(f'"{self.fn_name}" argument must be a string')
         return value
 
 
@@ -214,9 +232,21 @@ class MemberListToMap(Function):
 
     usage = "[key_name, value_name, ['.member.0.key=k', '.member.0.value=v', ...]]"
 
+    def validate(self) -> None:
+        """Check the shape and that literal key and value names are strings."""
+        super().validate()
+        if not isinstance(self.args, Function):
+            self._names(unpack_list(self, self.args, 3, 3, self.usage))
+
+    def _names(self, items: list[Any]) -> None:
+        for name, what in zip(items[:2], ("Key", "Value"), strict=True):
+            if not isinstance(name, (str, Function)):
+                raise self.error(f"{self.fn_name} {what} Name must be a string")
+
     def result(self) -> dict[str, Any]:
         """Return the map built from the member list."""
         key_name, value_name, members = unpack_list(self, resolve(self.args), 3, 3, self.usage)
+        self._names([key_name, value_name])
         if not is_list(members):
             raise self.error(f'Arguments to "{self.fn_name}" must be of the form: {self.usage}')
         entries: dict[str, dict[str, str]] = {}
@@ -248,9 +278,20 @@ class Select(Function):
 
     usage = "[index, collection]"
 
+    def _arguments(self, args: Any) -> list[Any]:
+        if not is_list(args) or len(args) != 2:
+            raise self.error(f'Arguments to "{self.fn_name}" must be of the form {self.usage}')
+        return list(args)
+
+    def validate(self) -> None:
+        """Check the shape: an index and a collection."""
+        super().validate()
+        if not isinstance(self.args, Function):
+            self._arguments(self.args)
+
     def result(self) -> Any:
         """Return the item, or '' when it is missing."""
-        index, collection = unpack_list(self, resolve(self.args), 2, 2, self.usage)
+        index, collection = self._arguments(resolve(self.args))
         if isinstance(collection, str) and collection:
             try:
                 collection = document_bounds.load_json(collection)

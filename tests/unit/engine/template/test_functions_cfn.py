@@ -45,8 +45,19 @@ def test_cfn_functions(snippet, expected):
 
 
 @pytest.mark.parametrize("snippet, message", [
-    ({"Fn::Split": [",", 1]}, 'Arguments to "Fn::Split" must be of the form: [delimiter, string]'),
-    ({"Fn::Base64": 1}, 'Arguments to "Fn::Base64" must be a string'),
+    # Heat 27.0.1's texts
+    ({"Fn::Split": [",", 1]}, "String to split must be string; got <class 'int'>"),
+    ({"Fn::Split": [1, "a,b"]}, "Delimiter for Fn::Split must be a non-empty string"),
+    ({"Fn::Split": "a,b"}, 'Incorrect arguments to "Fn::Split" should be: "Fn::Split" : '
+                           '[ ",", "str1,str2"]]'),
+    ({"Fn::Replace": [{"a": "b"}]}, 'Incorrect arguments to "Fn::Replace" should be: '
+                                    '{"Fn::Replace": [ {"$var1": "foo", "%var2%": "bar"}, '
+                                    '"$var1 is %var2%"]}'),
+    ({"Fn::Join": [","]}, 'Incorrect arguments to "Fn::Join" should be: "Fn::Join" : '
+                          '[ " ", [ "str1", "str2"]]'),
+    ({"Fn::Select": [0]}, 'Arguments to "Fn::Select" must be of the form [index, collection]'),
+    ({"Fn::MemberListToMap": [1, "V", []]}, "Fn::MemberListToMap Key Name must be a string"),
+    ({"Fn::Base64": 1}, '"Fn::Base64" argument must be a string'),
     ({"Fn::Select": ["x", [1]]}, 'Index to "Fn::Select" must be an integer'),
     ({"Fn::MemberListToMap": ["N", "V", ["bad"]]}, 'Wrong argument "bad" to "Fn::MemberListToMap"'),
     ({"Fn::ResourceFacade": "Nope"}, 'Incorrect arguments to "Fn::ResourceFacade" should be one '
