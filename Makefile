@@ -5,12 +5,12 @@ BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed-stamp
 DEMO   ?= demo
 
-.PHONY: run stop test test-deploy heat-functional lint unit venv postgres-deps graphviz-deps sshd-deps sample-config docs bench clean
+.PHONY: run stop test test-deploy heat-functional lint unit venv postgres-deps graphviz-deps sshd-deps sample-config docs bench bench-fleet clean
 
 $(STAMP): setup.cfg setup.py pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,postgres,cloud]'
+	$(BIN)/python -m pip install -q -e '.[test,postgres,cloud,bench]'
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -76,6 +76,11 @@ docs: venv graphviz-deps
 
 bench: venv
 	$(BIN)/python bench/run_all.py
+
+## bench-fleet: hearth-master with 100, 1,000 and 5,000 simulated agents speaking the real
+## protocol (run, returns/s, RSS, CPU, a restart; issue 24); several minutes, not in make test
+bench-fleet: venv
+	$(BIN)/python bench/fleet_bench.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

@@ -131,4 +131,6 @@ MASTER = Channel("master", dict([
     _agent("pong", {"boot": STRING}, {"max_message_size": MESSAGE_SIZE}),
     _agent("rep", {"rid": INTEGER},
            {"data": ANY, "error": {"type": ["string", "object", "null"]}}),
+    # to a peer whose key is no longer accepted: authenticate again (and learn why)
+    _agent("reauth"),
 ]), description="the master's job port")

@@ -41,11 +41,11 @@ from typing import Any
 
 import zmq
 
-from hearth import protocol
+from hearth.agent import session
+from hearth.agent.reconnect import ReconnectPolicy
 from hearth.agent.settings import AgentSettings
 from hearth.common import exception
 from hearth.transport import curve, keys, wire
-from hearth.transport.gate import Gate
 
 LOG = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ class AgentChannel:
         done = threading.Event()
         with self._lock:
             self._waiting[rid] = [done, None]
-        self._outbox.put(("send", {"cmd": "req", "rid": rid, "op": op, **payload}))
+        self._outbox.put(("send", session.request_message(rid, op, **payload)))
         if not done.wait(self._timeout if timeout is None else timeout):
             with self._lock:
                 self._waiting.pop(rid, None)
@@ -124,24 +124,21 @@ class MasterConnection:
                  outbox: wire.Outbox, channel: AgentChannel,
                  on_job: Callable[[dict[str, Any]], None],
                  grains: Callable[[], dict[str, Any]], running: Callable[[], list[str]],
-                 returns: Any, on_connected: Callable[[], None] = lambda: None) -> None:
+                 returns: Any, on_connected: Callable[[], None] = lambda: None,
+                 policy: ReconnectPolicy | None = None) -> None:
         self.settings = settings
         self.keys = agent_keys
         self.outbox = outbox
         self.channel = channel
-        self._on_job = on_job
-        self._grains = grains
-        self._running = running
         self.returns = returns
-        self._on_connected = on_connected
+        self.policy = policy or ReconnectPolicy.from_settings(settings)
         self._context = zmq.Context()
         self._stopping = False
-        self._boot: str | None = None
         self._held: list[tuple] = []
-        self.gate = Gate((protocol.MASTER, protocol.AUTH_REPLY), LOG)
-        self._master_limit = settings.max_message_size
-        self._handlers = {"job": self._job, "ack": self._ack, "welcome": self._master_boot,
-                          "pong": self._master_boot, "rep": lambda m: channel.answered(m)}
+        self.gate = session.agent_gate(LOG)
+        self.session = session.AgentSession(
+            settings, self.gate, returns, self._transmit, grains=grains, running=running,
+            on_job=on_job, on_reply=channel.answered, on_connected=on_connected)
 
     def stop(self) -> None:
         """Ask the loop to end (safe from any thread or a signal handler)."""
@@ -150,6 +147,7 @@ class MasterConnection:
     def run(self) -> None:
         """Authenticate and serve until stopped; reconnect with back-off in between."""
         delay = self.settings.reconnect_delay
+        self._sleep(self.policy.startup_delay())
         while not self._stopping:
             master_public = self._authenticate()
             if master_public is None:
@@ -158,9 +156,10 @@ class MasterConnection:
                 delay = self.settings.reconnect_delay
             if self._stopping:
                 break
+            wait = delay + self.policy.reauth_delay()
             LOG.warning("master %s went silent; reconnecting in %.1f s",
-                        self.settings.master, delay)
-            self._sleep(delay)
+                        self.settings.master, wait)
+            self._sleep(wait)
             delay = min(delay * 2, self.settings.reconnect_delay_max)
         self._context.destroy(linger=0)
         counts = self.gate.stats()
@@ -190,30 +189,24 @@ class MasterConnection:
 
     def _authenticate(self) -> bytes | None:
         """Return the master's public key once this agent is accepted (None when stopped)."""
-        last_status, delay = None, self.settings.reconnect_delay
+        last_status = None
         endpoint = curve.tcp_endpoint(self.settings.master, self.settings.master_auth_port)
         while not self._stopping:
             enrollment = self._enrollment_key()
-            request = {"id": self.settings.id}
-            if enrollment is not None:
-                request["enroll"] = self.keys.public.decode()
+            request = session.auth_request(self.settings.id,
+                                           self.keys.public if enrollment else None)
             socket = curve.client_socket(self._context, zmq.DEALER, endpoint,
                                          enrollment or self.keys, keys.AUTH_BOOTSTRAP.public,
-                                         maxmsgsize=protocol.AUTH_MAX_MESSAGE_SIZE)
-            # the wait for an answer is the back-off: a master that comes back meanwhile
-            # gets the request as soon as ZeroMQ reconnects, and answers at once
-            wait = max(self.settings.master_alive_timeout, delay)
+                                         **session.auth_socket_options(self.settings),
+                                         **self.policy.socket_options())
             try:
-                socket.send(wire.encode(request))
-                admitted = self.gate.admit(protocol.AUTH_REPLY.name, socket.recv(),
-                                           f"the master at {endpoint}") \
-                    if self._poll(socket, wait) else None
+                reply = self._ask(socket, session.AuthAttempt(wire.encode(request),
+                                                              self.settings),
+                                  f"the master at {endpoint}")
             finally:
                 socket.close()
-            reply = admitted[1] if admitted else None
             if reply is None:
-                delay = min(delay * 2, self.settings.reconnect_delay_max)
-                continue
+                continue  # unreachable for master_alive_timeout: a new socket, a new attempt
             status = reply["status"]
             if enrollment is not None:
                 self._forget_enrollment(status)
@@ -252,10 +245,34 @@ class MasterConnection:
         except FileNotFoundError:
             pass
 
-    def _poll(self, socket: zmq.Socket, seconds: float) -> bool:
-        """Wait for ``socket`` to be readable; a stop request ends the wait."""
+    def _ask(self, socket: zmq.Socket, attempt: session.AuthAttempt,
+             peer: str) -> dict[str, Any] | None:
+        """Return the master's answer to ``attempt``; None when given up or stopped."""
+        def transmit(frame: bytes) -> bool:
+            try:
+                socket.send(frame, zmq.NOBLOCK)
+            except zmq.Again:
+                return False
+            return True
+
+        while not self._stopping:
+            events = socket.getsockopt(zmq.EVENTS)
+            if events & zmq.POLLIN:
+                reply = session.read_auth_reply(self.gate, socket.recv(), peer)
+                if reply is not None:
+                    return reply
+                attempt.unreadable()
+                continue
+            wait = attempt.step(bool(events & zmq.POLLOUT), transmit)
+            if wait is None:
+                return None
+            self._poll(socket, wait, zmq.POLLIN if attempt.sent else zmq.POLLIN | zmq.POLLOUT)
+        return None
+
+    def _poll(self, socket: zmq.Socket, seconds: float, events: int = zmq.POLLIN) -> bool:
+        """Wait for ``events`` on ``socket``; a stop request ends the wait."""
         poller = zmq.Poller()
-        poller.register(socket, zmq.POLLIN)
+        poller.register(socket, events)
         poller.register(self.outbox.fileno, zmq.POLLIN)
         deadline = time.monotonic() + seconds
         while (remaining := deadline - time.monotonic()) > 0:
@@ -274,121 +291,53 @@ class MasterConnection:
         """Serve jobs until the master goes silent; return whether it ever answered."""
         endpoint = curve.tcp_endpoint(self.settings.master, self.settings.master_port)
         self._socket = curve.client_socket(self._context, zmq.DEALER, endpoint, self.keys,
-                                           master_public, sndhwm=10000,
-                                           maxmsgsize=self.settings.max_message_size)
-        self._boot = None
+                                           master_public,
+                                           **session.job_socket_options(self.settings),
+                                           **self.policy.socket_options())
         poller = zmq.Poller()
         poller.register(self._socket, zmq.POLLIN)
         poller.register(self.outbox.fileno, zmq.POLLIN)
-        heard = answered = False
-        last_heard = next_ping = time.monotonic()
-        next_retry = last_heard + self.settings.return_retry_interval
-        self._send({"cmd": "hello", "grains": self._grains()})
+        self.session.open()
         try:
             while not self._stopping:
-                now = time.monotonic()
-                if now - last_heard > self.settings.master_alive_timeout:
-                    return answered
-                if now >= next_ping:
-                    self._send(self._ping())
-                    next_ping = now + self.settings.ping_interval
-                if now >= next_retry:
-                    self._resend(self.settings.return_retry_interval)
-                    next_retry = now + self.settings.return_retry_interval
-                ready = dict(poller.poll(max(0.0, next_ping - now) * 1000))
-                if self._socket in ready:
-                    heard = self._receive()
-                    if heard:
-                        last_heard, answered = time.monotonic(), True
+                writable = bool(self._socket.getsockopt(zmq.EVENTS) & zmq.POLLOUT)
+                wait = self.session.tick(writable)
+                if wait is None:
+                    return self.session.answered
+                # a hello that found no connection yet is said once the socket is writable
+                poller.register(self._socket, zmq.POLLIN | (
+                    zmq.POLLOUT if self.session.greeting else 0))
+                ready = dict(poller.poll(wait * 1000))
+                if ready.get(self._socket, 0) & zmq.POLLIN:
+                    self._receive()
                 if self.outbox.fileno in ready or self._held:
                     self._take_outbox()
                     self._send_held()
-            return answered
+            return self.session.answered
         finally:
             self._socket.close()
 
-    def _ping(self) -> dict[str, Any]:
-        """Return a ping: the running jobs, and how many master messages were dropped."""
-        counts = self.gate.stats()
-        dropped = sum(n for table in ("dropped", "failed") for kinds in counts[table].values()
-                      for n in kinds.values())
-        return {"cmd": "ping", "running": self._running(), **({"dropped": dropped}
-                                                               if dropped else {})}
-
-    def _receive(self) -> bool:
-        heard = False
-        peer = f"the master at {self.settings.master}:{self.settings.master_port}"
+    def _receive(self) -> None:
         while True:
             try:
                 frame = self._socket.recv(zmq.NOBLOCK)
             except zmq.Again:
-                return heard
-            heard = True
-            admitted = self.gate.admit(protocol.MASTER.name, frame, peer)
-            if admitted is None:
-                continue
-            cmd, message = admitted
-            try:
-                self._handlers[cmd](message)
-            except Exception:  # noqa: BLE001 - one message never ends the loop
-                self.gate.failed(protocol.MASTER.name, cmd, peer)
-
-    def _send(self, message: dict[str, Any]) -> None:
-        frame = wire.encode(message)
-        problem = self._misfit(message, frame)
-        if problem:
-            if message.get("cmd") != "ret":
-                LOG.warning("agent %s did not send its %s: %s", self.settings.id,
-                            message.get("cmd"), problem)
                 return
-            LOG.warning("job %s: %s; an error return is sent instead", message.get("jid"),
-                        problem)
-            message = {**{key: message.get(key) for key in ("cmd", "jid", "id", "fun")},
-                       "fun_args": [], "return": f"The return was not sent: {problem}.",
-                       "retcode": 1, "success": False}
-            self.returns.save(message)
-            frame = wire.encode(message)
+            self.session.receive(frame)
+
+    def _transmit(self, frame: bytes) -> bool:
         try:
             self._socket.send(frame, zmq.NOBLOCK)
         except zmq.Again:
-            LOG.debug("send queue full; %s dropped (returns are resent)", message.get("cmd"))
-
-    def _misfit(self, message: dict[str, Any], frame: bytes) -> str:
-        """Return why the master would refuse ``message`` unread ('' when it fits)."""
-        if len(frame) + protocol.FRAME_OVERHEAD > self._master_limit:
-            return (f"it is {len(frame)} bytes, more than the master's max_message_size "
-                    f"({self._master_limit} bytes)")
-        if wire.depth(message) > wire.MAX_DEPTH:
-            return f"it nests deeper than {wire.MAX_DEPTH} levels"
-        return ""
+            LOG.debug("the master is not reachable now; a message is dropped (pings are "
+                      "sent again, returns resent)")
+            return False
+        return True
 
     def _send_held(self) -> None:
         held, self._held = self._held, []
         for item in held:
             if item[0] == "ret":
-                self.returns.sent(item[1]["jid"])
-            self._send(item[1])
-
-    def _resend(self, older_than: float | None) -> None:
-        for ret in self.returns.due(older_than):
-            self.returns.sent(ret["jid"])
-            self._send(ret)
-
-    # --- master messages ---------------------------------------------------
-
-    def _job(self, message: dict[str, Any]) -> None:
-        self._on_job(message)
-
-    def _ack(self, message: dict[str, Any]) -> None:
-        self.returns.acknowledge(message["jid"])
-
-    def _master_boot(self, message: dict[str, Any]) -> None:
-        self._master_limit = message.get("max_message_size") or self.settings.max_message_size
-        boot = message["boot"]
-        if boot == self._boot:
-            return
-        if self._boot is not None or message.get("cmd") == "pong":
-            self._send({"cmd": "hello", "grains": self._grains()})
-        self._boot = boot
-        self._resend(None)
-        self._on_connected()
+                self.session.deliver(item[1])
+            else:
+                self.session.send(item[1])

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hearth.agent.returns import ReturnStore
+from hearth.agent.session import return_message
 from hearth.common import exception
 from hearth.jobs import JobRunner, ProcTable
 
@@ -121,13 +122,10 @@ class JobExecutor:
     def _execute(self, jid: str, fun: str, args: list[Any], kwargs: dict[str, Any],
                  target: Any) -> dict[str, Any]:
         """Run one function; return the return message (Salt's return shape)."""
-        base = {"cmd": "ret", "jid": jid, "id": self.agent_id, "fun": fun, "fun_args": args}
         try:
             job = self._runner.run(fun, args, kwargs, jid=jid, target=str(target))
         except (exception.FunctionNotFound, exception.ModuleNotAvailable) as error:
-            return {**base, "return": str(error), "retcode": 254, "success": False}
+            return return_message(jid, self.agent_id, fun, args, str(error), 254, False)
         LOG.debug("job %s (%s) finished with retcode %s", jid, fun, job.retcode)
-        ret = {**base, "return": job.ret, "retcode": job.retcode, "success": job.success}
-        if job.out:
-            ret["out"] = job.out
-        return ret
+        return return_message(jid, self.agent_id, fun, args, job.ret, job.retcode, job.success,
+                              job.out)

@@ -21,6 +21,11 @@ class AgentSettings:
     enrollment_key_file: str | None = None
     root_dir: str = "agent"
     acceptance_wait_time: float = 2.0
+    random_startup_delay: float = 0.0
+    recon_default: int = 100
+    recon_max: int = 2000
+    recon_randomize: bool = True
+    random_reauth_delay: float = 3.0
     reconnect_delay: float = 0.2
     reconnect_delay_max: float = 5.0
     ping_interval: float = 1.0
@@ -39,6 +44,10 @@ class AgentSettings:
                    enrollment_key_file=section.enrollment_key_file,
                    root_dir=os.path.abspath(os.path.expanduser(section.root_dir)),
                    acceptance_wait_time=section.acceptance_wait_time,
+                   random_startup_delay=section.random_startup_delay,
+                   recon_default=section.recon_default, recon_max=section.recon_max,
+                   recon_randomize=section.recon_randomize,
+                   random_reauth_delay=section.random_reauth_delay,
                    reconnect_delay=section.reconnect_delay,
                    reconnect_delay_max=section.reconnect_delay_max,
                    ping_interval=section.ping_interval,

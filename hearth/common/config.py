@@ -225,6 +225,12 @@ MASTER_OPTS = [
     cfg.FloatOpt("agent_timeout", default=4.0, min=0.5,
                  help="Seconds without a message from an agent after which it counts as "
                       "not connected (agents ping every [agent] ping_interval)."),
+    cfg.FloatOpt("reconnect_grace", default=30.0, min=0,
+                 help="Seconds after the master starts during which a job waits for "
+                      "accepted agents that have not reconnected yet, instead of reporting "
+                      "them 'Not connected' (after a restart, agents come back over their "
+                      "recon_* spread). The wait ends sooner once agent_timeout seconds pass "
+                      "with no agent coming back."),
     cfg.FloatOpt("client_timeout", default=10.0, min=0.1,
                  help="Seconds a client (stackctl, hearth-api) waits for the master to "
                       "answer one request."),
@@ -258,6 +264,27 @@ AGENT_OPTS = [
                     "acknowledged, the running-job table, synced modules, static grains."),
     cfg.FloatOpt("acceptance_wait_time", default=2.0, min=0.05,
                  help="Seconds between two attempts while the agent's key is pending."),
+    cfg.FloatOpt("random_startup_delay", default=0.0, min=0,
+                 help="Seconds: at its start the agent waits a random time up to this before "
+                      "its first contact with the master (Salt's random_startup_delay), so "
+                      "machines that boot together do not all knock at once."),
+    cfg.IntOpt("recon_default", default=100, min=1,
+               help="Milliseconds: ZeroMQ's interval between two attempts to reach the "
+                    "master again after the connection dropped (a master restart). See "
+                    "recon_randomize."),
+    cfg.IntOpt("recon_max", default=2000, min=0,
+               help="Milliseconds: the longest interval between two reconnection attempts "
+                    "(ZeroMQ doubles the interval up to it), and the span of recon_randomize."),
+    cfg.BoolOpt("recon_randomize", default=True,
+                help="Pick this agent's reconnect interval once, at random between "
+                     "recon_default and recon_default + recon_max, so that after a master "
+                     "restart a fleet's reconnections are spread over that span instead of "
+                     "arriving together (Salt's recon_randomize)."),
+    cfg.FloatOpt("random_reauth_delay", default=3.0, min=0,
+                 help="Seconds: an agent that lost its master (silent master_alive_timeout "
+                      "seconds) waits a random time up to this before authenticating again "
+                      "(Salt's random_reauth_delay), so a fleet does not authenticate at "
+                      "once with a master that is busy or just back."),
     cfg.FloatOpt("reconnect_delay", default=0.2, min=0.01,
                  help="First delay before reconnecting to a master that went away; "
                       "doubled at each failure up to reconnect_delay_max."),

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select, update
 
 from hearth.db import models
 from hearth.db.session import Database
@@ -55,28 +55,30 @@ def job_returns_store(db: Database, returns: Sequence[Mapping[str, Any]]) -> lis
     A return already stored is kept as it is (agents resend until
     acknowledged); a return for a jid the cache does not hold (expired, or
     never published by this master), or from an agent the job did not
-    target, is skipped.  Return the stored ones.
+    target, is skipped.  Return the stored ones.  One batch is one insert of
+    many rows (a job to thousands of agents returns in a few batches).
     """
     jids = {ret["jid"] for ret in returns}
     with db.session_scope(write=True) as session:
-        targeted = {jid: agents for jid, agents in session.execute(
+        targeted = {jid: set(agents or ()) for jid, agents in session.execute(
             select(models.Job.jid, models.Job.targeted).where(models.Job.jid.in_(jids)))}
         known = set(targeted)
         present = set(session.execute(
             select(models.JobReturn.jid, models.JobReturn.agent_id)
             .where(models.JobReturn.jid.in_(jids))).tuples())
-        stored = []
+        stored, rows = [], []
         for ret in returns:
             key = (ret["jid"], ret["id"])
-            if ret["jid"] not in known or key in present or ret["id"] not in (
-                    targeted[ret["jid"]] or ()):
+            if ret["jid"] not in known or key in present or ret["id"] not in targeted[ret["jid"]]:
                 continue
             present.add(key)
-            session.add(models.JobReturn(
-                jid=ret["jid"], agent_id=ret["id"], return_=ret.get("return"),
-                retcode=int(ret.get("retcode") or 0), success=bool(ret.get("success", True)),
-                out=ret.get("out"), received_at=_naive(ret["received_at"])))
+            rows.append({"jid": ret["jid"], "agent_id": ret["id"], "return_": ret.get("return"),
+                         "retcode": int(ret.get("retcode") or 0),
+                         "success": bool(ret.get("success", True)), "out": ret.get("out"),
+                         "received_at": _naive(ret["received_at"])})
             stored.append(ret)
+        if rows:
+            session.execute(insert(models.JobReturn), rows)
     unknown = jids - known
     if unknown:
         LOG.info("returns for jobs not in the job cache were dropped: %s", sorted(unknown))
@@ -92,18 +94,40 @@ def job_returns(session: Any, jid: str) -> dict[str, dict[str, Any]]:
 
 
 def agents_store(db: Database, agents: Iterable[Mapping[str, Any]]) -> None:
-    """Record agents (id, grains, last_seen); ``grains`` None keeps the stored grains."""
+    """Record agents (id, grains, last_seen); ``grains`` None keeps the stored grains.
+
+    A batch is a few statements whatever its size (a fleet saying hello
+    after a master restart is thousands of records).
+    """
+    latest: dict[str, dict[str, Any]] = {}
+    for agent in agents:
+        record = latest.setdefault(agent["id"], {"id": agent["id"], "grains": None})
+        record["last_seen"] = _naive(agent["last_seen"])
+        if agent.get("grains") is not None:
+            record["grains"] = agent["grains"]
+    if not latest:
+        return
     with db.session_scope(write=True) as session:
-        for agent in agents:
-            row = session.get(models.Agent, agent["id"])
-            seen = _naive(agent["last_seen"])
-            if row is None:
-                session.add(models.Agent(id=agent["id"], grains=agent.get("grains") or {},
-                                         first_seen=seen, last_seen=seen))
-                continue
-            row.last_seen = seen
-            if agent.get("grains") is not None:
-                row.grains = agent["grains"]
+        known: set[str] = set()
+        ids = list(latest)
+        for start in range(0, len(ids), _CHUNK):
+            known.update(session.scalars(select(models.Agent.id).where(
+                models.Agent.id.in_(ids[start:start + _CHUNK]))))
+        new = [{"id": r["id"], "grains": r["grains"] or {}, "first_seen": r["last_seen"],
+                "last_seen": r["last_seen"]} for r in latest.values() if r["id"] not in known]
+        if new:
+            session.execute(insert(models.Agent), new)
+        for with_grains in (True, False):  # one executemany per set of columns
+            changes = [{"id": r["id"], "last_seen": r["last_seen"],
+                        **({"grains": r["grains"]} if with_grains else {})}
+                       for r in latest.values()
+                       if r["id"] in known and (r["grains"] is not None) == with_grains]
+            if changes:
+                session.execute(update(models.Agent), changes)
+
+
+#: Ids per ``IN (...)`` query (well under every database's limit of bound parameters).
+_CHUNK = 500
 
 
 def agents_list(db: Database) -> list[dict[str, Any]]:

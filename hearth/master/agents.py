@@ -99,9 +99,13 @@ class AgentRegistry:
         """Drop everything about ``agent_id`` (its key was deleted or rejected)."""
         self._agents.pop(agent_id, None)
 
-    def expire(self) -> list[str]:
-        """Mark agents silent for ``timeout`` seconds as disconnected; return their ids."""
-        limit = self._clock() - self.timeout
+    def expire(self, as_of: float | None = None) -> list[str]:
+        """Mark agents silent for ``timeout`` seconds as disconnected; return their ids.
+
+        ``as_of`` (a time of the registry's clock, default now) is when the
+        master had last read every message waiting for it.
+        """
+        limit = (self._clock() if as_of is None else as_of) - self.timeout
         lost = [state.id for state in self._agents.values()
                 if state.connected and state.last_seen < limit]
         for agent_id in lost:

@@ -58,9 +58,16 @@ class JobState:
 
     @property
     def done(self) -> bool:
-        """Return whether every targeted agent returned, was not connected or timed out."""
+        """Return whether every targeted agent returned, was not connected or timed out.
+
+        Asked after every return: the counts rule out most calls before the
+        sets are compared (thousands of returns would otherwise cost their square).
+        """
+        if self.waiting or (len(self.returns) + len(self.not_connected) + len(self.timed_out)
+                            < len(self.targeted)):
+            return False
         settled = self.returns.keys() | self.not_connected | self.timed_out
-        return not self.waiting and settled.issuperset(self.targeted)
+        return settled.issuperset(self.targeted)
 
     def missing(self) -> dict[str, str]:
         """Return ``{agent_id: reason}`` for every targeted agent that has not returned.

@@ -9,7 +9,8 @@ Two CURVE server sockets (ROUTER):
     master sends them ``job``, ``ack``, ``welcome``, ``pong`` and ``rep``.
     Clients send requests (:mod:`hearth.master.requests`).  A message is attributed by the key
     that sent it, never by what it claims, and a key deleted or rejected
-    while connected is dropped at its next message.
+    while connected is dropped at its next message, answered with
+    ``reauth``: the agent authenticates again and learns its key's status.
 ``auth_port`` (ZAP domain ``hearth-auth``)
     Admits any CURVE key (the bootstrap server key is public) but carries
     only authentication: an agent presents its id, the master records the
@@ -81,7 +82,8 @@ class Master:
         #: Why the master stopped by itself (a thread died), or "" when asked to.
         self.failure = ""
         self._last_tick = 0.0
-        self._started = time.monotonic()
+        self._started = self._caught_up = time.monotonic()
+        self._last_arrival = 0.0
         self._context = zmq.Context()
         self.requests = ClientRequests(self)
         self.agent_messages = AgentMessages(self)
@@ -183,8 +185,8 @@ class Master:
         poller.register(self.outbox.fileno, zmq.POLLIN)
         while not self._stopping:
             ready = dict(poller.poll(TICK * 1000))
-            if self.socket in ready:
-                self._read(self.socket, self._on_frames)
+            if self.socket not in ready or self._read(self.socket, self._on_frames):
+                self._caught_up = time.monotonic()
             if self.auth_socket in ready:
                 self._read(self.auth_socket, self._on_auth_frames)
             if self.outbox.fileno in ready:
@@ -223,13 +225,15 @@ class Master:
 
     # --- reading ---------------------------------------------------------
 
-    def _read(self, socket: zmq.Socket, on_frames: Any) -> None:
+    def _read(self, socket: zmq.Socket, on_frames: Any) -> bool:
+        """Handle up to READ_BURST messages; return whether none is left waiting."""
         for _ in range(READ_BURST):
             try:
                 frames = socket.recv_multipart(zmq.NOBLOCK, copy=False)
             except zmq.Again:
-                return
+                return True
             on_frames(frames)
+        return False
 
     def _authorize(self, domain: str, key: bytes) -> bool:
         """Answer the ZAP handler (its thread): who may connect in ``domain``."""
@@ -253,9 +257,11 @@ class Master:
             self._on_client(route, frames)
             return
         agent_id = self.keys.agent_of(key)
-        if agent_id is None:
-            return  # its key was deleted or rejected after it connected: not acted on
+        if agent_id is None:  # its key was deleted or rejected after it connected
+            self.send(route, {"cmd": "reauth"})
+            return
         if self.agents.seen(agent_id, route):
+            self._last_arrival = time.monotonic()
             self.fire("hearth/presence/change", {"new": [agent_id], "lost": []})
             for job in self.jobs.release(agent_id):
                 self.send_job(job, [agent_id])
@@ -313,16 +319,17 @@ class Master:
 
     # --- sending ---------------------------------------------------------
 
-    def send(self, route: bytes, message: dict[str, Any]) -> bool:
-        """Send ``message`` over ``route``; return False when that peer is gone."""
+    def send(self, route: bytes, message: dict[str, Any] | bytes) -> bool:
+        """Send ``message`` (or its encoded frame) over ``route``; False when that peer is gone."""
+        frame = message if isinstance(message, bytes) else wire.encode(message)
         try:
-            self.socket.send_multipart([route, wire.encode(message)], zmq.NOBLOCK)
+            self.socket.send_multipart([route, frame], zmq.NOBLOCK)
         except zmq.ZMQError as error:
-            LOG.debug("could not send %s: %s", message.get("cmd"), error)
+            LOG.debug("could not send a message: %s", error)
             return False
         return True
 
-    def send_to_agent(self, agent_id: str, message: dict[str, Any]) -> bool:
+    def send_to_agent(self, agent_id: str, message: dict[str, Any] | bytes) -> bool:
         """Send ``message`` to a connected agent; return False when it is not reachable."""
         route = self.agents.route(agent_id)
         if route is None:
@@ -399,22 +406,29 @@ class Master:
     def _in_grace(self, agent_id: str) -> bool:
         """Return whether jobs wait for ``agent_id`` to connect: it is on its way.
 
-        For ``agent_timeout`` seconds after the master starts, an accepted agent
-        it has not heard from yet is most likely reconnecting, not gone; so is
-        one whose key was just accepted (it joins at its next try, within its
+        After a start, an accepted agent the master has not heard from yet is
+        most likely reconnecting (agents spread their reconnections over a
+        few seconds, :mod:`hearth.agent.reconnect`), not gone: jobs wait for
+        such agents while agents keep coming back, at most
+        ``reconnect_grace`` seconds after the start; the wait ends once
+        ``agent_timeout`` seconds pass with no agent coming back.  So is one
+        whose key was just accepted (it joins at its next try, within its
         ``acceptance_wait_time``): ``key-accept`` then ``run`` reaches it.
         """
-        grace = self.settings.agent_timeout
-        return (time.monotonic() - self._started < grace
-                or self.keys.accepted_within(agent_id, grace))
+        now, grace = time.monotonic(), self.settings.agent_timeout
+        quiet = now - max(self._started, self._last_arrival)
+        restarting = now - self._started < self.settings.reconnect_grace and quiet < grace
+        return restarting or self.keys.accepted_within(agent_id, grace)
 
     def send_job(self, job: JobState, agent_ids: list[str]) -> None:
         """Send ``job`` to ``agent_ids``; those unreachable count as not connected."""
-        for agent_id in agent_ids:
-            message = {"cmd": "job", "jid": job.jid, "fun": job.fun, "arg": job.args,
-                       "kwarg": job.kwargs, "tgt": job.target, "tgt_type": job.target_type,
-                       "user": job.user}
-            if not self.send_to_agent(agent_id, message):
+        if not agent_ids:
+            return
+        frame = wire.encode({"cmd": "job", "jid": job.jid, "fun": job.fun, "arg": job.args,
+                             "kwarg": job.kwargs, "tgt": job.target,
+                             "tgt_type": job.target_type, "user": job.user})
+        for agent_id in agent_ids:  # one message for all: encoded once
+            if not self.send_to_agent(agent_id, frame):
                 job.in_flight.pop(agent_id, None)
                 job.not_connected.add(agent_id)
 
@@ -435,7 +449,9 @@ class Master:
         if now - self._last_tick < TICK:
             return
         self._last_tick = now
-        self._lost(self.agents.expire())
+        # silence counts up to the last moment every waiting message was read: a master
+        # behind on its messages (a fleet reconnecting) does not lose agents it has not read
+        self._lost(self.agents.expire(self._caught_up))
         if self.jobs.active():
             self.jobs.give_up_held(self._in_grace)
         for job in self.jobs.time_out(self.agents.is_running):

@@ -24,6 +24,7 @@ class MasterSettings:
     module_dirs: list[str] = field(default_factory=list)
     worker_threads: int = 4
     agent_timeout: float = 4.0
+    reconnect_grace: float = 30.0
     client_timeout: float = 10.0
     max_message_size: int = 32 * 1024 * 1024
 
@@ -38,6 +39,7 @@ class MasterSettings:
                    nodegroups=parse_nodegroups(section.nodegroups),
                    module_dirs=[os.path.expanduser(d) for d in section.module_dirs],
                    worker_threads=section.worker_threads, agent_timeout=section.agent_timeout,
+                   reconnect_grace=section.reconnect_grace,
                    client_timeout=section.client_timeout,
                    max_message_size=section.max_message_size)
 

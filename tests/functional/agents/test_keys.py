@@ -231,7 +231,8 @@ def test_deleted_key_is_cut_off_and_its_returns_ignored(auto_master, raw_peer):
         time.sleep(0.5)
         status = client.job_status(published.jid)
         assert status.returns == {} and status.missing == {"raw2": "No response"}
-        # and nothing is sent to it any more
+        # it is only told to authenticate again, and nothing is sent to it any more
+        assert socket.poll(5000) and socket.recv_json() == {"cmd": "reauth"}
         assert master.stackctl("run", "raw2", "test.ping").returncode == 2
         assert not socket.poll(1000)
 

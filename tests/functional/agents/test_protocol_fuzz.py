@@ -192,11 +192,24 @@ class FakeMaster:
         self.jobs.send_multipart([self.route, frame])
 
     def pump(self, until=lambda message: False, timeout: float = 0) -> dict | None:
-        """Answer what the agent sent (pongs, acks, replies); return the first ``until`` one."""
+        """Answer what the agent sent (pongs, acks, replies); return the first ``until`` one.
+
+        An agent told to authenticate again (``reauth``) is accepted again.
+        """
         deadline = time.monotonic() + timeout
+        poller = zmq.Poller()
+        poller.register(self.jobs, zmq.POLLIN)
+        poller.register(self.auth, zmq.POLLIN)
         while True:
-            if not self.jobs.poll(max(0, deadline - time.monotonic()) * 1000):
-                return None
+            ready = dict(poller.poll(max(0, deadline - time.monotonic()) * 1000))
+            if self.auth in ready:
+                route, _ = self.auth.recv_multipart()
+                self.auth.send_multipart([route, json.dumps(
+                    {"status": "accepted", "master_pub": self.keys.public.decode()}).encode()])
+            if self.jobs not in ready:
+                if not ready:
+                    return None
+                continue
             self.route, frame = self.jobs.recv_multipart()
             message = json.loads(frame)
             cmd = message.get("cmd")

@@ -52,3 +52,31 @@ def test_agents_are_recorded_with_grains_and_last_seen(db):
     assert agent["last_seen"] == later.replace(tzinfo=None)
     api_agents.agents_delete(db, ["web1"])
     assert api_agents.agents_list(db) == []
+
+
+def test_a_fleet_is_recorded_in_one_batch(db):
+    later = NOW + datetime.timedelta(minutes=5)
+    api_agents.agents_store(db, [{"id": "web1", "grains": {"os": "Debian"}, "last_seen": NOW}])
+    fleet = [{"id": f"sim{n:04d}", "grains": {"n": n}, "last_seen": NOW} for n in range(1200)]
+    api_agents.agents_store(db, [*fleet, {"id": "web1", "grains": None, "last_seen": later},
+                                 {"id": "sim0001", "grains": {"n": "again"},
+                                  "last_seen": later}])
+    agents = {agent["id"]: agent for agent in api_agents.agents_list(db)}
+    assert len(agents) == 1201
+    assert agents["web1"]["grains"] == {"os": "Debian"}  # None kept the stored grains
+    assert agents["web1"]["last_seen"] == later.replace(tzinfo=None)
+    assert agents["sim0001"]["grains"] == {"n": "again"}  # the batch's last record wins
+    assert agents["sim0001"]["first_seen"] == later.replace(tzinfo=None)
+    assert agents["sim1199"]["grains"] == {"n": 1199}
+
+
+def test_returns_of_a_job_to_thousands_are_stored_in_one_batch(db):
+    jid = "20260101120000000009"
+    targeted = [f"sim{n:04d}" for n in range(3000)]
+    api_agents.jobs_publish_store(db, [{
+        "jid": jid, "fun": "test.ping", "args": [], "kwargs": {}, "target": "*",
+        "target_type": "glob", "targeted": targeted, "not_connected": [], "user": None,
+        "started_at": NOW, "expires_at": NOW + datetime.timedelta(days=1)}])
+    stored = api_agents.job_returns_store(db, [ret(jid, agent) for agent in targeted])
+    assert len(stored) == 3000
+    assert len(job_cache.job_get(db, jid, clock=lambda: NOW)["returns"]) == 3000

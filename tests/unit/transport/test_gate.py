@@ -41,7 +41,7 @@ def test_every_handler_has_a_schema_and_every_schema_a_handler(tmp_path):
     outbox = wire.Outbox()
     connection = MasterConnection(AgentSettings(id="x"), None, outbox, AgentChannel(outbox),
                                   on_job=print, grains=dict, running=list, returns=None)
-    assert sorted(connection._handlers) == protocol.MASTER.types
+    assert connection.session.handled == protocol.MASTER.types
     outbox.close()
 
 
