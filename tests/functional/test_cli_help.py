@@ -97,6 +97,11 @@ def test_nothing_close_names_nothing():
     (("stack-list", "--debug"),
      "stackctl stack-list: error: '--debug' is an option of stackctl itself: give it "
      "before the command (stackctl --debug ... stack-list ...)"),
+    (("call", "test.ping", "--formt", "json"),   # options may follow a call's arguments
+     "stackctl call: error: unknown option '--formt'; did you mean '--format'?"),
+    (("call", "test.ping", "--format", "jsno"),
+     "stackctl call: error: argument --format: invalid choice: 'jsno'; did you mean 'json'? "
+     "(choose from 'nested', 'json', 'yaml', 'txt')"),
     (("--formt", "json", "stack-list"),
      "stackctl: error: unknown option '--formt' (a command's own options come after the "
      "command)"),

@@ -260,8 +260,13 @@ def trailing_options(args: argparse.Namespace, add_options: Any = None,
     """Move options written after MODULE.FUNCTION's arguments onto ``args``.
 
     ``add_options`` adds the command's options to a parser (default: call's).
+    An argument that looks like a long option but is none of them is refused
+    with the closest ones, as Salt's CLI refuses it (never passed on to the
+    function as a value).
     """
-    parser = argparse.ArgumentParser(prog=prog, add_help=False)
+    from hearth.cli.parser import StackctlParser, did_you_mean, option_strings
+
+    parser = StackctlParser(prog=prog, add_help=False)
     (add_options or add_call_options)(parser)
     parser.set_defaults(**{action.dest: None for action in parser._actions})
     given = [item for item in args.arguments if item.startswith("--") or item == "-m"
@@ -269,6 +274,11 @@ def trailing_options(args: argparse.Namespace, add_options: Any = None,
     if not given:
         return args
     extra, rest = parser.parse_known_args(args.arguments)
+    for item in rest:
+        option = item.split("=", 1)[0]
+        if option.startswith("--") and len(option) > 2:
+            parser.error(f"unknown option '{option}'"
+                         f"{did_you_mean(option, option_strings(parser))}")
     for key, value in vars(extra).items():
         if value not in (None, False):
             current = getattr(args, key, None)
