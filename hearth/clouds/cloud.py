@@ -130,12 +130,13 @@ class Cloud:
 
     def loader(self, alias: str, driver: str) -> Any:
         """Return the loader of provider ``alias:driver`` (made once)."""
+        from hearth.clouds.salt_names import utils_for
         from hearth.loader import CLOUD, Loader
 
         key = f"{alias}:{driver}"
         if key not in self._loaders:
             self._loaders[key] = Loader(CLOUD, self.opts, pack={
-                "__active_provider_name__": key, "__utils__": utils.utils_for(self.opts)})
+                "__active_provider_name__": key, "__utils__": utils_for(self.opts)})
         return self._loaders[key]
 
     def driver_function(self, alias: str, driver: str, name: str) -> Callable[..., Any]:
@@ -397,7 +398,7 @@ class Cloud:
     def _destroy_and_wait(self, reference: str, name: str, timeout: float) -> None:
         try:
             self.call_action(reference, "destroy", name)
-        except exception.CloudNodeNotFound:
+        except (exception.CloudNodeNotFound, exception.CloudNotFound):
             return
 
         def gone() -> Any:

@@ -1,15 +1,15 @@
 """Helpers cloud drivers use, mirroring ``salt.utils.cloud``.
 
 A driver written for Salt Cloud reaches these as ``__utils__["cloud.<name>"]``
-(the loader packs :func:`utils_for`) or imports this module in place of
-``salt.utils.cloud``.  Everything that leaves a driver for the bus goes
-through :func:`scrub`: passwords, keys and tokens never reach an event.
+(the loader packs :func:`hearth.clouds.salt_names.utils_for`) or imports this
+module in place of ``salt.utils.cloud`` (see :mod:`hearth.clouds.salt_names`).
+Everything that leaves a driver for the bus goes through :func:`scrub`:
+passwords, keys and tokens never reach an event.
 """
 
 from __future__ import annotations
 
 import collections
-import functools
 import inspect
 import ipaddress
 import logging
@@ -355,17 +355,32 @@ def takes_argument(function: Callable[..., Any], name: str) -> bool:
         return False
 
 
-def utils_for(opts: Mapping[str, Any]) -> dict[str, Callable[..., Any]]:
-    """Return the ``__utils__`` mapping a cloud driver sees (``cloud.fire_event``...)."""
-    from hearth.clouds import deploy
+# --- the rest of salt.utils.cloud: the node cache and the deploy helpers ---------
 
-    return {
-        "cloud.fire_event": fire_event,
-        "cloud.filter_event": functools.partial(filter_event, opts=opts),
-        "cloud.is_public_ip": is_public_ip,
-        "cloud.wait_for_ip": wait_for_ip,
-        "cloud.wait_for_fun": wait_for_fun,
-        "cloud.check_name": check_name,
-        "cloud.list_nodes_select": list_nodes_select,
-        "cloud.bootstrap": deploy.bootstrap,
-    }
+from hearth.clouds.cachedir import (  # noqa: E402 - re-exported as salt.utils.cloud's
+    cache_node,
+    cache_node_list,
+    cachedir_index_add,
+    cachedir_index_del,
+    delete_minion_cachedir,
+)
+from hearth.clouds.salt_deploy import (  # noqa: E402 - re-exported as salt.utils.cloud's
+    get_salt_interface,
+    minion_config,
+    os_script,
+    remove_sshkey,
+    salt_config_to_yaml,
+    userdata_template,
+    wait_for_port,
+)
+
+__all__ = [
+    "HIDDEN", "NODE_FIELDS", "action_only_message", "basic_nodes", "cache_node",
+    "cache_node_list", "cachedir_index_add", "cachedir_index_del", "capture_events",
+    "check_name", "cloud_event", "delete_minion_cachedir", "event_tag", "filter_event",
+    "finish_or_destroy", "fire_event", "function_only_message", "get_salt_interface",
+    "is_public_ip", "is_secret_key", "keep_on_failure", "list_nodes_select", "minion_config",
+    "node_record", "os_script", "release_events", "remove_sshkey", "require_action",
+    "require_function", "salt_config_to_yaml", "scrub", "simple_types", "takes_argument",
+    "userdata_template", "wait_for_fun", "wait_for_ip", "wait_for_port",
+]

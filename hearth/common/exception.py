@@ -656,13 +656,24 @@ class PillarHasErrors(HearthException):
 
 # --- cloud drivers -----------------------------------------------------------
 
-class CloudSystemExit(HearthException):
-    """A cloud call cannot go on: wrong calling convention, missing input (SaltCloudSystemExit)."""
+class CloudError(HearthException):
+    """Any error of a cloud driver or its configuration (SaltCloudException)."""
 
     msg_fmt = "%(message)s"
 
     def __init__(self, message: str) -> None:
         super().__init__(message=message)
+
+
+class CloudSystemExit(CloudError):
+    """A cloud call cannot go on: wrong calling convention, missing input (SaltCloudSystemExit).
+
+    ``exit_code`` is the exit status Salt's command would end with.
+    """
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 class CloudNodeExists(CloudSystemExit):
@@ -672,13 +683,8 @@ class CloudNodeExists(CloudSystemExit):
         super().__init__(f"A node named {name} already exists on {provider}.")
 
 
-class CloudExecutionFailure(HearthException):
+class CloudExecutionFailure(CloudError):
     """A cloud provider's API failed (SaltCloudExecutionFailure)."""
-
-    msg_fmt = "%(message)s"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message=message)
 
 
 class CloudExecutionTimeout(CloudExecutionFailure):
@@ -695,13 +701,17 @@ class CloudDeployFailed(CloudExecutionFailure):
         self.node, self.stage, self.reason, self.output = node, stage, reason, output
 
 
-class CloudConfigError(HearthException):
+class CloudConfigError(CloudError):
     """The cloud configuration (providers, profiles) is wrong; says which file and key."""
+
+
+class CloudNotFound(NotFound, CloudError):
+    """Something a cloud driver looked for does not exist (SaltCloudNotFound)."""
 
     msg_fmt = "%(message)s"
 
     def __init__(self, message: str) -> None:
-        super().__init__(message=message)
+        HearthException.__init__(self, message=message)
 
 
 class CloudNodeNotFound(EntityNotFound):
