@@ -267,16 +267,13 @@ class Cloud:
         for vm_ in vms:
             name = vm_["name"]
             if name in owners:
-                message = f"{name} already exists under {owners[name]}"
-                LOG.error("%s", message)
-                answer[name] = {"Error": message}
+                answer[name] = {"Error": f"{name} already exists under {owners[name]}"}
                 continue
             try:
                 answer[name] = self.create(vm_)
             except exception.HearthException as error:
                 if len(vms) == 1:
                     raise
-                LOG.error("cloud node %s was not created: %s", name, error)
                 answer[name] = {"Error": str(error)}
             owners[name] = vm_["driver"]
         return answer
