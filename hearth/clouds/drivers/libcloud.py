@@ -107,9 +107,14 @@ def _find(kind: str, wanted: Any, candidates: list[Any]) -> Any:
 
 
 def get_image(conn: Any, vm_: Mapping[str, Any]) -> Any:
-    """Return the libcloud image ``vm_`` names."""
-    return _find("image", config.get_cloud_config_value("image", vm_, __opts__),
-                 conn.list_images())
+    """Return the libcloud image ``vm_`` names (by id where the provider looks one up)."""
+    wanted = config.get_cloud_config_value("image", vm_, __opts__)
+    if type(conn).get_image is not _base_method("get_image"):
+        try:  # one image by id, not the provider's whole catalogue (EC2: thousands)
+            return conn.get_image(str(wanted))
+        except Exception:  # noqa: BLE001 - any answer but an image: look for it by name
+            LOG.debug("image %s is not an id of %s", wanted, conn.name, exc_info=True)
+    return _find("image", wanted, conn.list_images())
 
 
 def get_size(conn: Any, vm_: Mapping[str, Any]) -> Any:
