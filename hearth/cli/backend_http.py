@@ -10,6 +10,7 @@ the server's message, which the CLI prints as it prints local errors.
 from __future__ import annotations
 
 import json
+import sys
 import time
 import urllib.parse
 from collections.abc import Mapping
@@ -109,14 +110,16 @@ class HttpBackend:
     # --- plumbing -------------------------------------------------------------
     def _request(self, method: str, path: str, query: Mapping[str, Any] | None = None,
                  body: Any = None, expect_json: bool = True) -> Any:
-        import requests
-
+        # requests is loaded when the session is its own; the local engine's Unix-socket
+        # session needs none, and stackctl's quick commands must not pay for importing it
+        requests = sys.modules.get("requests")
+        unreachable = (requests.ConnectionError,) if requests is not None else ()
         url = path if path.startswith("http") else self.url + path
         try:
             response = self.session.request(
                 method, url, params=_without_none(query or {}), timeout=REQUEST_TIMEOUT,
                 json=body if body is not None else None, allow_redirects=False)
-        except requests.ConnectionError as error:
+        except unreachable as error:
             raise ApiUnreachable(url=self.url, reason=_reason(error)) from None
         if response.status_code in (301, 302, 303, 307):
             return self._request(method, response.headers["Location"], None, body, expect_json)
