@@ -73,6 +73,17 @@ DEFAULT_OPTS = [
                  help="Seconds after which an engine that missed its heartbeat is presumed dead."),
     cfg.FloatOpt("engine_heartbeat_interval", default=0.5, min=0.05,
                  help="Seconds between an engine's heartbeats while it holds stack locks."),
+    cfg.StrOpt("engine_takeover", default="resume", choices=[
+                   ("resume", "A live engine takes the stack's lock and finishes the action "
+                              "from the stored states: resources complete stay, resources in "
+                              "progress are continued through their plug-in (one that "
+                              "cannot continue fails with the reason)."),
+                   ("fail", "The stack and its resources in progress are marked FAILED "
+                            "('Engine went down during stack <ACTION>'), as Heat does; the "
+                            "user then updates, rolls back or deletes it.")],
+               help="What happens to a stack action whose engine stopped beating (no "
+                    "heartbeat for three engine_life_check_timeout, or one at a starting "
+                    "engine's start). Exactly one live engine takes each such stack."),
     cfg.IntOpt("gc_young_threshold", default=20000, min=0,
                help="Allocations between two young-generation garbage collections in an "
                     "engine process (Python's default is 700). An engine holds many "

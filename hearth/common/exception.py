@@ -440,6 +440,30 @@ class ResourceFailure(HearthException):
             self.args = (message,)
 
 
+class ActionNotContinuable(HearthException):
+    """An action a dead engine left in progress cannot be continued by another engine.
+
+    Raised by a plug-in's ``handle_<action>_continue`` with its reason, or by
+    the engine for a type that declares no way to continue the action.
+    """
+
+    msg_fmt = "Engine went down during %(action)s: %(reason)s"
+
+    def __init__(self, reason: str, action: str = "the action") -> None:
+        super().__init__(reason=reason, action=action)
+        self.reason = reason
+
+
+class ResourceFailedBefore(HearthException):
+    """A resource failed before its engine died; the walk another engine continues fails on it.
+
+    The message is the failure's stored reason, so the stack's reason reads
+    as the dead engine would have written it.
+    """
+
+    msg_fmt = "%(reason)s"
+
+
 class NestedStackFailure(HearthException):
     """A nested stack's action failed; built from its status reason, as Heat reads it.
 

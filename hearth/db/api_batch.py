@@ -109,6 +109,10 @@ _UPDATE_DATA = _Prepared(_DATA.update().where(_DATA.c.resource_id == bindparam("
                                               _DATA.c.key == bindparam("item"))
                          .values(value=bindparam("value"), redact=bindparam("redact")))
 _INSERT_DATA = _Prepared(_DATA.insert(), ("resource_id", "key", "value", "redact"))
+#: the data item holding a plug-in's progress in its current action
+PROGRESS_KEY = "progress"
+_DELETE_PROGRESS = _Prepared(_DATA.delete().where(_DATA.c.resource_id == bindparam("owner"),
+                                                  _DATA.c.key == bindparam("item")))
 _COUNT_EVENTS = _Prepared(select(func.count(_EVENTS.c.id))
                           .where(_EVENTS.c.stack_id == bindparam("stack_id")))
 _ACTION_STARTED = (select(_LOCKS.c.acquired_at)
@@ -256,8 +260,8 @@ def resource_state_record(db: Database, resource_id: int | None,
                           max_events: int | None = None,
                           purge_batch_size: int | None = None,
                           data: Iterable[DataItem] = (), *, wait: bool = True,
-                          on_commit: Callable[[str], None] | None = None
-                          ) -> tuple[int | None, str]:
+                          on_commit: Callable[[str], None] | None = None,
+                          clear_progress: bool = False) -> tuple[int | None, str]:
     """Store a resource's state, its event and ``data`` together; return (resource id, event uuid).
 
     ``resource_id`` None inserts the resource (``resource_values`` then
@@ -273,7 +277,8 @@ def resource_state_record(db: Database, resource_id: int | None,
     this returns once they are committed; without, it returns at once and
     the write is committed with the next batch (its errors are kept for the
     stack: ``db.writes.take_failures(stack_id)``).  ``on_commit(event
-    uuid)`` runs after the commit either way.
+    uuid)`` runs after the commit either way.  ``clear_progress`` removes
+    the :data:`PROGRESS_KEY` item first (a new action starts).
     """
     _reserve_event(db, event_values["stack_id"], max_events, purge_batch_size)
     event = _new_event(event_values)
@@ -293,6 +298,8 @@ def resource_state_record(db: Database, resource_id: int | None,
             if not _UPDATE_RESOURCE.run(cursor, dialect, row).rowcount:
                 raise exception.EntityNotFound(entity="Resource",
                                                name=event_values["resource_name"])
+            if clear_progress:
+                _DELETE_PROGRESS.run(cursor, dialect, {"owner": written, "item": PROGRESS_KEY})
         _write_data(cursor, dialect, written, items)
         _INSERT_EVENT.run(cursor, dialect, event)
         return written

@@ -110,6 +110,8 @@ def stacks_in_progress_of_dead_engines(db: Database, timeout: float,
             .where(models.Stack.status == "IN_PROGRESS", models.Stack.deleted_at.is_(None),
                    ~live_lock)
             .order_by(models.Stack.created_at, models.Stack.id)))
+        if not any(stack.owner_id is not None for stack in candidates):
+            return candidates  # (the periodic check's usual answer: no tree to read)
         live_locked = set(session.scalars(
             select(models.StackLock.stack_id).where(_live_holders(timeout, now))))
         owners = dict(session.execute(

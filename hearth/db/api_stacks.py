@@ -132,6 +132,13 @@ def stack_get(db: Database, stack_id: str, project_id: str | None = None,
     return row
 
 
+def stack_get_live(db: Database, stack_id: str) -> models.Stack | None:
+    """Return a stack that is not deleted, or None."""
+    with db.session_scope() as session:
+        return session.scalars(select(models.Stack).where(
+            models.Stack.id == stack_id, models.Stack.deleted_at.is_(None))).first()
+
+
 def stack_get_by_name(db: Database, name: str, project_id: str | None = None,
                       show_deleted: bool = False) -> models.Stack:
     """Return the live stack named ``name`` (the newest one when deleted ones are shown)."""
@@ -204,6 +211,23 @@ def stack_update(db: Database, stack_id: str, **values: Any) -> models.Stack:
         if "tags" in values:
             _write_tags(session, stack_id, values["tags"] or [])
     return row
+
+
+def stack_update_if(db: Database, stack_id: str, expected: Mapping[str, Any],
+                    **values: Any) -> bool:
+    """Change column values of a live stack only while it still has the ``expected`` ones.
+
+    One conditional UPDATE: when several processes race to change the same
+    stack from the same state (engines failing a dead engine's stack),
+    exactly one of them does; return whether this call did.  ``updated_at``
+    becomes now unless ``values`` gives it.
+    """
+    conditions = [getattr(models.Stack, key) == value for key, value in expected.items()]
+    with db.session_scope(write=True) as session:
+        return bool(session.execute(
+            update(models.Stack)
+            .where(models.Stack.id == stack_id, models.Stack.deleted_at.is_(None), *conditions)
+            .values(**{"updated_at": utcnow(), **values})).rowcount)
 
 
 def stack_delete(db: Database, stack_id: str) -> None:

@@ -19,6 +19,8 @@ A resource sees its stack through the minimal :class:`StackView` protocol.
 from __future__ import annotations
 
 import base64
+import functools
+import json
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -44,6 +46,16 @@ HANDLER_NAMES: dict[str, tuple[str, str]] = {
 
 #: Longest physical resource name (as Heat).
 MAX_PHYSICAL_NAME = 255
+
+#: The data item of :meth:`Resource.progress_set` (the engine's own name for it).
+PROGRESS_KEY = "progress"
+
+
+@functools.cache
+def keeps_progress(cls: type) -> bool:
+    """Return whether a type continues an action another engine began (and so keeps progress)."""
+    return any(callable(getattr(cls, f"handle_{action.lower()}_continue", None))
+               for action in HANDLER_NAMES)
 
 
 @runtime_checkable
@@ -217,6 +229,22 @@ class Resource:
     def data_delete(self, key: str) -> None:
         """Remove one item of per-resource data."""
         self.stack.store.delete_data(self, key)
+
+    # --- progress: what an engine taking the action over reads ---------------
+
+    def progress_set(self, progress: Mapping[str, Any]) -> None:
+        """Store how far the current action got (a JSON object), for ``handle_<action>_continue``.
+
+        It lives for one action: the engine removes it when the resource's
+        next action starts, so what a continue method reads is this action's.
+        Set in ``handle_<action>``, it is written before the engine polls.
+        """
+        self.data_set(PROGRESS_KEY, json.dumps(dict(progress)))
+
+    def progress(self) -> dict[str, Any] | None:
+        """Return the progress stored in the current action (None: none was stored)."""
+        stored = self.data_get().get(PROGRESS_KEY)
+        return None if stored is None else json.loads(stored)
 
     def secret_values(self) -> list[str]:
         """Return values of this resource that must be hidden like hidden parameters.

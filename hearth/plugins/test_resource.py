@@ -86,13 +86,44 @@ class TestResource(resource.Resource):
     }
 
     def _wait(self) -> Wait:
-        """Start the wait of the current action (its own, else ``wait_secs``)."""
+        """Start the wait of the current action (its own, else ``wait_secs``).
+
+        When it ends is stored as the action's progress (written before the
+        engine polls), so that an engine taking the action over waits only
+        what is left.
+        """
         per_action = self.properties[self.ACTION_WAIT_SECS] or {}
         seconds = per_action.get(self.action.lower())
         if seconds is None:
             seconds = self.properties[self.WAIT_SECS]
         LOG.info("Resource %s waits %ss during %s", self.name, seconds, self.action)
+        self.progress_set({"ends": None if seconds < 0 else time.time() + seconds})
         return Wait.start(self.stack, seconds)
+
+    def _rest_of_wait(self) -> Wait | None:
+        """Return the stored wait of the current action, from now (None if none was stored)."""
+        progress = self.progress()
+        if progress is None:
+            return None
+        ends = progress["ends"]
+        return Wait.start(self.stack, -1 if ends is None else max(0.0, ends - time.time()))
+
+    # an engine that takes an action over waits what is left of the stored wait; when
+    # none was stored, the dead engine's handle never finished (what it set is not
+    # stored either), so the handle runs again
+    def handle_create_continue(self) -> Wait:
+        """Continue a create another engine began (docs/plugin-guide.rst)."""
+        return self._rest_of_wait() or self.handle_create()
+
+    def handle_update_continue(self, json_snippet: Any, tmpl_diff: Any,
+                               prop_diff: Any) -> Wait | None:
+        """Continue an update another engine began."""
+        self.properties = self.make_properties(json_snippet)
+        return self._rest_of_wait() or self.handle_update(json_snippet, tmpl_diff, prop_diff)
+
+    def handle_delete_continue(self) -> Wait:
+        """Continue a delete another engine began."""
+        return self._rest_of_wait() or self.handle_delete()
 
     def handle_create(self) -> Wait:
         """Store the value (unless failing) and start waiting."""

@@ -91,10 +91,17 @@ def check_transition(resource_name: str, old: State, new: State) -> None:
 
 
 def set_state(resource: Any, action: str, status: str, reason: str = STATE_CHANGED) -> None:
-    """Move ``resource`` to ``action``/``status``, persist it and record the event."""
-    check_transition(resource.name, (resource.action, resource.status), (action, status))
+    """Move ``resource`` to ``action``/``status``, persist it and record the event.
+
+    An action that starts (IN_PROGRESS from another state; not an action
+    another engine continues) forgets the progress its plug-in stored for
+    the one before (:meth:`hearth.engine.resource.Resource.progress_set`).
+    """
+    old = (resource.action, resource.status)
+    check_transition(resource.name, old, (action, status))
     resource.action, resource.status, resource.status_reason = action, status, reason
-    resource.stack.record_resource_state(resource)
+    resource.stack.record_resource_state(
+        resource, starting=status == IN_PROGRESS and old != (action, status))
 
 
 # --- the plug-in calls -----------------------------------------------------
@@ -102,19 +109,21 @@ def set_state(resource: Any, action: str, status: str, reason: str = STATE_CHANG
 def _no_op(resource: Any) -> None:
     """Stand in for a store method the store does not have (an in-memory store)."""
 
-def plugin_steps(resource: Any, action: str, *args: Any, check_action: str | None = None
-                 ) -> Task:
+def plugin_steps(resource: Any, action: str, *args: Any, check_action: str | None = None,
+                 start: Callable[..., Any] | None = None) -> Task:
     """Call ``handle_<action>(*args)`` then poll ``check_<action>_complete`` until True.
 
     A missing handle is a no-op; a missing check means done after the handle.
     A number returned by the check (instead of True/False) is a poll-delay request.
     ``check_action`` names another action's check (``snapshot_delete`` polls
-    ``check_delete_complete``, as Heat).  When the walk is cancelled or times
-    out while the check is pending, ``handle_<action>_cancel(cookie)`` (if
-    the plug-in has one) stops the work.
+    ``check_delete_complete``, as Heat).  ``start`` replaces the handle (the
+    plug-in's ``handle_<action>_continue`` when an engine takes over the
+    action: :mod:`hearth.engine.resources.continuation`).  When the walk is
+    cancelled or times out while the check is pending,
+    ``handle_<action>_cancel(cookie)`` (if the plug-in has one) stops the work.
     """
     name = action.lower()
-    handle = getattr(resource, f"handle_{name}", None)
+    handle = start if start is not None else getattr(resource, f"handle_{name}", None)
     check = getattr(resource, f"check_{(check_action or action).lower()}_complete", None)
     store = resource.stack.store
     if handle is not None:
@@ -148,13 +157,15 @@ def poll(check: Callable[[Any], Any], cookie: Any,
             raise
 
 
-def recorded(resource: Any, action: str, steps: Iterable[Any]) -> Task:
+def recorded(resource: Any, action: str, steps: Iterable[Any],
+             reason: str = STATE_CHANGED) -> Task:
     """Run ``steps`` framed by IN_PROGRESS and COMPLETE/FAILED, as Heat's action recorder.
 
-    A plug-in error becomes :class:`ResourceFailure` (reason "Type: resources.name: msg").
+    ``reason`` is the IN_PROGRESS state's.  A plug-in error becomes
+    :class:`ResourceFailure` (reason "Type: resources.name: msg").
     Cancellation and timeouts are recorded as FAILED and propagate unchanged.
     """
-    set_state(resource, action, IN_PROGRESS)
+    set_state(resource, action, IN_PROGRESS, reason)
     try:
         yield from steps
     except exception.ForcedCancel:

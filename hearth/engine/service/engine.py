@@ -105,7 +105,7 @@ class EngineService(StackKeeping, StackReads):
         """Start the engine runtime now (a server's engine), unless it runs; return it."""
         if self._runtime is None:
             from hearth.engine.service.runtime import EngineRuntime
-            self._runtime = EngineRuntime(self.db, self._engine_id)
+            self._runtime = EngineRuntime(self.db, self._engine_id, load=self._load)
         return self._runtime
 
     @property

@@ -1,47 +1,70 @@
-"""Fail the stacks that dead engines left IN_PROGRESS, from the database alone.
+"""Take over the stacks that dead engines left IN_PROGRESS: finish their actions, or fail them.
 
-An engine runtime recovers when it starts, and a process that only reads
-(``stackctl stack-list``) recovers once before its first read, so a stack
-whose engine died is shown FAILED ("Engine went down during stack
-<ACTION>") and can be updated, rolled back or deleted.
+A stack is left when it is IN_PROGRESS and neither it nor a stack above it
+(nested stacks act under their root's lock) holds the lock of a live engine
+(:func:`hearth.db.api_locks.stacks_in_progress_of_dead_engines`).  What
+happens to it is ``engine_takeover``'s choice:
+
+``resume``
+    An engine runtime takes the stack's lock (a conditional UPDATE or an
+    INSERT: when several engines race, exactly one gets it) and finishes
+    the action from the stored states
+    (:func:`EngineRuntime.take_over <hearth.engine.service.runtime.EngineRuntime.take_over>`,
+    :mod:`hearth.engine.stacks.continuation`).  A nested stack whose parent
+    is left too is continued by its parent's resource.  A process that only
+    reads takes nothing over: the stack shows its action in progress until
+    an engine runs.
+``fail``
+    The stack and its resources in progress fail, as Heat does ("Engine
+    went down during stack <ACTION>"), with one conditional UPDATE, so
+    exactly one process writes the failure and its event
+    (:func:`hearth.engine.stacks.continuation.fail_left`).
 """
 
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from hearth.common.config import CONF
-from hearth.db import api_events, api_locks, api_resources, api_snapshots, api_stacks
+from hearth.db import api_locks
 from hearth.db.session import Database
-from hearth.engine.states import FAILED, IN_PROGRESS
+from hearth.engine.stacks.continuation import fail_left, went_down_reason
+
+if TYPE_CHECKING:
+    from hearth.engine.service.runtime import EngineRuntime
 
 LOG = logging.getLogger(__name__)
 
+#: ``engine_takeover`` choices
+RESUME, FAIL = "resume", "fail"
 
-def recover(db: Database, life_timeout: float | None = None) -> list[str]:
-    """Fail stacks left IN_PROGRESS by dead engines (and their resources); return their ids.
+
+def resuming() -> bool:
+    """Return whether engines finish dead engines' actions (else they fail them)."""
+    return CONF.engine_takeover == RESUME
+
+
+def recover(db: Database, life_timeout: float | None = None,
+            runtime: EngineRuntime | None = None) -> list[str]:
+    """Take over (or fail) the stacks dead engines left; return the ids of those this call took.
 
     An engine is dead when it has not beaten for ``life_timeout`` seconds
-    (default ``engine_life_check_timeout``).
+    (default ``engine_life_check_timeout``).  Stacks are taken over only by
+    an engine ``runtime``; without one (a process that only reads) they are
+    failed under ``fail`` and left alone under ``resume``.
     """
-    recovered = []
     timeout = CONF.engine_life_check_timeout if life_timeout is None else life_timeout
-    for row in api_locks.stacks_in_progress_of_dead_engines(db, timeout):
-        reason = f"Engine went down during stack {row.action}"
-        api_stacks.stack_update(db, row.id, status=FAILED, status_reason=reason)
-        # its resources left running fail too, so the next action may replace them
-        for left in api_resources.resource_get_all_by_stack(db, row.id,
-                                                            {"status": IN_PROGRESS}):
-            api_resources.resource_update(db, left.id, status=FAILED, status_reason=reason)
-        # a snapshot being taken will never be finished: it fails (and may be deleted)
-        api_snapshots.snapshot_fail_unfinished(db, row.id, reason)
-        api_events.event_create(db, {
-            "stack_id": row.id, "resource_name": row.name, "physical_resource_id": row.id,
-            "resource_type": "OS::Heat::Stack", "resource_action": row.action,
-            "resource_status": FAILED, "resource_status_reason": reason})
-        holder = api_locks.lock_get_engine_id(db, row.id)
-        if holder:
-            api_locks.lock_release(db, row.id, holder)
-        LOG.warning("stack %s (%s): %s", row.name, row.id, reason)
-        recovered.append(row.id)
-    return recovered
+    if resuming() and runtime is None:
+        return []
+    left = api_locks.stacks_in_progress_of_dead_engines(db, timeout)
+    if not resuming():
+        return [row.id for row in left if fail_left(db, row, went_down_reason(row.action))]
+    ids = {row.id for row in left}
+    taken = []
+    for row in left:
+        if row.owner_id in ids:
+            continue  # its parent's resource continues it
+        if runtime.take_over(row.id, timeout):
+            taken.append(row.id)
+    return taken

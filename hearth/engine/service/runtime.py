@@ -6,10 +6,11 @@ lock of a stack above it: a lock held by a live engine gives
 :class:`ActionInProgress`, one held by a dead engine is stolen.  Work that
 acts outside a stack action (a signal whose handler resizes a group's
 nested stack) holds the signalled stack's lock while it runs
-(:meth:`EngineRuntime.holding`).  At start, and periodically, the engine
-fails the stacks that dead engines left IN_PROGRESS ("Engine went down
-during stack <ACTION>"), so every stack can always be updated, rolled back
-or deleted; a stack acted on under a live engine's lock is never one of them.
+(:meth:`EngineRuntime.holding`).  At start, and at every beat, the engine
+takes over the stacks that dead engines left IN_PROGRESS
+(:mod:`hearth.engine.service.recovery`): it finishes their actions
+(:meth:`EngineRuntime.take_over`), or fails them as Heat does, so no stack
+is ever stuck; a stack acted on under a live engine's lock is never one of them.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import gc
 import logging
 import os
 import socket
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -62,8 +62,11 @@ def tune_garbage_collector(young_threshold: int) -> None:
 class EngineRuntime:
     """Register, beat, lock and run stack actions on green threads."""
 
-    def __init__(self, db: Database, engine_id: str | None = None) -> None:
+    def __init__(self, db: Database, engine_id: str | None = None,
+                 load: Callable[[Any], Any] | None = None) -> None:
+        """Register and start beating; ``load(stack row)`` builds a stack to take over."""
         self.db = db
+        self._load = load
         tune_garbage_collector(CONF.gc_young_threshold)
         self.engine_id = engine_id or str(uuid.uuid4())
         self.running: dict[str, Any] = {}      # stack id -> green thread
@@ -97,33 +100,74 @@ class EngineRuntime:
                      publisher.path)
 
     def _beat(self) -> None:
-        """Beat; and, every ``engine_life_check_timeout``, recover what dead engines left.
+        """Beat; and at every beat, take over what dead engines left.
 
         A long-lived engine (hearth-api, stackctl's local engine) otherwise
         recovers only at its start: a stack whose engine died after that, or
         whose engine still looked alive then, would stay IN_PROGRESS.  These
         checks count an engine dead only after :data:`PERIODIC_LIFE_FACTOR`
         times the life check timeout, so that a live engine whose beats were
-        held up (a long blocking step, a loaded machine) is not taken for dead.
+        held up (a long blocking step, a loaded machine) is not taken for dead;
+        checking at every beat takes a dead engine's stacks over at most a
+        beat after that.
         """
-        last_check = time.monotonic()
         while self._beating:
             try:
                 api_engines.engine_heartbeat(self.db, self.engine_id)
             except Exception:  # noqa: BLE001 - a missed beat is retried next time
                 LOG.debug("engine %s heartbeat failed", self.engine_id, exc_info=True)
-            if time.monotonic() - last_check >= CONF.engine_life_check_timeout:
-                last_check = time.monotonic()
-                try:
-                    recovery.recover(self.db, CONF.engine_life_check_timeout
-                                     * PERIODIC_LIFE_FACTOR)
-                except Exception:  # noqa: BLE001 - retried at the next check
-                    LOG.debug("engine %s: recovery failed", self.engine_id, exc_info=True)
+            try:
+                recovery.recover(self.db, self.dead_after(), self)
+            except Exception:  # noqa: BLE001 - retried at the next check
+                LOG.warning("engine %s: taking over dead engines' stacks failed",
+                            self.engine_id, exc_info=True)
             scheduler.green_sleep(CONF.engine_heartbeat_interval)
 
+    @staticmethod
+    def dead_after() -> float:
+        """Return the seconds without a beat after which a periodic check counts an engine dead."""
+        return CONF.engine_life_check_timeout * PERIODIC_LIFE_FACTOR
+
     def recover(self) -> list[str]:
-        """Fail stacks left IN_PROGRESS by dead engines; return their ids."""
-        return recovery.recover(self.db)
+        """Take over (or fail) the stacks dead engines left IN_PROGRESS; return those taken.
+
+        At an engine's start an engine silent for ``engine_life_check_timeout``
+        counts dead when its stacks are failed; one whose actions would be
+        finished here must be silent as long as for the periodic checks
+        (finishing the action of an engine that is only slow would run it twice).
+        """
+        timeout = self.dead_after() if recovery.resuming() else None
+        return recovery.recover(self.db, timeout, self)
+
+    def take_over(self, stack_id: str, timeout: float) -> bool:
+        """Take the lock of a stack a dead engine left and finish its action here; return whether.
+
+        The lock moves with a conditional UPDATE (or is INSERTed when there
+        is none), so of several engines taking the same stack over exactly
+        one gets it; the stack is read again under the lock (another engine
+        may have finished it and released the lock meanwhile).  A stack
+        this engine cannot build (a type it does not know) is failed with
+        the reason.
+        """
+        from hearth.db.models import Stack as StackRow
+        from hearth.engine.stacks import continuation
+        if stack_id in self.running or api_locks.lock_take(
+                self.db, stack_id, self.engine_id, timeout) is not None:
+            return False
+        row: StackRow | None = api_stacks.stack_get_live(self.db, stack_id)
+        if row is None or row.status != IN_PROGRESS or self._load is None:
+            self._release(stack_id)
+            return False
+        try:
+            stack = self._load(row)
+        except Exception as error:  # noqa: BLE001 - the stack must not stay stuck
+            LOG.warning("stack %s: cannot take over its %s (%s)", row.name, row.action, error)
+            continuation.fail_left(self.db, row, f"{continuation.went_down_reason(row.action)}"
+                                   f"; it cannot be continued: {error}", self.engine_id)
+            self._release(stack_id)
+            return False
+        self.start(stack, lambda: continuation.continue_action(stack, self.engine_id))
+        return True
 
     def lock(self, stack_id: str, stack_name: str, action: str) -> None:
         """Take the stack's lock or raise ActionInProgress."""

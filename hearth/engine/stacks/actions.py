@@ -59,29 +59,46 @@ def nodes_with_leftovers(stack: Stack) -> tuple[Mapping[Hashable, Iterable[Hasha
 class ActionPlan:
     """How one stack action walks its resources.
 
-    ``nodes(stack)`` gives the walk's (requires, resources) maps.
+    ``nodes(stack)`` gives the walk's (requires, resources) maps;
+    ``resource_action`` is the action ``task`` records on each resource.
     """
 
     direction: Direction
     task: Callable[[Resource], Task]
+    resource_action: str
     aggregate_errors: bool = False
     nodes: Callable[[Stack], tuple[Mapping[Hashable, Iterable[Hashable]],
                                    Mapping[Hashable, Resource]]] = stack_nodes
 
 
 ACTION_PLANS: dict[str, ActionPlan] = {
-    CREATE: ActionPlan(Direction.FORWARD, lambda resource: resource.create()),
+    CREATE: ActionPlan(Direction.FORWARD, lambda resource: resource.create(), CREATE),
     # a delete deletes the originals a stopped update left too
-    DELETE: ActionPlan(Direction.REVERSE, lambda resource: resource.delete(),
+    DELETE: ActionPlan(Direction.REVERSE, lambda resource: resource.delete(), DELETE,
                        nodes=nodes_with_leftovers),
     # rolling back a create deletes what it made, dependents first
-    ROLLBACK: ActionPlan(Direction.REVERSE, lambda resource: resource.delete()),
-    SUSPEND: ActionPlan(Direction.REVERSE, lambda resource: resource.suspend()),
-    RESUME: ActionPlan(Direction.FORWARD, lambda resource: resource.resume()),
-    CHECK: ActionPlan(Direction.FORWARD, lambda resource: resource.check(),
-                        aggregate_errors=True),
-    SNAPSHOT: ActionPlan(Direction.FORWARD, lambda resource: resource.snapshot()),
+    ROLLBACK: ActionPlan(Direction.REVERSE, lambda resource: resource.delete(), DELETE),
+    SUSPEND: ActionPlan(Direction.REVERSE, lambda resource: resource.suspend(), SUSPEND),
+    RESUME: ActionPlan(Direction.FORWARD, lambda resource: resource.resume(), RESUME),
+    CHECK: ActionPlan(Direction.FORWARD, lambda resource: resource.check(), CHECK,
+                      aggregate_errors=True),
+    SNAPSHOT: ActionPlan(Direction.FORWARD, lambda resource: resource.snapshot(), SNAPSHOT),
 }
+
+
+def plan_task(stack: Stack, plan: ActionPlan) -> Callable[[Resource], Task]:
+    """Return the per-resource task of a walk of ``plan`` on ``stack``.
+
+    In a walk this engine took over from a dead one (``stack.continuing_since``
+    set; this walk takes it), each task first reads the resource's stored
+    state (:func:`hearth.engine.resources.continuation.continued`).
+    """
+    since, stack.continuing_since = stack.continuing_since, None
+    if since is None:
+        return plan.task
+    from hearth.engine.resources import continuation
+    return lambda resource: continuation.continued(
+        resource, plan.resource_action, lambda: plan.task(resource), since)
 
 
 def action_timeout(stack: Stack) -> float:
@@ -200,8 +217,9 @@ def run_action(stack: Stack, action: str) -> bool:
         if before is not None:
             before(stack)
         requires, nodes = plan.nodes(stack)
+        task = plan_task(stack, plan)
         return walk_resources(stack, requires, plan.direction,
-                              lambda node: plan.task(nodes[node]),
+                              lambda node: task(nodes[node]),
                               aggregate_errors=plan.aggregate_errors,
                               group_of=lambda node: nodes[node].type_name)
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from hearth import bus
 from hearth.db import api_batch, models
 from hearth.db.session import Database
+from hearth.engine.resource import keeps_progress
 from hearth.engine.resources import actions as resource_actions
 from hearth.engine.resources.store_db import DbResourceStore
 from hearth.engine.scheduler import green_sleep
@@ -97,6 +98,9 @@ class Stack:
         self.clock = clock
         self.sleep = sleep or green_sleep
         self.walker: Any = None  # the walk in progress, for cancel
+        #: when the action a dead engine left began, while this engine continues it
+        #: (:mod:`hearth.engine.stacks.continuation`); the next walk takes it
+        self.continuing_since: Any = None
         self.store = DbResourceStore(db)
         self.resources: dict[str, Resource] = {}
         #: the resources whose type keeps secrets (read by :meth:`secrets`).
@@ -147,6 +151,8 @@ class Stack:
             resource.action, resource.status = row.action, row.status
             resource.status_reason = row.status_reason
             resource.resource_id = row.physical_resource_id
+            #: when the state was stored (a continued walk tells its own failures by it)
+            resource.stored_at = row.updated_at or row.created_at
 
     @property
     def graph(self) -> nx.DiGraph:
@@ -183,8 +189,12 @@ class Stack:
         return hidden + [value for keeper in self.secret_keepers
                          for value in keeper.secret_values()]
 
-    def record_resource_state(self, resource: Any) -> None:
+    def record_resource_state(self, resource: Any, starting: bool = False) -> None:
         """Persist a resource's state, its event and its held-back data in one write.
+
+        ``starting``: an action starts (its plug-in's stored progress of the
+        action before is removed in the same write, for the types that keep
+        progress: :func:`hearth.engine.resource.keeps_progress`).
 
         The write joins the database's group-commit queue
         (:mod:`hearth.db.write_queue`).  An IN_PROGRESS state (the plug-in
@@ -208,6 +218,7 @@ class Stack:
                                   resource_actions.event_properties(resource, self.secrets()))
         resource.db_id, _event_uuid = api_batch.resource_state_record(
             self.db, resource.db_id, values, event, data=self.store.take_pending(resource),
+            clear_progress=starting and keeps_progress(type(resource)),
             wait=(resource.status == resource_actions.IN_PROGRESS
                   and getattr(resource, "acts_outside", True)),
             on_commit=lambda event_uuid: self.publish_event(event, event_uuid))
