@@ -19,7 +19,7 @@ The nested stack's id is the resource's physical id and its reference
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
@@ -32,6 +32,8 @@ from hearth.engine.states import (
     CREATE,
     DELETE,
     FAILED,
+    IN_PROGRESS,
+    INIT,
     RESUME,
     SNAPSHOT,
     SUSPEND,
@@ -180,6 +182,52 @@ class StackResource(resource.Resource):
             raise exception.NotFound(
                 message=f"Cannot {action.lower()} {self.name}, stack not created")
         self._start(child, action, lambda: stack_actions.run_action(child, action))
+
+    # --- continuing an action another engine began (docs/plugin-guide.rst) -------------
+    def _continue_nested(self, action: str, fresh: Callable[[], Any]) -> Any:
+        """Continue the nested stack's ``action`` a dead engine left; return the check's cookie.
+
+        The child in progress goes on from its stored states
+        (:func:`hearth.engine.stacks.continuation.continue_action`), on a
+        green thread as a child's action does; a child that finished it is
+        only read by the check; a child never stored, or not reached by the
+        action yet, gets it from ``fresh()`` (the handle).
+        """
+        from hearth.engine.stacks import actions as stack_actions
+        from hearth.engine.stacks import continuation
+        child = self.nested()
+        if child is not None and action == CREATE and child.action == INIT:
+            # stored, never started: it is this resource's nested stack all the same
+            self.resource_id_set(child.id)
+            self._start(child, CREATE, lambda: stack_actions.run_action(child, CREATE))
+            return action
+        if child is None or child.action != action:
+            return fresh()
+        if child.status == IN_PROGRESS:
+            engine_id = getattr(self.stack, "continued_by", None) or "?"
+            self._start(child, action,
+                        lambda: continuation.continue_action(child, engine_id))
+        return action
+
+    def handle_create_continue(self) -> Any:
+        """Continue the nested CREATE (or create the nested stack if it was never stored)."""
+        return self._continue_nested(CREATE, self.handle_create)
+
+    def handle_delete_continue(self) -> Any:
+        """Continue the nested DELETE (or start it)."""
+        return self._continue_nested(DELETE, self.handle_delete)
+
+    def handle_suspend_continue(self) -> Any:
+        """Continue the nested SUSPEND (or start it)."""
+        return self._continue_nested(SUSPEND, self.handle_suspend)
+
+    def handle_resume_continue(self) -> Any:
+        """Continue the nested RESUME (or start it)."""
+        return self._continue_nested(RESUME, self.handle_resume)
+
+    def handle_check_continue(self) -> Any:
+        """Continue the nested CHECK (or start it)."""
+        return self._continue_nested(CHECK, self.handle_check)
 
     # --- outputs and members ------------------------------------------------------------
     def nested_outputs(self) -> dict[str, Any]:

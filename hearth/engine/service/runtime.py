@@ -125,8 +125,14 @@ class EngineRuntime:
 
     @staticmethod
     def dead_after() -> float:
-        """Return the seconds without a beat after which a periodic check counts an engine dead."""
-        return CONF.engine_life_check_timeout * PERIODIC_LIFE_FACTOR
+        """Return the seconds without a beat after which a periodic check counts an engine dead.
+
+        :data:`PERIODIC_LIFE_FACTOR` life check timeouts, less the beat
+        interval at which the checks run: a dead engine's stacks are taken
+        over at most that many life check timeouts after its last beat.
+        """
+        return (CONF.engine_life_check_timeout * PERIODIC_LIFE_FACTOR
+                - CONF.engine_heartbeat_interval)
 
     def recover(self) -> list[str]:
         """Take over (or fail) the stacks dead engines left IN_PROGRESS; return those taken.

@@ -90,6 +90,7 @@ def continue_action(stack: Stack, engine_id: str) -> bool:
         fail_left(stack.db, row, went_down_reason(action), engine_id)
         row.status, row.status_reason = FAILED, went_down_reason(action)
         return False
+    stack.continued_by = engine_id  # (its nested stacks' notes name it too)
     note = continued_note(action, engine_id)
     api_stacks.stack_update_if(stack.db, stack.id, {"action": action, "status": IN_PROGRESS},
                                status_reason=note, updated_at=row.updated_at)

@@ -59,8 +59,8 @@ def tree(tmp_path):
     return tmp_path
 
 
-def show(home, name):
-    result = run(home, "stack-show", name, "--format", "json")
+def show(home, name, config=None):
+    result = run(home, "stack-show", name, "--format", "json", config=config)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -143,26 +143,70 @@ def test_a_nested_template_error_names_the_file_and_the_path(hearth_home, tree):
            'reference "flavour"' in result.stderr, result.stderr
 
 
-@pytest.mark.slow
-def test_a_killed_engine_mid_nested_create_leaves_both_failed_and_deletable(hearth_home,
-                                                                            tree):
-    (tree / "main.yaml").write_text(MAIN.replace("flavor: small, size: 0", "flavor: small, "
-                                                                           "size: 30"))
-    process = start(hearth_home, "stack-create", "-f", str(tree / "main.yaml"),
-                    "-e", str(tree / "env.yaml"), "doomed")
+def kill_mid_nested_create(home, tree, size: int, options: str):
+    """Start creating ``doomed`` (its nested 'slow' waits ``size`` s); SIGKILL it mid-create.
+
+    Return the configuration file (``options`` in ``[DEFAULT]``).
+    """
+    config = tree / "hearth.conf"
+    config.write_text(f"[DEFAULT]\n{options}\n")
+    (tree / "main.yaml").write_text(MAIN.replace("flavor: small, size: 0",
+                                                 f"flavor: small, size: {size}"))
+    process = start(home, "stack-create", "-f", str(tree / "main.yaml"),
+                    "-e", str(tree / "env.yaml"), "doomed", config=config)
     try:
         read_until(process, "[web]: CREATE_IN_PROGRESS")
         time.sleep(0.5)  # the nested stack's own members are acting
     finally:
-        kill_engine(hearth_home, process)
+        kill_engine(home, process)
+    return config
+
+
+def stacks_by_name(home, config):
+    listed = run(home, "stack-list", "--show-nested", "--format", "json", config=config)
+    return {s["stack_name"]: show(home, s["id"], config) for s in json.loads(listed.stdout)}
+
+
+@pytest.mark.slow
+def test_a_killed_engine_mid_nested_create_leaves_both_failed_and_deletable(hearth_home,
+                                                                            tree):
+    config = kill_mid_nested_create(hearth_home, tree, 30, "engine_takeover = fail")
     time.sleep(2.5)  # the default engine_life_check_timeout is 2 s
-    listed = run(hearth_home, "stack-list", "--show-nested", "--format", "json")
-    stacks = {s["stack_name"]: show(hearth_home, s["id"]) for s in json.loads(listed.stdout)}
+    stacks = stacks_by_name(hearth_home, config)
     web = next(name for name in stacks if name.startswith("doomed-web-"))
     for name in ("doomed", web):  # the nested stack too, though it held no lock
         assert (stacks[name]["stack_status"], stacks[name]["stack_status_reason"]) == (
             "CREATE_FAILED", "Engine went down during stack CREATE")
-    deleted = run(hearth_home, "stack-delete", "-y", "doomed")
+    deleted = run(hearth_home, "stack-delete", "-y", "doomed", config=config)
     assert "Stack doomed DELETE_COMPLETE" in deleted.stdout, deleted.stdout + deleted.stderr
-    left = run(hearth_home, "stack-list", "--show-nested", "--format", "json")
+    left = run(hearth_home, "stack-list", "--show-nested", "--format", "json", config=config)
     assert json.loads(left.stdout) == []
+
+
+@pytest.mark.slow
+def test_the_next_engine_finishes_a_killed_nested_create(hearth_home, tree):
+    config = kill_mid_nested_create(hearth_home, tree, 4, "engine_life_check_timeout = 0.5\n"
+                                                          "engine_heartbeat_interval = 0.1")
+    # the next command's engine takes the create over, the nested stack's with it
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline:
+        stacks = stacks_by_name(hearth_home, config)
+        if all(not s["stack_status"].endswith("IN_PROGRESS") for s in stacks.values()):
+            break
+        time.sleep(0.3)
+    assert {name: s["stack_status"] for name, s in stacks.items()} == {
+        name: "CREATE_COMPLETE" for name in stacks}
+    assert len(stacks) == 3  # doomed and its two nested stacks: none made twice
+    web = next(name for name in stacks if name.startswith("doomed-web-"))
+    events = run(hearth_home, "event-list", stacks[web]["id"], "--format", "json",
+                 config=config)
+    lines = [(e["resource_name"], e["resource_status"], e["resource_status_reason"])
+             for e in json.loads(events.stdout)]
+    assert [line for line in lines if line[0] == "slow"] == [
+        ("slow", "CREATE_IN_PROGRESS", "state changed"),
+        ("slow", "CREATE_IN_PROGRESS",
+         "Engine went down during the action: continued by another engine"),
+        ("slow", "CREATE_COMPLETE", "state changed")]
+    assert ("doomed", "CREATE_COMPLETE", "Stack CREATE completed successfully") in [
+        (s["stack_name"], s["stack_status"], s["stack_status_reason"])
+        for s in stacks.values()]

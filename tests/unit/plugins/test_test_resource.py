@@ -16,7 +16,7 @@ def created(props=None, stack=None):
 def test_create_stores_value_and_waits_on_the_clock():
     res = created({"value": "v", "wait_secs": 10})
     wait = res.handle_create()
-    assert res.data_get() == {"value": "v"} and res.resource_id.startswith("demo-web-")
+    assert res.data_get()["value"] == "v" and res.resource_id.startswith("demo-web-")
     # not done: the seconds left (at most poll_interval_max), the next poll delay
     assert res.check_create_complete(wait) == pytest.approx(1)
     res.stack.clock.advance(9.5)
@@ -43,7 +43,7 @@ def test_action_wait_secs_overrides_and_minus_one_waits_forever():
 def test_fail_raises_after_the_wait_but_not_on_delete():
     res = created({"fail": True})
     wait = res.handle_create()
-    assert res.data_get() == {} and res.resource_id is None
+    assert list(res.data_get()) == ["progress"] and res.resource_id is None
     with pytest.raises(ValueError) as info:
         res.check_create_complete(wait)
     assert str(info.value) == "Test Resource failed web"
@@ -103,3 +103,28 @@ def test_takes_no_signals_as_heat():
     with pytest.raises(exception.ResourceActionNotSupported,
                        match="signal is not supported for resource."):
         signals.deliver(res, {})
+
+
+def test_the_wait_ends_when_stored_and_an_engine_taking_over_waits_what_is_left(monkeypatch):
+    import time
+
+    res = created({"value": "v", "wait_secs": 10})
+    now = time.time()
+    monkeypatch.setattr(time, "time", lambda: now)
+    res.handle_create()
+    assert res.progress() == {"ends": now + 10}
+    # another engine takes the create over 4 s later: 6 s are left, the handle does not run again
+    monkeypatch.setattr(time, "time", lambda: now + 4)
+    res.data_set("value", "not run again")
+    wait = res.handle_create_continue()
+    assert wait.seconds == pytest.approx(6) and res.data_get()["value"] == "not run again"
+    monkeypatch.setattr(time, "time", lambda: now + 30)  # long over: nothing left to wait
+    assert res.check_create_complete(res.handle_create_continue()) is True
+
+
+def test_an_engine_taking_over_a_create_whose_handle_stored_nothing_runs_it():
+    res = created({"value": "v", "action_wait_secs": {"create": -1}})
+    wait = res.handle_create_continue()
+    assert res.data_get()["value"] == "v" and wait.seconds == -1
+    assert res.progress() == {"ends": None}
+    assert res.handle_create_continue().seconds == -1  # waits forever still
