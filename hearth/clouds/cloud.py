@@ -236,18 +236,23 @@ class Cloud:
     def _after_failed_deploy(self, vm_: Mapping[str, Any],
                              failure: exception.CloudDeployFailed) -> exception.CloudDeployFailed:
         """Destroy the node of a failed deploy (unless kept); return the error to raise."""
-        from hearth.clouds import agent_master, config
+        from hearth.clouds import agent_master
 
         name = str(vm_["name"])
-        if config.get_cloud_config_value("keep_on_failure", vm_, self.opts, False) in (
-                True, "true", "True", "yes", 1):
-            note = "the node is kept (keep_on_failure)"
+        try:
+            node_id = self.call_function(vm_["driver"], "list_nodes").get(name, {}).get("id")
+        except exception.HearthException:
+            node_id = None
+        node = f"the node {node_id}" if node_id else "the node"
+        if utils.keep_on_failure(vm_, self.opts):
+            note = (f"{node} is kept (keep_on_failure): destroy it with 'stackctl "
+                    f"cloud-destroy {name}'")
         else:
             try:
-                self.destroy_and_wait(vm_["driver"], name, 60)
-                note = "the node was destroyed"
+                self.destroy_and_wait(vm_["driver"], name, 60, node_id=node_id)
+                note = f"{node} was destroyed"
             except exception.HearthException as error:
-                note = f"destroying the node failed too: {error}"
+                note = f"destroying {node} failed too: {error}"
             agent_master.forget(agent_master.settings_for(vm_, self.opts), name)
         return exception.CloudDeployFailed(failure.node, failure.stage,
                                            f"{failure.reason} ({note})", failure.output)

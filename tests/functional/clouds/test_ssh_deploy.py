@@ -8,6 +8,7 @@ jobs and receives its pillar through the master.
 """
 
 import json
+import re
 import subprocess
 
 import pytest
@@ -86,6 +87,7 @@ def test_a_failed_install_names_the_stage_shows_the_output_and_destroys_the_node
     assert message.startswith("Deploying the agent of node broken-1 failed at the install "
                               "stage: the deploy script exited with status 2")
     assert "-n            only say whether this version is installed" in message
+    assert re.search(r"status 2 \(the node [0-9]+ was destroyed\)\n", message), message
     assert "broken-1" not in deploy_cloud.query()["my-dummy"]["libcloud"]
 
 
