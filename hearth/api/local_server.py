@@ -267,7 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         daemon.setup_logging("hearth-local-engine",
                              os.path.join(config.CONF.state_path, "local-engine.log"), False)
         from hearth.api.server import build_application
-        app, service = build_application(noauth=True)
+        app, service = build_application(noauth=True, local_user=True)
         listener = listen(args.socket)
         engine = LocalEngine(app, service, args.socket, config.CONF.cli.local_engine_idle_timeout,
                              lambda: setting_signature(config.CONF, config.database_url()))

@@ -51,17 +51,23 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def build_application(noauth: bool) -> tuple[Any, Any]:
-    """Return ``(wsgi_app, engine_service)`` on the configured database."""
+def build_application(noauth: bool, local_user: bool = False) -> tuple[Any, Any]:
+    """Return ``(wsgi_app, engine_service)`` on the configured database.
+
+    ``local_user``: the engine is the user's own (stackctl's local engine):
+    its stacks and job requests act with the user's rights, not a project's.
+    """
     import functools
 
     from hearth.api.app import build_app
     from hearth.common import config
     from hearth.db import tokens
     from hearth.engine.service.engine import EngineService
+    from hearth.jobservice import JobService
 
     url = config.database_url()
-    service = EngineService(db_url=url)
+    jobs = JobService.for_local_user() if local_user else JobService()
+    service = EngineService(db_url=url, jobs=jobs)
     service.start()  # a server is an engine from its start: registered, beating, recovered
     verify = None if noauth else functools.partial(tokens.verify_token, url=url)
     return build_app(service, verify=verify, noauth=noauth), service

@@ -33,7 +33,8 @@ class EmbeddedBackend:
         from hearth.common.context import RequestContext
         if service is None:
             from hearth.engine.service.engine import EngineService
-            service = EngineService()
+            from hearth.jobservice import JobService
+            service = EngineService(jobs=JobService.for_local_user())
         self.service = service
         self.context = RequestContext.local(project_id)
 

@@ -4,9 +4,9 @@ The master is the one named by the provider's ``master_config`` (a Hearth
 configuration file), else by this process's own ``[master]`` section.
 Each call opens a short-lived client on the calling (worker) thread.
 
-Waiting for the new agent publishes ``test.ping`` through the master client
-(:class:`~hearth.master.client.MasterClient`), the path every other job of
-the engine takes today; it moves to the job service with them.
+Waiting for the new agent asks the JobService
+(:meth:`~hearth.jobservice.JobService.wait_for_agent`), which publishes
+``test.ping`` to that one agent once it is connected.
 """
 
 from __future__ import annotations
@@ -65,31 +65,25 @@ def enroll(settings: Any, agent_id: str, ttl: float) -> keys.KeyPair:
         return client.enroll_key(agent_id, ttl)
 
 
-def answers(settings: Any, agent_id: str, timeout: float = 3.0) -> bool:
-    """Return whether agent ``agent_id`` answers ``test.ping`` through the master now."""
-    try:
-        with _client(settings, timeout=timeout) as client:
-            connected = {a["id"] for a in client.list_agents() if a.get("connected")}
-            if agent_id not in connected:
-                return False
-            status = client.run([agent_id], "test.ping", target_type="list", timeout=timeout)
-    except exception.HearthException:
-        return False  # not connected yet (nothing matched), or the master is away
-    return (status.returns.get(agent_id) or {}).get("return") is True
-
-
 def wait_answering(settings: Any, agent_id: str, timeout: float,
                    sleep: Callable[[float], None] = time.sleep,
                    clock: Callable[[], float] = time.monotonic) -> float:
-    """Wait until the agent answers; return the seconds it took (raise after ``timeout``)."""
+    """Wait until the agent answers; return the seconds it took (raise after ``timeout``).
+
+    :raises AgentNotAnswering: (a CloudExecutionTimeout) it did not answer in time.
+    """
+    from hearth.jobservice import JobService
+
     started = clock()
-    while not answers(settings, agent_id):
-        if clock() - started >= timeout:
-            raise exception.CloudExecutionTimeout(
-                f"agent {agent_id} did not answer test.ping through the master within "
-                f"{timeout:g} seconds")
-        sleep(0.5)
+    JobService.for_master(settings).wait_for_agent(agent_id, timeout, interval=0.5,
+                                                    clock=clock, sleep=sleep)
     return clock() - started
+
+
+def record_grains(settings: Any, agent_id: str, grains: Mapping[str, Any]) -> None:
+    """Record the new agent's grains at the master: what it holds true about the agent."""
+    with _client(settings) as client:
+        client.record_grains(agent_id, grains)
 
 
 def forget(settings: Any, agent_id: str) -> None:

@@ -102,6 +102,20 @@ def grains_of(vm_: Mapping[str, Any]) -> dict[str, Any]:
                              "profile": vm_.get("profile")}}
 
 
+def recorded_grains_of(vm_: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the grains the master records as true about the new agent.
+
+    All its static grains (:func:`grains_of`), unless ``vm_`` names
+    ``recorded_grains`` (Hearth::Cloud::Server does: a project's own grains
+    are not the master's word); ``hearth-cloud`` always.
+    """
+    grains = grains_of(vm_)
+    recorded = vm_.get("recorded_grains")
+    if recorded is None:
+        return grains
+    return {**dict(recorded), "hearth-cloud": grains["hearth-cloud"]}
+
+
 def bootstrap(vm_: Mapping[str, Any], opts: Mapping[str, Any] | None = None,
               node: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Deploy the agent of node ``vm_`` (``node``: what the driver knows of it).
@@ -163,6 +177,7 @@ def deploy_over_ssh(vm_: Mapping[str, Any], opts: Mapping[str, Any] | None,
             files = agent_files.upload_files(vm_, opts, name, contact,
                                              agent_master.preseed(master, name),
                                              grains=grains_of(vm_))
+            agent_master.record_grains(master, name, recorded_grains_of(vm_))
         with stage(name, "upload"):
             files.update(agent_files.wheel_files(settings.wheelhouse))
             session.upload(settings.tmp_dir, files)

@@ -8,7 +8,10 @@ root directory, with ``root/pki/agent.key*``, its key pair, and
 
 Keys are *preseeded* as Salt Cloud's deploy step does: the node's key pair
 is generated here and its public key written to the master's
-``accepted/N``, so the agent is admitted without a pending step.  A node
+``accepted/N``, so the agent is admitted without a pending step.  The
+node's grains are recorded master-side at the same time
+(:mod:`hearth.master.recorded_grains`): what the master holds true about the
+agent, whatever it later reports.  A node
 runs as a detached ``hearth-agent`` daemon; *stop* terminates the process
 (keeping its directory and key, as a stopped machine keeps its disk) and
 *start* runs it again.  Destroying a node stops it, deletes its key at the
@@ -111,8 +114,14 @@ class LocalSite:
     # --- making a node -------------------------------------------------------
 
     def prepare(self, name: str, image: str | None, size: str | None,
-                agent: Mapping[str, Any], grains: Mapping[str, Any]) -> dict[str, Any]:
-        """Write node ``name``'s directory, config, grains and preseeded key; return its record."""
+                agent: Mapping[str, Any], grains: Mapping[str, Any],
+                recorded_grains: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Write node ``name``'s directory, config, grains and preseeded key; return its record.
+
+        ``recorded_grains`` (default: all of ``grains``) are recorded at the
+        master as the agent's trusted grains.
+        """
+        from hearth.master.recorded_grains import RecordedGrains
         from hearth.transport import keys
 
         root = self._path(name, "root")
@@ -122,6 +131,9 @@ class LocalSite:
         os.makedirs(accepted, mode=0o700, exist_ok=True)
         with open(os.path.join(accepted, name), "wb") as stream:
             stream.write(pair.public + b"\n")
+        recorded = RecordedGrains(self.master.pki_dir)
+        recorded.forget([name])
+        recorded.update(name, dict(grains if recorded_grains is None else recorded_grains))
         master_public = keys.load_public(keys.key_paths(self.master.pki_dir, "master")[0])
         options = {**AGENT_DEFAULTS, **self.agent_options, **dict(agent)}
         options.update(id=name, master=self.master.client_host,
@@ -211,14 +223,9 @@ class LocalSite:
 
     def answers(self, name: str, timeout: float = 2.0) -> bool:
         """Return whether node ``name``'s agent answers test.ping through the master."""
-        from hearth.master.client import MasterClient
+        from hearth.jobservice import JobService
 
-        try:
-            with MasterClient(self.master, timeout=timeout) as client:
-                status = client.run([name], "test.ping", target_type="list", timeout=timeout)
-        except exception.HearthException:
-            return False  # not connected yet (no agent matched), or the master is away
-        return (status.returns.get(name) or {}).get("return") is True
+        return JobService.for_master(self.master).agent_answers(name, timeout)
 
     def forget_key(self, name: str) -> None:
         """Delete node ``name``'s key at the master (through it when it runs, else on disk)."""
@@ -234,6 +241,9 @@ class LocalSite:
                 os.unlink(os.path.join(self.master.pki_dir, category, name))
             except FileNotFoundError:
                 pass
+        from hearth.master.recorded_grains import RecordedGrains
+
+        RecordedGrains(self.master.pki_dir).forget([name])
 
     def remove(self, name: str) -> None:
         """Stop node ``name``, delete its key and its directory."""

@@ -139,7 +139,16 @@ API_OPTS = [
                help="YAML file of Salt's publisher_acl per project: {project glob: [function "
                     "regex, or {target expression: [function regex, ...]}]}. POST "
                     "/v1/{project}/jobs publishes only what it allows; without it every "
-                    "job request is refused (403)."),
+                    "job request is refused (403). The same rules bind a project's stacks "
+                    "(Hearth::Exec::Call on agents, Hearth::Pillar::Data: reading an agent's "
+                    "pillar needs the right to run pillar.items on it)."),
+    cfg.ListOpt("engine_host_projects", default=[],
+                help="Projects (globs on the project id) whose stacks may run execution "
+                     "modules on the API's own host, as the API's system user: a "
+                     "Hearth::Exec::Call without target, a Hearth::Pillar::Data compiled "
+                     "here when no master is configured. Empty (the default): none may; "
+                     "granting it gives the project that user's shell. stackctl's local "
+                     "engine always may (it is its user's own)."),
 ]
 
 BUS_OPTS = [
@@ -228,6 +237,15 @@ MASTER_OPTS = [
     cfg.MultiStrOpt("nodegroups", default=[],
                     help="Named targets for -N, one 'NAME=COMPOUND EXPRESSION' per line, "
                          "e.g. 'web=web* and G@os:Debian'."),
+    cfg.BoolOpt("trust_agent_grains", default=False,
+                help="Let the grains an agent reports about itself count where they decide "
+                     "access: pillar top-file targets, file_tree nodegroups and the grains "
+                     "pillar files see, and publisher_acl rule targets. Off (the default): "
+                     "only what the master holds counts there (the agent id, nodegroups, "
+                     "grains recorded by the cloud profile that made the machine or by "
+                     "'stackctl key-accept --grain'), because any agent can claim any "
+                     "grain and would get the secrets meant for another role. Job targets "
+                     "(-G) match the reported grains, recorded ones over them, as in Salt."),
     cfg.ListOpt("module_dirs", default=[],
                 help="Directories of execution modules (.py files, packages, .zip archives) "
                      "the agents fetch with saltutil.sync_modules / sync_all."),

@@ -361,6 +361,28 @@ class Forbidden(HearthException):
         super().__init__(message=message)
 
 
+class JobRefused(Forbidden):
+    """The JobService refused a caller a job or a pillar read.
+
+    The message names the caller (a project, or the local user), what it
+    asked (the function and the target, or whose pillar) and why; the
+    fields ``caller``, ``function``, ``target`` and ``reason`` stay readable.
+    Clients see it as Heat's ``Forbidden``.
+    """
+
+    msg_fmt = "%(caller)s may not %(action)s: %(reason)s"
+
+    def __init__(self, caller: str, action: str, reason: str, function: str = "",
+                 target: str = "") -> None:
+        HearthException.__init__(self, caller=caller, action=action, reason=reason,
+                                 function=function, target=target)
+
+    @property
+    def error_type(self) -> str:
+        """Heat's clients know this as Forbidden."""
+        return "Forbidden"
+
+
 class InvalidTenant(Forbidden):
     """The token's project does not match the URL's tenant."""
 
@@ -713,6 +735,17 @@ class CloudExecutionFailure(CloudError):
 
 class CloudExecutionTimeout(CloudExecutionFailure):
     """A cloud node did not reach the awaited state in time (SaltCloudExecutionTimeout)."""
+
+
+class AgentNotAnswering(CloudExecutionTimeout):
+    """A new machine's agent did not answer test.ping through the master in time."""
+
+    msg_fmt = ("agent %(agent)s did not answer test.ping through the master within "
+               "%(timeout)g seconds%(reason)s")
+
+    def __init__(self, agent: str, timeout: float, reason: str = "") -> None:
+        HearthException.__init__(self, agent=agent, timeout=timeout,
+                                 reason=f" ({reason})" if reason else "")
 
 
 class CloudDeployFailed(CloudExecutionFailure):

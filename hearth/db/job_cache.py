@@ -59,10 +59,11 @@ def _alive(now: datetime.datetime) -> Any:
 
 
 def job_store(db: Database, job: Any, keep_jobs_hours: int | None = None,
-              clock: Clock = utcnow) -> None:
-    """Store a :class:`hearth.jobs.JobReturn`; purge expired jobs first.
+              clock: Clock = utcnow, user: str | None = None) -> None:
+    """Store a :class:`hearth.jobs.JobReturn` as ``user``'s; purge expired jobs first.
 
-    With a retention of 0 hours nothing is stored.
+    With a retention of 0 hours nothing is stored.  ``user`` is the project
+    whose job it is (None: the local user's).
     """
     hours = keep_hours() if keep_jobs_hours is None else keep_jobs_hours
     now = clock()
@@ -74,7 +75,7 @@ def job_store(db: Database, job: Any, keep_jobs_hours: int | None = None,
             jid=job.jid, function=job.fun, args=list(job.fun_args), kwargs=dict(job.kwargs),
             target=job.id, retcode=job.retcode, return_=job.ret, success=job.success,
             started_at=_naive(job.started_at), finished_at=_naive(job.finished_at),
-            expires_at=now + datetime.timedelta(hours=hours)))
+            expires_at=now + datetime.timedelta(hours=hours), user=user))
 
 
 def job_purge_expired(db: Database, clock: Clock = utcnow) -> int:

@@ -64,6 +64,9 @@ class StackView(Protocol):
 
     ``clock`` is the injected time source (``time.monotonic`` by default):
     waiting plug-ins compare it against a deadline instead of sleeping.
+    ``jobs`` is the JobService bound to the stack's owner
+    (:class:`~hearth.jobservice.CallerJobs`; None where no job may run):
+    every job and pillar read of a resource goes through it.
     """
 
     name: str
@@ -72,6 +75,7 @@ class StackView(Protocol):
     store: ResourceStore
     env: Any
     clock: Callable[[], float]
+    jobs: Any
 
 
 class ResourceState(NamedTuple):

@@ -45,6 +45,8 @@ class AgentMessages:
         master = self.master
         state = master.agents.get(agent_id)
         state.grains = message["grains"]
+        # recorded before the agent first ran (a cloud profile's, with its pre-seeded key)
+        state.recorded_grains = master.recorded_grains.get(agent_id)
         master.writer.agent({"id": agent_id, "grains": state.grains,
                              "last_seen": datetime.datetime.now(datetime.UTC)})
         master.send(route, {"cmd": "welcome", "boot": master.boot,

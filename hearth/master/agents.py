@@ -1,5 +1,10 @@
 """The agents the master knows: who is connected, over which route, their grains.
 
+Each agent has two sets of grains: ``grains``, what it reported in its
+hello, and ``recorded_grains``, what the master holds true about it
+(:mod:`hearth.master.recorded_grains`); :meth:`AgentState.trusted_grains`
+is what access decisions (pillar targets) may look at.
+
 An agent counts as connected from its first message after authentication
 until it has been silent ``timeout`` seconds (agents ping every second or
 so, reporting the jobs they are running).  :meth:`AgentRegistry.expire`
@@ -14,8 +19,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hearth.agent.targeting import AgentFacts
-
 
 @dataclass
 class AgentState:
@@ -23,6 +26,7 @@ class AgentState:
 
     id: str
     grains: dict[str, Any] = field(default_factory=dict)
+    recorded_grains: dict[str, Any] = field(default_factory=dict)
     pillar: dict[str, Any] = field(default_factory=dict)
     route: bytes | None = None
     connected: bool = False
@@ -32,10 +36,22 @@ class AgentState:
     #: messages from the master this agent dropped or failed on, as its pings report
     dropped: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
-        """Return the agent as clients list it."""
-        return {"id": self.id, "grains": self.grains, "connected": self.connected,
-                "last_seen": self.last_seen_at.isoformat() if self.last_seen_at else None}
+    def to_dict(self, pillar: bool = False) -> dict[str, Any]:
+        """Return the agent as clients list it (with its last compiled pillar on request)."""
+        listed = {"id": self.id, "grains": self.grains, "recorded_grains": self.recorded_grains,
+                  "connected": self.connected,
+                  "last_seen": self.last_seen_at.isoformat() if self.last_seen_at else None}
+        if pillar:
+            listed["pillar"] = self.pillar
+        return listed
+
+    def trusted_grains(self, trust_agent_grains: bool) -> dict[str, Any]:
+        """Return the grains access decisions see: recorded ones (and reported, if trusted).
+
+        The agent's id is always among them.
+        """
+        reported = self.grains if trust_agent_grains else {}
+        return {**reported, **self.recorded_grains, "id": self.id}
 
 
 class AgentRegistry:
@@ -122,15 +138,6 @@ class AgentRegistry:
         """Return the ids of the connected agents, sorted."""
         return sorted(state.id for state in self._agents.values() if state.connected)
 
-    def facts(self, agent_ids: Iterable[str]) -> list[AgentFacts]:
-        """Return what targeting sees of each agent in ``agent_ids``."""
-        result = []
-        for agent_id in agent_ids:
-            state = self._agents.get(agent_id)
-            result.append(AgentFacts(agent_id, state.grains if state else {},
-                                     state.pillar if state else {}))
-        return result
-
-    def listing(self, agent_ids: Iterable[str]) -> list[dict[str, Any]]:
+    def listing(self, agent_ids: Iterable[str], pillar: bool = False) -> list[dict[str, Any]]:
         """Return the listing of each agent in ``agent_ids`` (accepted ones), by id."""
-        return [self.get(agent_id).to_dict() for agent_id in sorted(agent_ids)]
+        return [self.get(agent_id).to_dict(pillar) for agent_id in sorted(agent_ids)]

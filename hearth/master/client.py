@@ -5,6 +5,11 @@ the client key pair in the master's pki dir (like Salt's local client, it
 needs the master's files).  It is not thread-safe: use one per thread, and
 run it off the engine's green threads.
 
+It is the protocol, not the authority: it publishes to the agents it is
+given (``targeted``, resolved by :class:`~hearth.jobservice.JobService`,
+which every caller goes through) and checks no rights; holding the client
+key is holding every right.
+
 ``wait`` follows Salt's meaning of a timeout: it is how long to wait, not a
 kill.  When it expires, agents the master still sees running the job get
 another ``timeout``; the others are reported missing, ``No response`` or
@@ -17,7 +22,7 @@ import collections
 import itertools
 import os
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -50,6 +55,7 @@ class JobStatus:
     returns: dict[str, dict[str, Any]] = field(default_factory=dict)
     missing: dict[str, str] = field(default_factory=dict)
     done: bool = False
+    user: str | None = None
 
     @classmethod
     def from_snapshot(cls, data: Mapping[str, Any]) -> JobStatus:
@@ -59,7 +65,8 @@ class JobStatus:
                    target_type=data.get("target_type") or "glob",
                    targeted=list(data.get("targeted") or []),
                    returns=dict(data.get("returns") or {}),
-                   missing=dict(data.get("missing") or {}), done=bool(data.get("done")))
+                   missing=dict(data.get("missing") or {}), done=bool(data.get("done")),
+                   user=data.get("user"))
 
     @property
     def success(self) -> bool:
@@ -160,21 +167,21 @@ class MasterClient:
     # --- jobs ------------------------------------------------------------
 
     def publish(self, target: Any, fun: str, args: Sequence[Any] = (),
-                kwargs: Mapping[str, Any] | None = None, *, target_type: str = "glob",
-                timeout: float | None = None, batch: str | int | None = None,
-                pillar: Mapping[str, Any] | None = None, user: str | None = None,
+                kwargs: Mapping[str, Any] | None = None, *, targeted: Sequence[str],
+                target_type: str = "glob", timeout: float | None = None,
+                batch: str | int | None = None, user: str | None = None,
                 watch: bool = False) -> PublishResult:
-        """Publish a job; raise :class:`~hearth.common.exception.NoAgentsMatched` if none.
+        """Publish a job to the agents ``targeted`` (resolved from ``target`` by the caller).
 
-        ``pillar`` is passed to the function as its ``pillar`` keyword argument, as
-        Salt's ``pillar=`` on the command line is; ``watch`` makes the master push
-        this job's returns to this client (see :meth:`wait`).
+        ``target`` and ``target_type`` are recorded with the job; the master
+        sends it to the accepted agents among ``targeted`` and raises
+        :class:`~hearth.common.exception.NoAgentsMatched` when there are
+        none.  ``watch`` makes the master push this job's returns to this
+        client (see :meth:`follow`).
         """
-        kwargs = dict(kwargs or {})
-        if pillar:
-            kwargs["pillar"] = dict(pillar)
         data = self._request("publish", target=target, target_type=target_type, fun=fun,
-                             args=list(args), kwargs=kwargs, timeout=timeout, batch=batch,
+                             args=list(args), kwargs=dict(kwargs or {}),
+                             targeted=list(targeted), timeout=timeout, batch=batch,
                              user=user, watch=watch)
         return PublishResult(data["jid"], list(data["targeted"]))
 
@@ -182,31 +189,18 @@ class MasterClient:
         """Return a snapshot of job ``jid`` (never waits for returns)."""
         return JobStatus.from_snapshot(self._request("status", jid=jid))
 
-    def show_job(self, jid: str) -> JobStatus:
-        """Return job ``jid`` from the master (memory or job cache)."""
-        return self.job_status(jid)
-
     def wait(self, jid: str, timeout: float | None = None) -> JobStatus:
         """Wait for job ``jid`` up to ``timeout`` seconds (Salt's meaning); return its status."""
         snapshot = self._request("watch", jid=jid)
-        return self._collect(snapshot, timeout)
+        return self.follow(JobStatus.from_snapshot(snapshot), timeout)
 
-    def run(self, target: Any, fun: str, args: Sequence[Any] = (),
-            kwargs: Mapping[str, Any] | None = None, *, target_type: str = "glob",
-            timeout: float | None = None, batch: str | int | None = None,
-            user: str | None = None) -> JobStatus:
-        """Publish a job and wait for it (see :meth:`wait`)."""
-        published = self.publish(target, fun, args, kwargs, target_type=target_type,
-                                 timeout=timeout, batch=batch, user=user, watch=True)
-        snapshot = {"jid": published.jid, "fun": fun, "args": list(args),
-                    "kwargs": dict(kwargs or {}), "target": target, "target_type": target_type,
-                    "targeted": published.targeted, "returns": {}, "missing": {},
-                    "done": False}
-        return self._collect(snapshot, timeout)
+    def follow(self, status: JobStatus, timeout: float | None) -> JobStatus:
+        """Collect the pushed returns of a watched job into ``status`` until it is done.
 
-    def _collect(self, snapshot: dict[str, Any], timeout: float | None) -> JobStatus:
+        ``timeout`` is Salt's: when it passes, agents still running the job
+        are waited for again; the others are reported missing.
+        """
         wait_for = self.settings.timeout if timeout is None else timeout
-        status = JobStatus.from_snapshot(snapshot)
         deadline = time.monotonic() + wait_for
         while not status.done:
             remaining = deadline - time.monotonic()
@@ -242,7 +236,7 @@ class MasterClient:
         if not running:
             raise exception.NoAgentsMatched(target=jid, target_type="running job")
         fun = "saltutil.kill_job" if kill else "saltutil.term_job"
-        return self.publish(running, fun, [jid], target_type="list")
+        return self.publish(running, fun, [jid], target_type="list", targeted=running)
 
     def kill_job(self, jid: str) -> PublishResult:
         """Kill job ``jid`` on the agents still running it."""
@@ -258,17 +252,29 @@ class MasterClient:
         """Return the master's counters: uptime, agents, jobs, messages received and dropped."""
         return self._request("stats")
 
-    def list_agents(self) -> list[dict[str, Any]]:
-        """Return the accepted agents: id, grains, last_seen, connected."""
-        return self._request("agents")
+    def list_agents(self, pillar: bool = False) -> list[dict[str, Any]]:
+        """Return the accepted agents: id, grains, recorded_grains, last_seen, connected.
+
+        With ``pillar`` each also has the pillar the master last compiled for it.
+        """
+        return self._request("agents", pillar=pillar)
 
     def list_keys(self) -> dict[str, list[str]]:
         """Return the agent ids by key category (accepted, pending, rejected, denied)."""
         return self._request("keys")
 
-    def accept_key(self, pattern: str, include_rejected: bool = False) -> list[str]:
-        """Accept the pending keys matching the glob ``pattern``; return their ids."""
-        return self._request("key_accept", pattern=pattern, include_rejected=include_rejected)
+    def accept_key(self, pattern: str, include_rejected: bool = False,
+                   grains: Mapping[str, Any] | None = None) -> list[str]:
+        """Accept the pending keys matching the glob ``pattern``; return their ids.
+
+        ``grains`` are recorded master-side for each accepted agent.
+        """
+        return self._request("key_accept", pattern=pattern, include_rejected=include_rejected,
+                             grains=dict(grains or {}))
+
+    def record_grains(self, agent_id: str, grains: Mapping[str, Any]) -> dict[str, Any]:
+        """Record grains of an accepted agent master-side; return all it has recorded."""
+        return self._request("agent_grains", id=agent_id, grains=dict(grains))
 
     def reject_key(self, pattern: str) -> list[str]:
         """Reject the keys matching ``pattern``; connected agents are cut off."""
@@ -325,8 +331,17 @@ class MasterClient:
 def client_from_args(config_files: Sequence[str] | None = None,
                      timeout: float | None = None) -> MasterClient:
     """Load the configuration (``--config-file``) and return a client of its master."""
+    return clients_from_args(config_files, timeout)()
+
+
+def clients_from_args(config_files: Sequence[str] | None = None,
+                      timeout: float | None = None) -> Callable[[], MasterClient]:
+    """Load the configuration (``--config-file``); return a maker of clients of its master.
+
+    ``$HEARTH_MASTER`` (``host:port``) overrides the master's address.
+    """
     from hearth.common import config
 
     config.load(config_files=config_files)
     address = os.environ.get("HEARTH_MASTER") or None
-    return MasterClient(config.CONF, address=address, timeout=timeout)
+    return lambda: MasterClient(config.CONF, address=address, timeout=timeout)

@@ -15,7 +15,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from hearth import jobs as job_ids
-from hearth.agent import batch, targeting
+from hearth.agent import batch
 from hearth.common import exception
 from hearth.master.jobs import JobState, snapshot_from_cache
 
@@ -40,7 +40,8 @@ class ClientRequests:
                      "list_jobs": self._list_jobs, "agents": self._agents,
                      "keys": self._keys, "key_accept": self._key_action,
                      "key_reject": self._key_action, "key_delete": self._key_action,
-                     "agent_pillar": self._agent_pillar, "events": self._events,
+                     "agent_pillar": self._agent_pillar, "agent_grains": self._agent_grains,
+                     "events": self._events,
                      "events_stop": self._events_stop, "finger": self._finger,
                      "key_preseed": self._key_made, "key_enroll": self._key_made}
 
@@ -62,10 +63,15 @@ class ClientRequests:
     # --- jobs ------------------------------------------------------------
 
     def _publish(self, route: bytes, request: dict[str, Any]) -> dict[str, Any]:
+        """Publish to the agents the client resolved (the JobService targets, not the master).
+
+        Of ``targeted``, only accepted agents get the job.
+        """
         master = self.master
         target, target_type = request.get("target"), request.get("target_type") or "glob"
-        facts = master.agents.facts(master.keys.accepted_ids())
-        targeted = targeting.select(target, target_type, facts, master.settings.nodegroups)
+        accepted = set(master.keys.accepted_ids())
+        targeted = sorted({agent_id for agent_id in request["targeted"]
+                           if agent_id in accepted})
         if not targeted:
             raise exception.NoAgentsMatched(target=target, target_type=target_type)
         size = batch.batch_size(request["batch"], len(targeted)) if request.get("batch") else None
@@ -163,7 +169,8 @@ class ClientRequests:
         return {"public": public.decode(), "fingerprint": keys.fingerprint(public)}
 
     def _agents(self, route: bytes, request: dict[str, Any]) -> list[dict[str, Any]]:
-        return self.master.agents.listing(self.master.keys.accepted_ids())
+        return self.master.agents.listing(self.master.keys.accepted_ids(),
+                                          pillar=bool(request.get("pillar")))
 
     def _keys(self, route: bytes, request: dict[str, Any]) -> dict[str, list[str]]:
         return self.master.keys.listing()
@@ -172,13 +179,18 @@ class ClientRequests:
         action = KEY_ACTIONS[request["op"]]
         pattern = str(request.get("pattern") or "")
         store = self.master.keys
+        grains = request.get("grains") or {}
         if action == "accept":
             ids = store.accept(pattern, bool(request.get("include_rejected")))
+            for agent_id in ids:
+                if grains:
+                    self.master.record_grains(agent_id, grains)
         else:
             ids = getattr(store, action)(pattern)
             self.master.cut_off(ids)
             if action == "delete":
                 self.master.writer.forget_agents(ids)
+                self.master.recorded_grains.forget(ids)
         for agent_id in ids:
             self.master.fire("hearth/key", {"id": agent_id, "act": action})
         LOG.info("keys %s: %s", action, ", ".join(ids))
@@ -202,6 +214,14 @@ class ClientRequests:
         self.master.fire("hearth/key", {"id": agent_id, "act": act})
         return {"id": agent_id, "public": pair.public.decode(),
                 "secret": (pair.secret or b"").decode()}
+
+    def _agent_grains(self, route: bytes, request: dict[str, Any]) -> dict[str, Any]:
+        """Record grains of an agent master-side; answer all it has recorded.
+
+        The agent need not be accepted yet: a cloud deploy records them before
+        its agent first runs (they go when its key is deleted).
+        """
+        return self.master.record_grains(request["id"], request["grains"])
 
     def _agent_pillar(self, route: bytes, request: dict[str, Any]) -> Any:
         agent_id = str(request.get("id"))

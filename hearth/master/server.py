@@ -49,6 +49,7 @@ from hearth.master.agents import AgentRegistry
 from hearth.master.cache import JobCacheWriter
 from hearth.master.jobs import JobState, JobTable
 from hearth.master.keys import KeyStore
+from hearth.master.recorded_grains import RecordedGrains
 from hearth.master.requests import ClientRequests
 from hearth.master.settings import MasterSettings
 from hearth.transport import curve, keys, wire
@@ -69,6 +70,7 @@ class Master:
         self.settings = settings
         self.boot = uuid.uuid4().hex
         self.keys = KeyStore(os.path.join(settings.pki_dir), settings.auto_accept)
+        self.recorded_grains = RecordedGrains(settings.pki_dir)
         self.master_keys = keys.load_or_create(settings.pki_dir, "master")
         self.client_keys = keys.load_or_create(settings.pki_dir, "client")
         self.agents = AgentRegistry(settings.agent_timeout)
@@ -87,6 +89,8 @@ class Master:
         self._context = zmq.Context()
         self.requests = ClientRequests(self)
         self.agent_messages = AgentMessages(self)
+        for agent_id in self.keys.accepted_ids():
+            self.agents.get(agent_id).recorded_grains = self.recorded_grains.get(agent_id)
 
     # --- life cycle ------------------------------------------------------
 
@@ -358,10 +362,20 @@ class Master:
 
         self.workers.submit(job)
 
+    def record_grains(self, agent_id: str, grains: dict[str, Any]) -> dict[str, Any]:
+        """Record grains of ``agent_id`` master-side; return all it has recorded."""
+        recorded = self.recorded_grains.update(agent_id, grains)
+        self.agents.get(agent_id).recorded_grains = recorded
+        LOG.info("agent %s: recorded grains %s", agent_id, ", ".join(sorted(grains)))
+        return recorded
+
     def compile_pillar(self, agent_id: str, pillar_override: Any = None) -> dict[str, Any]:
         """Return the pillar of ``agent_id`` from hearth.pillar (``{}`` without it).
 
-        A ``pillar_override`` (one call's ``pillar=``) is merged in last and the
+        The compile sees the grains the master holds true (recorded ones and
+        the id; the agent's own report only with ``trust_agent_grains``), so
+        an agent cannot claim its way into another role's pillar.  A
+        ``pillar_override`` (one call's ``pillar=``) is merged in last and the
         result is not kept as the agent's pillar.
         """
         try:
@@ -369,9 +383,10 @@ class Master:
         except ImportError:
             return {}
         state = self.agents.get(agent_id)
+        state.recorded_grains = self.recorded_grains.get(agent_id)  # pre-seeded meanwhile?
         override = pillar_override if isinstance(pillar_override, dict) else None
-        pillar = compile_pillar(agent_id, dict(state.grains), {"id": agent_id},
-                                pillar_override=override)
+        grains = state.trusted_grains(self.settings.trust_agent_grains)
+        pillar = compile_pillar(agent_id, grains, {"id": agent_id}, pillar_override=override)
         if override:
             return dict(pillar or {})
         state.pillar = dict(pillar or {})

@@ -27,6 +27,7 @@ class MasterSettings:
     reconnect_grace: float = 30.0
     client_timeout: float = 10.0
     max_message_size: int = 32 * 1024 * 1024
+    trust_agent_grains: bool = False
 
     @classmethod
     def from_conf(cls, conf: Any) -> MasterSettings:
@@ -41,7 +42,8 @@ class MasterSettings:
                    worker_threads=section.worker_threads, agent_timeout=section.agent_timeout,
                    reconnect_grace=section.reconnect_grace,
                    client_timeout=section.client_timeout,
-                   max_message_size=section.max_message_size)
+                   max_message_size=section.max_message_size,
+                   trust_agent_grains=section.trust_agent_grains)
 
     @property
     def client_host(self) -> str:

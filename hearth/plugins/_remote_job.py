@@ -1,11 +1,13 @@
-"""A job published through hearth-master and followed from the engine's green threads.
+"""A job published through the JobService and followed from the engine's green threads.
 
-:class:`RemoteJob` publishes on a worker thread and then asks the master for
-the job's status, one short request at a time, each on a worker thread of
-its own with a fresh client (a client is not thread-safe and holds a
-socket, so none is kept between polls).  ``poll`` never blocks: it answers
-None until the master reports the job done, so a cancelled or deleted
-stack simply stops polling and leaves nothing waiting behind.
+:class:`RemoteJob` publishes through the stack's JobService (as the stack's
+owner: the service resolves the target and applies the owner's
+publisher_acl) on a worker thread, and then asks for the job's status, one
+short request at a time, each on a worker thread of its own (the service
+opens a fresh master client per request, so nothing is kept between
+polls).  ``poll`` never blocks: it answers None until the master reports
+the job done, so a cancelled or deleted stack simply stops polling and
+leaves nothing waiting behind.
 
 The master decides when a job is done (Salt's meaning of ``timeout``: agents
 that have not returned by then, and are not still running it, are reported
@@ -16,13 +18,12 @@ turns it into the resource's attributes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
 from hearth.common import exception
 from hearth.engine.resource import now
-from hearth.master.client_calls import default_client, with_client
+from hearth.jobservice import CallerJobs, JobRequest
 from hearth.plugins._blocking import RUNNING, BlockingCall
 
 #: Seconds between two status requests while a job runs.
@@ -33,44 +34,22 @@ UNREACHABLE_GRACE = 30.0
 QUOTE_LENGTH = 200
 
 
-@dataclass(frozen=True)
-class JobRequest:
-    """What to publish: the function and its arguments, where, and how."""
-
-    function: str
-    args: list[Any] = field(default_factory=list)
-    kwargs: dict[str, Any] = field(default_factory=dict)
-    target: str = "*"
-    target_type: str = "glob"
-    timeout: float | None = None
-    batch: str | None = None
-
-
 class RemoteJob:
     """One published job, followed until the master reports it done."""
 
-    def __init__(self, stack: Any, request: JobRequest,
-                 client_factory: Callable[[], Any] = default_client) -> None:
+    def __init__(self, stack: Any, jobs: CallerJobs, request: JobRequest) -> None:
         self.stack = stack
+        self.jobs = jobs
         self.request = request
-        self.client_factory = client_factory
         self.jid: str | None = None
         self.targeted: list[str] = []
         self._unreachable_since: float | None = None
         self._step = BlockingCall.start(stack, f"publishing {request.function}", None,
-                                        with_client, client_factory, self._publish)
-
-    def _publish(self, client: Any) -> Any:
-        request = self.request
-        return client.publish(request.target, request.function, request.args, request.kwargs,
-                              target_type=request.target_type, timeout=request.timeout,
-                              batch=request.batch)
+                                        jobs.publish, request)
 
     def _ask_status(self) -> None:
-        jid = self.jid
-        self._step = BlockingCall.start(self.stack, f"the status of job {jid}", None,
-                                        with_client, self.client_factory,
-                                        lambda client: client.job_status(jid))
+        self._step = BlockingCall.start(self.stack, f"the status of job {self.jid}", None,
+                                        self.jobs.job_status, self.jid)
 
     def poll(self) -> Any:
         """Return the job's final status once done, else None (raise what failed the job)."""

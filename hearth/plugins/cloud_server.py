@@ -22,6 +22,7 @@ from typing import Any
 from hearth.common import exception
 from hearth.engine import attributes, properties, resource, support
 from hearth.plugins._blocking import RUNNING, BlockingCall
+from hearth.plugins.exec_call import stack_jobs
 
 DATA_KEY = "cloud"
 #: What a node's deploy reported, kept across later show_instance answers.
@@ -137,13 +138,27 @@ class CloudServer(resource.Resource):
                                                 self.TAGS, self.USER_DATA)
                     if props[key] is not None}
         agent = dict(props[self.AGENT] or {})
-        if "grains" in agent:
-            settings["grains"] = agent.pop("grains")
+        given = agent.pop("grains", None)
+        if given is not None:
+            settings["grains"] = given
         if agent:
             settings["agent"] = agent
         if props[self.PROFILE]:
-            return cloud.profile_vm(props[self.PROFILE], self.node_name(), settings)
-        return cloud.provider_vm(props[self.PROVIDER], self.node_name(), settings)
+            vm_ = cloud.profile_vm(props[self.PROFILE], self.node_name(), settings)
+        else:
+            vm_ = cloud.provider_vm(props[self.PROVIDER], self.node_name(), settings)
+        return self._with_recorded_grains(cloud, vm_, dict(given or {}))
+
+    def _with_recorded_grains(self, cloud: Any, vm_: dict[str, Any],
+                              given: dict[str, Any]) -> dict[str, Any]:
+        """Say which grains the master records as true: the stack owner's JobService decides."""
+        from hearth.clouds import config
+
+        configured = config.get_cloud_config_value(
+            "grains", {key: value for key, value in vm_.items() if key != "grains"},
+            cloud.opts) or {}
+        jobs = stack_jobs(self.stack, self.name)
+        return {**vm_, "recorded_grains": jobs.recordable_grains(dict(configured), given)}
 
     # --- what is stored --------------------------------------------------------
 

@@ -3,19 +3,20 @@
 Without ``target`` (or with ``local``) the call runs as a job on the
 engine's own host, in a real OS thread.  With a target it is published
 through hearth-master to the agents the target selects
-(:mod:`hearth.plugins._remote_job`).  Either way the resource polls for the
-end and the engine's green threads keep running; a call that fails fails
-the resource with the function's own words and the agents' names: there
-is no silent success.
+(:mod:`hearth.plugins._remote_job`).  Either way it goes through the stack's
+JobService, with the rights of the project that owns the stack: its
+publisher_acl on agents, and on the engine's host only the local user (or a
+project ``[api] engine_host_projects`` names); a refusal fails the resource
+naming the function, the target and the project.  The resource polls for
+the end and the engine's green threads keep running; a call that fails
+fails the resource with the function's own words and the agents' names:
+there is no silent success.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
-import os
-import socket
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +24,7 @@ from hearth.agent.batch import batch_size
 from hearth.agent.targeting import TARGET_TYPES, compile_target
 from hearth.common import exception
 from hearth.engine import attributes, constraints, properties, resource, support
-from hearth.master import client_calls
+from hearth.jobservice import CallerJobs, JobRequest
 from hearth.plugins import _remote_job as remote
 from hearth.plugins._blocking import RUNNING, BlockingCall
 
@@ -37,23 +38,13 @@ DATA_KEY = "call"
 WATCHED_KEY = "watched"
 
 
-@functools.lru_cache(maxsize=1)
-def local_runner() -> Any:
-    """Return the engine process's job runner (one loader of execution modules)."""
-    from hearth.jobs import JobRunner, ProcTable
-    from hearth.loader import execution_loader, opts_from_conf
-
-    opts = opts_from_conf()
-    return JobRunner(execution_loader(opts), opts.get("id") or socket.gethostname(),
-                     proc=ProcTable(os.path.join(opts["cachedir"], "proc")))
-
-
-def store_in_job_cache(job: Any) -> None:
-    """Record a finished job in the job cache."""
-    from hearth.db import job_cache
-    from hearth.db.session import get_database
-
-    job_cache.job_store(get_database(), job)
+def stack_jobs(stack: Any, name: str) -> CallerJobs:
+    """Return the stack's JobService (as its owner); fail clearly where there is none."""
+    jobs = stack.jobs
+    if jobs is None:
+        raise exception.CommandExecutionError(
+            f"{name}: this stack's engine has no JobService, so it runs no jobs")
+    return jobs
 
 
 def failure_text(job: Any) -> str:
@@ -215,13 +206,6 @@ class ExecCall(resource.Resource):
                                    attributes.Schema.MAP),
     }
 
-    #: builds the job runner (a seam for tests).
-    runner_factory = staticmethod(local_runner)
-    #: records a finished job (a seam for tests).
-    store_job = staticmethod(store_in_job_cache)
-    #: builds a client of hearth-master (a seam for tests).
-    client_factory = staticmethod(client_calls.default_client)
-
     # --- validation ----------------------------------------------------------
 
     def validate(self) -> None:
@@ -265,21 +249,21 @@ class ExecCall(resource.Resource):
             self.data_set(WATCHED_KEY, _watched_text(props[self.WATCH]))
         function, args = call[self.FUNCTION], list(call.get(self.ARGS) or ())
         kwargs = dict(call.get(self.KWARGS) or {})
-        if props[self.PILLAR]:
-            kwargs["pillar"] = dict(props[self.PILLAR])
+        jobs = stack_jobs(self.stack, self.name)
         if not self._is_local(props):
             if not props[self.TARGET]:
                 raise exception.InvalidTarget(props[self.TARGET], props[self.TARGET_TYPE],
                                               "the target is empty")
-            request = remote.JobRequest(function, args, kwargs, props[self.TARGET],
-                                        props[self.TARGET_TYPE], props[self.TIMEOUT],
-                                        props[self.BATCH])
-            return Call(remote.RemoteJob(self.stack, request, self.client_factory), props,
-                        action)
-        runner = self.runner_factory()
-        runner.loader.function(function)  # a missing or refused function fails here, at once
-        work = BlockingCall.start(self.stack, function, props[self.TIMEOUT], runner.run,
-                                  function, args, kwargs, None, props[self.TARGET])
+            request = JobRequest(function, args, kwargs, props[self.TARGET],
+                                 props[self.TARGET_TYPE], props[self.TIMEOUT],
+                                 props[self.BATCH], dict(props[self.PILLAR] or {}) or None)
+            return Call(remote.RemoteJob(self.stack, jobs, request), props, action)
+        if props[self.PILLAR]:
+            kwargs["pillar"] = dict(props[self.PILLAR])
+        jobs.check_engine_host(function)  # refused, or a missing function: fails here, at once
+        work = BlockingCall.start(self.stack, function, props[self.TIMEOUT],
+                                  jobs.run_on_engine_host, function, args, kwargs,
+                                  props[self.TARGET])
         return Call(work, props, action)
 
     def _finish(self, call: Call | None) -> bool | float:
@@ -290,7 +274,6 @@ class ExecCall(resource.Resource):
         job = call.work.poll(self.stack)
         if job is RUNNING:
             return False
-        self.store_job(job)
         self._record(local_record(job))
         props = call.props
         failed = job.error or (props[self.FAIL_ON_RETCODE] and job.retcode)
@@ -384,8 +367,7 @@ class ExecCall(resource.Resource):
         if self._is_local(self.properties) or not self._recorded().get(self.TARGETED):
             return None
         return BlockingCall.start(self.stack, "listing the master's agents", None,
-                                  client_calls.with_client, self.client_factory,
-                                  lambda client: client.list_agents())
+                                  stack_jobs(self.stack, self.name).list_agents)
 
     def check_check_complete(self, listing: BlockingCall | None) -> bool | float:
         """Fail (unless on_no_return is ignore) when a targeted agent is not connected."""

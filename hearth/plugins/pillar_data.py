@@ -1,11 +1,16 @@
 """Hearth::Pillar::Data: an agent's pillar (or one value of it) as resource attributes.
 
-The pillar is compiled by hearth-master when this host is one of its
-clients ([master] pki_dir holds the client key), else in-process with
-this host's grains (or the ``grains`` property) and the ``[pillar]``
-configuration.  The compile runs on an OS thread, never on the engine's
-green threads.  A pillar with ``_errors`` fails the resource with them
-unless ``ignore_errors`` (or ``[pillar] fail_on_errors = False``).
+The pillar is read through the stack's JobService, with the rights of the
+project that owns the stack: reading an agent's pillar needs the right to
+run ``pillar.items`` on it (the local user always has it; a project, where
+its publisher_acl allows).  It is compiled by hearth-master when this host
+is one of its clients ([master] pki_dir holds the client key), from what
+the master holds true about the agent; else in-process with this host's
+grains (or the ``grains`` property) and the ``[pillar]`` configuration,
+which is the right to run on the engine's own host.  The compile runs on
+an OS thread, never on the engine's green threads.  A pillar with
+``_errors`` fails the resource with them unless ``ignore_errors`` (or
+``[pillar] fail_on_errors = False``).
 
 Values under ``secret_keys`` paths are hidden wherever hidden parameters
 are: events, API answers, stack-show outputs; the stored copy is redacted.
@@ -14,43 +19,17 @@ are: events, API answers, stack-show outputs; the stored copy is redacted.
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 from hearth.common import exception
 from hearth.engine import attributes, properties, resource, support
+from hearth.pillar import ERRORS_KEY
 from hearth.plugins._blocking import RUNNING, BlockingCall
+from hearth.plugins.exec_call import stack_jobs
 from hearth.utils.data import traverse
 
-ERRORS_KEY = "_errors"
 PILLAR_DATA = "pillar"
 ERRORS_DATA = "errors"
-
-
-def master_configured() -> bool:
-    """Return whether this host holds the client key of a hearth-master."""
-    from hearth.common.config import CONF, register_opts
-    from hearth.transport.keys import key_paths
-
-    register_opts(CONF)
-    return os.path.exists(key_paths(os.path.expanduser(CONF.master.pki_dir), "client")[1])
-
-
-def fetch_pillar(agent: str, pillarenv: str | None, grains: dict[str, Any] | None) -> dict:
-    """Return ``agent``'s compiled pillar: from the master, else compiled here (blocking)."""
-    if master_configured():
-        from hearth.master.client import MasterClient
-
-        with MasterClient() as client:
-            return dict(client.agent_pillar(agent) or {})
-    from hearth.pillar import compile_pillar, master_opts
-
-    if grains is None:
-        from hearth.grains import load_grains
-        from hearth.loader import opts_from_conf
-
-        grains = {**load_grains(opts_from_conf()), "id": agent}
-    return compile_pillar(agent, grains, master_opts(), pillarenv=pillarenv)
 
 
 def leaf_values(value: Any) -> list[str]:
@@ -115,8 +94,9 @@ class PillarData(resource.Resource):
     # --- compiling ----------------------------------------------------------
     def _start(self, props: properties.Properties) -> BlockingCall:
         grains = props[self.GRAINS]
+        jobs = stack_jobs(self.stack, self.name)
         return BlockingCall.start(self.stack, f"compiling the pillar of {props[self.AGENT]}",
-                                  props[self.TIMEOUT], fetch_pillar, props[self.AGENT],
+                                  props[self.TIMEOUT], jobs.agent_pillar, props[self.AGENT],
                                   props[self.PILLARENV], dict(grains) if grains else None)
 
     def _finish(self, call: BlockingCall | None) -> bool:

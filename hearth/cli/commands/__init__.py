@@ -23,7 +23,8 @@ MODULE_COMMANDS: dict[str, tuple[str, ...]] = {
         "stack-snapshot", "snapshot-list", "snapshot-show", "snapshot-delete", "stack-restore",
         "stack-abandon", "stack-adopt",
     ),
-    "keys": ("key-list", "key-accept", "key-reject", "key-delete", "key-finger"),
+    "keys": ("key-list", "key-accept", "key-reject", "key-delete", "key-finger",
+             "agent-grains"),
     "local_engine": ("engine-status", "engine-stop"),
     "outputs": ("output-list", "output-show"),
     "pillar": ("pillar-show", "pillar-top"),
@@ -60,8 +61,9 @@ COMMAND_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "resource-type-list", "resource-type-show", "resource-type-template",
     )),
     ("Agents, keys and jobs (Salt's salt, salt-key, salt-call, salt-run jobs)", (
-        "run", "agent-list", "key-list", "key-accept", "key-reject", "key-delete", "key-finger",
-        "job-list", "job-show", "call", "module-list", "doc", "event-listen", "master-stats",
+        "run", "agent-list", "agent-grains", "key-list", "key-accept", "key-reject",
+        "key-delete", "key-finger", "job-list", "job-show", "call", "module-list", "doc",
+        "event-listen", "master-stats",
     )),
     ("Clouds (Salt's salt-cloud)", (
         "cloud-providers", "cloud-profiles", "cloud-nodes", "cloud-create", "cloud-destroy",

@@ -62,43 +62,41 @@ def split_arguments(items: list[str]) -> tuple[list[Any], dict[str, Any]]:
     return args, kwargs
 
 
-def _setup(args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
-    """Load the configuration; return the opts and an execution loader."""
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """Load the configuration; return the opts of the execution modules (``-m`` included)."""
     from hearth.common import config
-    from hearth.loader import execution_loader, opts_from_conf
+    from hearth.loader import opts_from_conf
 
     config.load(config_files=getattr(args, "config_file", None))
     opts = opts_from_conf()
     if getattr(args, "module_dir", None):
         opts["module_dirs"] = [*opts["module_dirs"], *args.module_dir]
+    return opts
+
+
+def _setup(args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
+    """Load the configuration; return the opts and an execution loader."""
+    from hearth.loader import execution_loader
+
+    opts = _options(args)
     return opts, execution_loader(opts)
 
 
-def _store_job(job: Any) -> None:
-    from hearth.db import job_cache
-    from hearth.db.session import get_database
-
-    job_cache.job_store(get_database(), job)
-
-
 def do_call(args: argparse.Namespace) -> int:
-    """Run one execution function locally and print its return."""
-    import os
-    import socket
-
+    """Run one execution function locally (the local user's right) and print its return."""
     from hearth.cli.nested import OUTPUTTERS
     from hearth.common import config, exception
-    from hearth.jobs import JobRunner, ProcTable
+    from hearth.jobservice import JobService
+    from hearth.jobservice.engine_host import runner_for
 
     args = trailing_options(args)
-    opts, loader = _setup(args)
-    minion_id = opts.get("id") or socket.gethostname()
-    cache = args.cache_job or config.CONF.jobs.cache_local_calls
-    runner = JobRunner(loader, minion_id, proc=ProcTable(os.path.join(opts["cachedir"], "proc")),
-                       store=_store_job if cache else None)
+    runner = runner_for(_options(args))
+    service = JobService.for_local_user(runner_factory=lambda: runner)
     positional, keywords = split_arguments(args.arguments)
     try:
-        job = runner.run(args.function, positional, keywords, target="stackctl-call")
+        job = service.run_on_engine_host(
+            service.host_owner, args.function, positional, keywords, target="stackctl-call",
+            record=args.cache_job or config.CONF.jobs.cache_local_calls)
     except (exception.FunctionNotFound, exception.ModuleNotAvailable) as error:
         print(error, file=sys.stderr)
         return EXIT_NOT_AVAILABLE
@@ -150,19 +148,20 @@ def do_doc(args: argparse.Namespace) -> int:
     return 0
 
 
-def _database(args: argparse.Namespace) -> Any:
-    from hearth.common import config
-    from hearth.db.session import get_database
-
-    config.load(config_files=getattr(args, "config_file", None))
-    return get_database()
-
-
 def _api(args: argparse.Namespace) -> Any:
     """Return the HttpBackend of ``--url`` (None: read the local job cache)."""
     from hearth.cli.backend import backend_url, get_backend
 
     return get_backend(args) if backend_url(args) else None
+
+
+def _local_jobs(args: argparse.Namespace) -> Any:
+    """Return the JobService of this user (the configuration of ``--config-file`` loaded)."""
+    from hearth.common import config
+    from hearth.jobservice import JobService
+
+    config.load(config_files=getattr(args, "config_file", None))
+    return JobService.for_local_user()
 
 
 def do_job_list(args: argparse.Namespace) -> int:
@@ -173,9 +172,8 @@ def do_job_list(args: argparse.Namespace) -> int:
     if api is not None:
         jobs = api.list_jobs(limit=args.limit)
     else:
-        from hearth.db import job_cache
-
-        jobs = job_cache.job_list(_database(args), limit=args.limit)
+        service = _local_jobs(args)
+        jobs = service.list_jobs(service.host_owner, limit=args.limit)
     output.listing(jobs, ("jid", "function", "target", "retcode", "success", "started_at"),
                    args.format)
     return 0
@@ -187,19 +185,13 @@ def do_job_show(args: argparse.Namespace) -> int:
     With --url the job is the API's (``GET /jobs/{jid}``): the project's jobs only.
     """
     from hearth.cli import output
-    from hearth.db import job_cache
 
     api = _api(args)
     if api is not None:
         output.show(api.show_job(args.jid), args.format)
         return 0
-    job = job_cache.job_get(_database(args), args.jid)
-    if job.get("targeted") is not None:
-        from hearth.master.jobs import snapshot_from_cache
-
-        job["missing"] = snapshot_from_cache(job)["missing"]
-        job.pop("return", None)   # each agent's is under returns
-    output.show(job, args.format)
+    service = _local_jobs(args)
+    output.show(service.show_job(service.host_owner, args.jid), args.format)
     return 0
 
 

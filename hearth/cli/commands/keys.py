@@ -1,4 +1,10 @@
-"""stackctl key-list, key-accept, key-reject, key-delete, key-finger: agent keys (salt-key)."""
+"""stackctl key-list, key-accept, key-reject, key-delete, key-finger: agent keys (salt-key).
+
+Also ``agent-grains``: the grains the master holds true about an agent
+(recorded master-side, never reported by the agent), which pillar top files
+and publisher_acl targets match.  ``key-accept --grain role=db`` records
+them as the key is accepted.
+"""
 
 from __future__ import annotations
 
@@ -52,14 +58,49 @@ def _act(args: argparse.Namespace, verb: str) -> int:
     if not _confirm(args, verb, "all pending agents" if pattern == "*" else pattern):
         print("Nothing done.")
         return 1
+    grains = _grains(args.grain or []) if verb == "accept" else {}
     with _client(args) as client:
         if verb == "accept":
-            ids = client.accept_key(pattern, include_rejected=args.include_rejected)
+            ids = client.accept_key(pattern, include_rejected=args.include_rejected,
+                                    grains=grains)
         else:
             ids = getattr(client, f"{verb}_key")(pattern)
     past = {"accept": "Accepted", "reject": "Rejected", "delete": "Deleted"}[verb]
     for agent_id in ids:
         print(f"{past} key: {agent_id}")
+    return 0
+
+
+def _grains(items: list[str]) -> dict:
+    """Turn ``KEY=VALUE`` items into grains (values read as ``stackctl call`` reads them)."""
+    from hearth.cli import command
+    from hearth.cli.commands.exec_modules import KEYWORD, parse_value
+
+    grains = {}
+    for item in items:
+        match = KEYWORD.match(item)
+        if not match:
+            raise command.CommandError(f"{item!r} is not KEY=VALUE (a grain name, '=', its "
+                                       "value)", exit_code=2)
+        grains[match.group(1)] = parse_value(match.group(2))
+    return grains
+
+
+def do_agent_grains(args: argparse.Namespace) -> int:
+    """Show, or record, the grains the master holds true about an agent."""
+    from hearth.cli import command, output
+    from hearth.cli.commands.remote import local_jobs
+
+    service = local_jobs(args)
+    changes = {**_grains(args.grains), **{key: None for key in args.unset or []}}
+    if changes:
+        recorded = service.record_grains(service.host_owner, args.agent, changes)
+    else:
+        agents = {agent["id"]: agent for agent in service.list_agents(service.host_owner)}
+        if args.agent not in agents:
+            raise command.CommandError(f"agent-grains: no accepted agent {args.agent!r}")
+        recorded = agents[args.agent].get("recorded_grains") or {}
+    output.show(recorded, args.format)
     return 0
 
 
@@ -109,6 +150,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         if verb == "accept":
             parser.add_argument("--include-rejected", action="store_true",
                                 help="Also accept matching rejected keys.")
+            parser.add_argument("--grain", action="append", metavar="KEY=VALUE",
+                                help="Record this grain master-side for the accepted agents "
+                                     "(repeatable): pillar top files and publisher_acl "
+                                     "targets match recorded grains, never the ones an "
+                                     "agent reports about itself.")
     command.add_command(subparsers, "key-finger", do_key_finger,
                         "Show the master's public key and its fingerprint (salt-key -F).",
                         formats=("table", "json", "yaml", "value"))
+    parser = command.add_command(
+        subparsers, "agent-grains", do_agent_grains,
+        "Show or record the grains the master holds true about an agent.",
+        description="Without KEY=VALUE, show the agent's recorded grains; with them, record "
+                    "those (over the others). Recorded grains are the master's own word "
+                    "about the agent: pillar top files and publisher_acl targets match them "
+                    "(with the agent's id and the nodegroups), not what the agent reports.",
+        formats=("table", "json", "yaml", "value"))
+    parser.add_argument("agent", metavar="AGENT", help="The agent's id.")
+    parser.add_argument("grains", nargs="*", metavar="KEY=VALUE", help="Grains to record.")
+    parser.add_argument("--unset", action="append", metavar="KEY",
+                        help="Remove this recorded grain (repeatable).")

@@ -60,34 +60,32 @@ def _exit_code(status: Any, passthrough: bool) -> int:
     return 1 if failed or status.missing else 0
 
 
+def local_jobs(args: argparse.Namespace) -> Any:
+    """Return the JobService of this user's master (``--config-file``): every right."""
+    from hearth.jobservice import JobService
+    from hearth.master.client import clients_from_args
+
+    return JobService.for_local_user(client_factory=clients_from_args(args.config_file))
+
+
 def _run_on_master(args: argparse.Namespace, positional: list[Any],
                    keywords: dict[str, Any]) -> Any:
-    """Run the job through the local master; return its status, or an exit code."""
-    from hearth.agent.batch import batch_rounds
+    """Run the job through the local master as its user; return its status, or an exit code."""
     from hearth.common import exception
-    from hearth.master.client import client_from_args
+    from hearth.jobservice import JobRequest
 
-    target: Any = args.target
-    with client_from_args(args.config_file) as client:
-        timeout = client.settings.timeout if args.timeout is None else args.timeout
-        try:
-            if getattr(args, "async"):
-                published = client.publish(target, args.function, positional, keywords,
-                                           target_type=args.target_type, timeout=timeout,
-                                           batch=args.batch)
-                print(f"Executed command with job ID: {published.jid}")
-                return 0
-            if args.batch:
-                published = client.publish(target, args.function, positional, keywords,
-                                           target_type=args.target_type, timeout=timeout,
-                                           batch=args.batch, watch=True)
-                rounds = batch_rounds(args.batch, len(published.targeted))
-                return client.wait(published.jid, timeout * (rounds + 1))
-            return client.run(target, args.function, positional, keywords,
-                              target_type=args.target_type, timeout=timeout)
-        except exception.NoAgentsMatched as error:
-            print(f"ERROR: {error}", file=sys.stderr)
-            return EXIT_NO_MATCH
+    service = local_jobs(args)
+    request = JobRequest(args.function, positional, keywords, args.target, args.target_type,
+                         args.timeout, args.batch)
+    try:
+        if getattr(args, "async"):
+            published = service.publish(service.host_owner, request)
+            print(f"Executed command with job ID: {published.jid}")
+            return 0
+        return service.run(service.host_owner, request)
+    except exception.NoAgentsMatched as error:
+        print(f"ERROR: {error}", file=sys.stderr)
+        return EXIT_NO_MATCH
 
 
 def do_run(args: argparse.Namespace) -> int:

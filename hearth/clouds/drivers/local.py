@@ -11,7 +11,10 @@ Provider configuration::
 Profiles (or a server's properties) may add ``agent:`` options and
 ``grains:`` (the agent's static grains; every node also gets the grain
 ``hearth-cloud: {driver, provider, profile}``, as Salt Cloud's
-``salt-cloud`` grain).  Creating a node is Salt Cloud's create plus its
+``salt-cloud`` grain).  The grains are also recorded at the master, as
+what it holds true about the agent (pillar targets match those); a
+``recorded_grains`` map in ``vm_`` (Hearth::Cloud::Server sets it) records
+only those (and ``hearth-cloud``) instead.  Creating a node is Salt Cloud's create plus its
 deploy step with preseeded keys (:mod:`hearth.clouds.local_nodes`); the
 node counts as running once its agent answers ``test.ping`` through the
 master.  ``stop`` terminates the agent and ``start`` runs it again; the
@@ -27,6 +30,7 @@ from typing import Any
 
 from hearth.clouds import config
 from hearth.clouds import utils as cloud_utils
+from hearth.clouds.deploy import recorded_grains_of
 from hearth.clouds.local_nodes import AGENT_PROGRAM, LocalSite, master_settings
 from hearth.common import exception
 
@@ -131,7 +135,8 @@ def create(vm_: Mapping[str, Any]) -> dict[str, Any]:
     agent = config.get_cloud_config_value("agent", vm_, __opts__) or {}
     cloud_utils.cloud_event(name, "deploying", {"name": name, "host": "127.0.0.1"}, __opts__,
                             "preseeding keys and starting hearth-agent")
-    site.prepare(name, vm_.get("image"), vm_.get("size"), agent, grains)
+    recorded = recorded_grains_of({**vm_, "grains": grains})
+    site.prepare(name, vm_.get("image"), vm_.get("size"), agent, grains, recorded)
     pid = site.start(name)
     cloud_utils.cloud_event(name, "querying", {"instance_id": pid}, __opts__,
                             "waiting for the agent to answer")

@@ -167,7 +167,7 @@ def create_child(resource: StackResource, template: Any, params: Mapping[str, An
         "timeout_mins": timeout_mins or parent.row.timeout_mins,
         "disable_rollback": True, "tags": []})
     return prepared.build(parent.db, row, parent.registry, clock=parent.clock,
-                          sleep=parent.sleep)
+                          sleep=parent.sleep, jobs=parent.job_service)
 
 
 def update_target(resource: StackResource, child: Stack, template: Any,
@@ -182,7 +182,7 @@ def update_target(resource: StackResource, child: Stack, template: Any,
     data, files, env = prepared.stored()
     raw = api_stacks.raw_template_create(parent.db, data, files, env)
     target = prepared.build(parent.db, child.row, parent.registry, clock=parent.clock,
-                            sleep=parent.sleep)
+                            sleep=parent.sleep, jobs=parent.job_service)
     return raw.id, target
 
 
@@ -225,7 +225,8 @@ def load_child(parent: Stack, stack_id: str, resource: Any = None) -> Stack | No
         row = api_stacks.stack_get(parent.db, stack_id)
     except exception.StackNotFound:
         return None
-    child = load_stack(parent.db, row, parent.registry, clock=parent.clock, sleep=parent.sleep)
+    child = load_stack(parent.db, row, parent.registry, clock=parent.clock, sleep=parent.sleep,
+                       jobs=parent.job_service)
     if resource is not None:
         attach_facade(child.context, resource)
     return child

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from hearth.engine.service.runtime import EngineRuntime
     from hearth.engine.stacks.prepare import PreparedStack, StackIdentity
     from hearth.engine.stacks.stack import Stack
+    from hearth.jobservice import JobService
 
 __all__ = ["CANCEL_ACTIONS", "DESCRIPTION_CACHE_SIZE", "EngineService", "listing_project"]
 
@@ -86,13 +87,17 @@ CANCEL_GRACE: dict[str, Callable[[], float]] = {
 class EngineService(StackKeeping, StackReads):
     """The engine's public operations: catalog, reads, stack actions, snapshots, adopt.
 
-    Constructor arguments are test seams: ``db_url`` picks the database,
-    ``engine_id`` names this engine in stack locks.  Building one touches
-    only the database; the runtime starts with the first action.
+    ``db_url`` picks the database, ``engine_id`` names this engine in stack
+    locks (a test seam), ``jobs`` is the JobService the stacks' resources
+    run jobs and read pillar through: the local user's on their own engine
+    (:meth:`~hearth.jobservice.JobService.for_local_user`), else (the
+    default, hearth-api's) every stack acts as its project.  Building one
+    touches only the database; the runtime starts with the first action.
     """
 
-    def __init__(self, db_url: str | None = None, engine_id: str | None = None) -> None:
-        super().__init__(db_url)
+    def __init__(self, db_url: str | None = None, engine_id: str | None = None,
+                 jobs: JobService | None = None) -> None:
+        super().__init__(db_url, jobs)
         self._engine_id = engine_id
         self._runtime: EngineRuntime | None = None
 
@@ -163,7 +168,7 @@ class EngineService(StackKeeping, StackReads):
             "project_id": ctx.project_id, "username": ctx.user,
             "timeout_mins": timeout_mins, "disable_rollback": disable_rollback,
             "tags": list(tags or [])})
-        return prepared.build(self.db, row, self.registry)
+        return prepared.build(self.db, row, self.registry, jobs=self.jobs)
 
     def preview_stack(self, ctx: RequestContext, stack_name: str, template: Any,
                       **kwargs: Any) -> JsonMap:
@@ -183,7 +188,7 @@ class EngineService(StackKeeping, StackReads):
         row = SimpleNamespace(name=stack_name, id="None", project_id=ctx.project_id,
                               action=INIT, status=COMPLETE, timeout_mins=None,
                               disable_rollback=True)
-        stack = prepared.build(self.db, row, self.registry)
+        stack = prepared.build(self.db, row, self.registry, jobs=self.jobs)
         description = prepared.template.data.get(prepared.template.key("description")) or ""
         return {
             "stack_name": stack_name, "id": "None", "description": description,
@@ -278,7 +283,7 @@ class EngineService(StackKeeping, StackReads):
                            self._resource_validator(env, all_files))
         limits.check_resource_count(len(prepared.definitions))
         current = self._load(row)
-        target = prepared.build(self.db, row, self.registry)
+        target = prepared.build(self.db, row, self.registry, jobs=self.jobs)
         update.check_parameters(current, target)
         return current, target
 

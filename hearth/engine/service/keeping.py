@@ -137,7 +137,7 @@ class StackKeeping:
         prepared = snapshots.restore_prepared(current, snapshot.data,
                                               lambda *parts: self._prepare_stored(row, *parts))
         limits.check_resource_count(len(prepared.definitions))
-        target = prepared.build(self.db, row, self.registry)
+        target = prepared.build(self.db, row, self.registry, jobs=self.jobs)
         data, files, env = prepared.stored()
         raw = api_stacks.raw_template_create(self.db, data, files, env)
         try:

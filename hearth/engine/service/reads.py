@@ -17,6 +17,7 @@ from hearth.common import exception
 from hearth.common.context import RequestContext
 from hearth.engine.service.catalog import Catalog
 from hearth.engine.states import INIT
+from hearth.jobservice import JobService
 
 if TYPE_CHECKING:
     from hearth.db import models
@@ -42,11 +43,13 @@ class StackReads(Catalog):
     ``db_url`` picks the database (None: the configured one).
     """
 
-    def __init__(self, db_url: str | None = None) -> None:
+    def __init__(self, db_url: str | None = None, jobs: JobService | None = None) -> None:
         from hearth.common import config
         from hearth.db.session import get_database
         config.register_opts()
         self.db: Database = get_database(db_url)
+        #: the authority for the jobs and pillar reads of the stacks' resources.
+        self.jobs = jobs if jobs is not None else JobService()
         super().__init__()
         #: raw template id -> description (stored templates never change; updates add new ones)
         self._descriptions: dict[int, str] = {}
@@ -323,7 +326,7 @@ class StackReads(Catalog):
 
     def _load(self, row: models.Stack) -> Stack:
         from hearth.engine.stacks.loader import load_stack
-        return load_stack(self.db, row, self.registry)
+        return load_stack(self.db, row, self.registry, jobs=self.jobs)
 
     def _resource_row(self, row: models.Stack, resource_name: str) -> models.Resource:
         from hearth.db import api_resources

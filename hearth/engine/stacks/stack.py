@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from hearth.engine.template.parameters import Parameters
     from hearth.engine.template.resource_definition import ResourceDefinition
     from hearth.engine.template.template import Template
+    from hearth.jobservice import CallerJobs, JobService
 
 LOG = logging.getLogger(__name__)
 
@@ -79,12 +80,16 @@ class Stack:
     ``definitions`` the ``{name: ResourceDefinition}`` of the enabled
     resources, ``context`` the resolution context their functions ask (live
     from now on: it knows :attr:`resources`), ``registry`` the plug-in
-    registry (``get_class(type, env, name)``).
+    registry (``get_class(type, env, name)``), ``jobs`` the engine's
+    :class:`~hearth.jobservice.JobService`: the stack's resources reach it
+    as :attr:`jobs`, bound to the stack's owner, so they act with the rights
+    of the project that owns the stack (None: a stack that runs no jobs).
     """
 
     def __init__(self, db: Database, row: models.Stack, prepared: PreparedStack,
                  registry: TypeRegistry, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] | None = None) -> None:
+                 sleep: Callable[[float], None] | None = None,
+                 jobs: JobService | None = None) -> None:
         self.db = db
         self.row = row
         self.template: Template = prepared.template
@@ -101,6 +106,10 @@ class Stack:
         #: when the action a dead engine left began, while this engine continues it
         #: (:mod:`hearth.engine.stacks.continuation`); the next walk takes it
         self.continuing_since: Any = None
+        self.job_service = jobs
+        #: the JobService as the stack's owner (see the class docstring).
+        self.jobs: CallerJobs | None = (
+            jobs.acting_as(jobs.caller_for(row.project_id)) if jobs is not None else None)
         self.store = DbResourceStore(db)
         self.resources: dict[str, Resource] = {}
         #: the resources whose type keeps secrets (read by :meth:`secrets`).

@@ -253,7 +253,7 @@ def load_target(stack: Stack, raw_template_id: int) -> Stack:
     """Return a Stack of ``stack``'s record with template ``raw_template_id``."""
     from hearth.engine.stacks.loader import load_stack
     return load_stack(stack.db, stack.row, stack.registry, raw_template_id=raw_template_id,
-                      clock=stack.clock, sleep=stack.sleep)
+                      clock=stack.clock, sleep=stack.sleep, jobs=stack.job_service)
 
 
 def run_update(stack: Stack, raw_template_id: int, action: str = UPDATE_ACTION,

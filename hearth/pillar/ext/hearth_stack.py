@@ -12,10 +12,18 @@ gives ``{stacks: {network: {<output>: <value>, ...}, database: {...}}}``.
 Outputs are read through the engine's stack reads, as stack-show reads them
 (hidden parameters stay masked).  A missing stack or an output that fails to
 resolve is an error naming the stack and the output.
+
+A project's outputs never reach an agent whose pillar that project may not
+read: where a publisher_acl is configured (``[api] publisher_acl_file`` of
+the compiling side: give hearth-master the API's), the JobService checks
+that the project may run ``pillar.items`` on the agent, matched on what the
+compile knows of it.  So a stack named after an agent (``'%s'``) cannot be
+read by whoever names an agent after another project's stack.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from hearth.common import exception
@@ -23,11 +31,20 @@ from hearth.common import exception
 DEFAULT_PROJECT = "admin"
 
 
-def stack_outputs(name: str, project: str, database_url: str | None = None) -> dict[str, Any]:
-    """Return ``{output_key: value}`` of the stack ``name`` in ``project``."""
+def stack_outputs(name: str, project: str, database_url: str | None = None,
+                  agent_id: str | None = None,
+                  grains: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Return ``{output_key: value}`` of the stack ``name`` in ``project``.
+
+    ``agent_id`` and ``grains``: the agent whose pillar gets them; the
+    JobService decides whether the project's data may go there.
+    """
     from hearth.common.context import RequestContext
     from hearth.engine.service.reads import StackReads
+    from hearth.jobservice import JobService
 
+    if agent_id is not None:
+        JobService().check_pillar_feed(project, agent_id, dict(grains or {}))
     stack = StackReads(database_url).show_stack(RequestContext.local(project), name)
     values = {}
     for output in stack.get("outputs") or []:
@@ -49,7 +66,10 @@ def ext_pillar(minion_id: str, pillar: Any, stacks: Any = None, project: str | N
     found: dict[str, Any] = {}
     for name in (str(n).replace("%s", minion_id) for n in names):
         try:
-            found[name] = stack_outputs(name, project, database_url)
+            found[name] = stack_outputs(name, project, database_url, minion_id,
+                                        __grains__)  # noqa: F821
+        except exception.JobRefused as error:
+            raise exception.CommandExecutionError(f"hearth_stack: {error}") from error
         except exception.StackNotFound as error:
             raise exception.CommandExecutionError(
                 f"hearth_stack: {error} (project {project})") from error

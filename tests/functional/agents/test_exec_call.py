@@ -112,7 +112,7 @@ def test_a_stack_runs_calls_on_several_agents(fleet, tmp_path):
     assert values["pair_targeted"] == ["db1", "web3"]
     assert values["overridden"] == {"db1": {"dbname": "main", "extra": {"from": "stack"}}}
     with master.client() as client:
-        job = client.show_job(values["webs_jid"])
+        job = client.job_status(values["webs_jid"])
     assert job.fun == "test.ping" and job.targeted == ["web1", "web2", "web3"]
     assert set(job.returns) == {"web1", "web2", "web3"}
     deleted = master.stackctl("stack-delete", "-y", "several")

@@ -43,8 +43,7 @@ def fleet(tmp_path_factory, sqlite_template):
 def assert_serving(master):
     """The master is alive and its real agent still answers test.ping."""
     assert master.process.poll() is None, master.log_text()[-3000:]
-    with master.client() as client:
-        status = client.run("real1", "test.ping", timeout=10)
+    status = master.run("real1", "test.ping", timeout=10)
     assert status.returns["real1"]["return"] is True
 
 
@@ -144,8 +143,7 @@ def test_an_accepted_agent_over_the_limit_is_disconnected_unread(fleet):
 
 def test_a_return_too_large_for_the_master_becomes_an_error_return(fleet):
     master, _ = fleet
-    with master.client() as client:
-        status = client.run("real1", "cmd.run", [f"printf '%0{LIMIT * 2}d' 0"], timeout=10)
+    status = master.run("real1", "cmd.run", [f"printf '%0{LIMIT * 2}d' 0"], timeout=10)
     ret = status.returns["real1"]
     assert ret["retcode"] == 1 and ret["success"] is False
     assert ret["return"].startswith("The return was not sent: it is ")

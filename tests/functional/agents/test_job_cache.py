@@ -37,7 +37,7 @@ def test_job_cache_keeps_jobs_targets_and_returns(cache_master):
     assert {agent: ret["return"] for agent, ret in shown["returns"].items()} == {
         agent: {"args": ["a"], "kwargs": {"k": "v"}} for agent in ("c1", "c2")}
     with master.client() as client:
-        status = client.show_job(job["jid"])
+        status = client.job_status(job["jid"])
         assert sorted(status.returns) == ["c1", "c2"] and status.done
         assert job["jid"] in [j["jid"] for j in client.list_jobs()]
     missing = master.stackctl("job-show", "20000101000000000000")

@@ -114,12 +114,14 @@ def test_async_answers_at_once_with_the_job_id(api):
 
 @pytest.mark.parametrize(("project", "body", "message"), [
     ("proj-web", {"target": "*", "function": "cmd.run", "args": ["id"]},
-     "publisher_acl: project proj-web may run cmd.run only on agents selected by 'web*'; "
-     "this target also selects db1, db2."),
+     "project proj-web may not run cmd.run on '*' (glob): its publisher_acl allows cmd.run "
+     "only on agents selected by 'web*', and this target also selects db1, db2."),
     ("proj-web", {"target": "web1", "function": "file.remove", "args": ["/tmp/x"]},
-     "publisher_acl: project proj-web may not run file.remove on any agent."),
+     "project proj-web may not run file.remove on 'web1' (glob): no publisher_acl rule of "
+     "the project allows file.remove."),
     ("proj-none", {"target": "*", "function": "test.ping"},
-     "publisher_acl: project proj-none may not run test.ping on any agent."),
+     "project proj-none may not run test.ping on '*' (glob): no publisher_acl rule of the "
+     "project allows test.ping."),
 ])
 def test_refused_publishes_are_403_with_the_reason(api, project, body, message):
     answer = call(api, project, "POST", "/jobs", json=body)
@@ -166,8 +168,8 @@ def test_stackctl_run_over_http_gets_the_same_acl(api):
     refused = stackctl_over_http(api, "proj-web", "*", "cmd.run", "id")
     assert refused.returncode == 1
     assert refused.stderr.strip() == (
-        "ERROR: publisher_acl: project proj-web may run cmd.run only on agents selected by "
-        "'web*'; this target also selects db1, db2.")
+        "ERROR: project proj-web may not run cmd.run on '*' (glob): its publisher_acl allows "
+        "cmd.run only on agents selected by 'web*', and this target also selects db1, db2.")
 
     unmatched = stackctl_over_http(api, "proj-web", "nosuch*", "test.ping")
     assert unmatched.returncode == 2

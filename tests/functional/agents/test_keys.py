@@ -157,30 +157,29 @@ def test_second_agent_with_an_accepted_id_is_denied(auto_master, agents_of, tmp_
     agents_of(master, "twin")
     wait_answering(master, ["twin"], timeout=20)
     events = []
-    with master.client() as client:
-        listening = threading.Event()
+    listening = threading.Event()
 
-        def listen():
-            with master.client() as listener:
-                for tag, data in listener.events("hearth/auth", timeout=10):
-                    listening.set()
-                    events.append((tag, data))
-                    if data.get("act") == "denied":
-                        return
+    def listen():
+        with master.client() as listener:
+            for tag, data in listener.events("hearth/auth", timeout=10):
+                listening.set()
+                events.append((tag, data))
+                if data.get("act") == "denied":
+                    return
 
-        thread = threading.Thread(target=listen, daemon=True)
-        thread.start()
-        time.sleep(0.5)
-        from tests.fixtures.agents import AgentProcess
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    time.sleep(0.5)
+    from tests.fixtures.agents import AgentProcess
 
-        impostor = AgentProcess(tmp_path / "impostor", "twin", master)
-        impostor.start()
-        try:
-            wait_for(lambda: "twin" in key_list(master)["denied"], what="a denied key")
-            thread.join(10)
-            status = client.run("twin", "test.ping", timeout=5)
-        finally:
-            impostor.stop()
+    impostor = AgentProcess(tmp_path / "impostor", "twin", master)
+    impostor.start()
+    try:
+        wait_for(lambda: "twin" in key_list(master)["denied"], what="a denied key")
+        thread.join(10)
+        status = master.run("twin", "test.ping", timeout=5)
+    finally:
+        impostor.stop()
     assert status.returns["twin"]["return"] is True  # the original still answers
     assert ("hearth/auth", "denied") in [(tag, data["act"]) for tag, data in events]
     assert "agent twin denied" in master.log_text()
@@ -199,14 +198,14 @@ def test_unknown_key_gets_nothing_and_is_not_heard(manual_master, agents_of, raw
     socket.send_json({"cmd": "hello", "grains": {}})
     socket.send_json({"cmd": "event", "tag": "forged/event", "data": {}})
     with master.client() as client:
-        status = client.run("*", "test.ping", timeout=3)
+        status = master.run("*", "test.ping", timeout=3)
         assert "real1" in status.returns
         assert not socket.poll(1000), "an unknown key received something"
         # presented but pending: still refused on the job port, never targeted
         assert peer.authenticate("raw1")["status"] == "pending"
         pending_socket = peer.job_socket()
         pending_socket.send_json({"cmd": "hello", "grains": {}})
-        status = client.run("*", "test.ping", timeout=3)
+        status = master.run("*", "test.ping", timeout=3)
         assert "real1" in status.returns and "raw1" not in status.targeted
         assert not pending_socket.poll(1000), "a pending key received something"
         assert "raw1" not in [a["id"] for a in client.list_agents()]
@@ -221,7 +220,7 @@ def test_deleted_key_is_cut_off_and_its_returns_ignored(auto_master, raw_peer):
     socket.send_json({"cmd": "hello", "grains": {"os": "raw"}})
     assert socket.poll(5000) and socket.recv_json()["cmd"] == "welcome"
     with master.client() as client:
-        published = client.publish("raw2", "test.ping")
+        published = client.publish("raw2", "test.ping", targeted=["raw2"])
         job = socket.recv_json()
         assert (job["cmd"], job["jid"], job["fun"]) == ("job", published.jid, "test.ping")
         assert master.stackctl("key-delete", "raw2", "--yes").returncode == 0
@@ -245,7 +244,7 @@ def test_returns_are_attributed_by_key_not_by_claimed_id(auto_master, raw_peer):
     socket.send_json({"cmd": "hello", "grains": {}})
     assert socket.recv_json()["cmd"] == "welcome"
     with master.client() as client:
-        published = client.publish("raw3", "test.ping")
+        published = client.publish("raw3", "test.ping", targeted=["raw3"])
         job = socket.recv_json()
         socket.send_json({"cmd": "ret", "jid": job["jid"], "id": "somebody-else",
                           "return": "forged", "retcode": 0, "success": True})
@@ -274,7 +273,7 @@ def test_a_return_for_a_job_that_did_not_target_the_agent_is_ignored(auto_master
         assert socket.recv_json()["cmd"] == "welcome"
         sockets.append(socket)
     with master.client() as client:
-        published = client.publish("raw5", "test.ping")
+        published = client.publish("raw5", "test.ping", targeted=["raw5"])
         sockets[1].send_json({"cmd": "ret", "jid": published.jid, "return": "forged",
                               "retcode": 0, "success": True})
         assert sockets[1].recv_json() == {"cmd": "ack", "jid": published.jid}

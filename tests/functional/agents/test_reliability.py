@@ -68,8 +68,7 @@ def test_returns_made_while_the_master_is_down_arrive_later(master_dir, agents_o
     master = master_dir()
     first, second = agents_of(master, "o1", "o2")
     wait_answering(master, ["o1", "o2"], timeout=30)
-    with master.client() as client:
-        jid = client.publish("*", "test.sleep", [1.5]).jid
+    jid = master.publish("*", "test.sleep", [1.5]).jid
     master.stop()
     # the jobs finish with no master: their returns wait on disk
     kept = first.root / "returns" / f"{jid}.json"
@@ -115,7 +114,7 @@ def test_a_stopping_agent_finishes_its_jobs_and_returns_them_after_restart(maste
     (agent,) = agents_of(master, "drainer")
     wait_answering(master, ["drainer"], timeout=30)
     with master.client() as client:
-        jid = client.publish("drainer", "test.sleep", [1]).jid
+        jid = master.publish("drainer", "test.sleep", [1]).jid
         deadline = time.monotonic() + 10
         while not client.find_job(jid) and time.monotonic() < deadline:
             time.sleep(0.05)

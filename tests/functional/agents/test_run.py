@@ -145,9 +145,9 @@ def test_batch_percentage(fleet):
 def test_several_jobs_run_at_once_on_one_agent(fleet):
     master, _ = fleet
     with master.client() as client:
-        slow = client.publish("web3", "test.sleep", [1.5])
-        running = client.run("web3", "saltutil.running", timeout=5)
-        found = client.run("web3", "saltutil.find_job", [slow.jid], timeout=5)
+        slow = master.publish("web3", "test.sleep", [1.5])
+        running = master.run("web3", "saltutil.running", timeout=5)
+        found = master.run("web3", "saltutil.find_job", [slow.jid], timeout=5)
         done = client.wait(slow.jid, timeout=10)
     jids = [job["jid"] for job in running.returns["web3"]["return"]]
     assert slow.jid in jids and running.jid in jids  # saltutil.running lists itself too
@@ -195,12 +195,12 @@ def test_bad_target_expression_is_reported(fleet):
 def test_term_job_stops_a_running_job_on_an_agent(fleet):
     master, _ = fleet
     with master.client() as client:
-        slow = client.publish("db1", "cmd.run", ["sleep 30"])
+        slow = master.publish("db1", "cmd.run", ["sleep 30"])
         deadline = time.monotonic() + 10
         while not client.find_job(slow.jid) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert client.find_job(slow.jid) == ["db1"]
-        term = client.run("db1", "saltutil.term_job", [slow.jid], timeout=5)
+        term = master.run("db1", "saltutil.term_job", [slow.jid], timeout=5)
         assert term.returns["db1"]["return"].startswith(f"Signal 15 sent to job {slow.jid}")
         done = client.wait(slow.jid, timeout=10)
     assert done.done and done.returns["db1"]["retcode"] != 0

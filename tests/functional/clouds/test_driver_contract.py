@@ -24,9 +24,9 @@ def cloud_events():
 def assert_agent_answers(setup, name, shown):
     """The local node is a live agent with its profile's grains, its key accepted."""
     master = setup.extra["master"]
+    status = master.run([name], "grains.get", ["role"], target_type="list", timeout=5)
+    assert status.returns[name]["return"] == "web"
     with master.client() as client:
-        status = client.run([name], "grains.get", ["role"], target_type="list", timeout=5)
-        assert status.returns[name]["return"] == "web"
         assert name in client.list_keys()["accepted"]
     assert shown["agent_id"] == name and shown["pid"]
 

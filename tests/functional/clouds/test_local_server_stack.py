@@ -60,9 +60,8 @@ def local_stack(hearth_home, tmp_path, local_master):
 
 
 def roles(master, agent_ids):
-    with master.client() as client:
-        status = client.run(sorted(agent_ids), "grains.get", ["role"], target_type="list",
-                            timeout=5)
+    status = master.run(sorted(agent_ids), "grains.get", ["role"], target_type="list",
+                        timeout=5)
     return {agent: ret.get("return") for agent, ret in status.returns.items()}
 
 

@@ -66,12 +66,13 @@ def test_a_new_node_gets_an_agent_that_answers_and_has_its_pillar(deploy_cloud, 
     assert deploying["kwargs"]["script"] == "bootstrap-hearth"
     assert "BEGIN OPENSSH" not in json.dumps([e.data for e in events])
 
+    status = local_master.run(["web-1"], "grains.get", ["role"], target_type="list",
+                              timeout=10)
+    assert status.returns["web-1"]["return"] == "deployed"
+    pillar = local_master.run(["web-1"], "pillar.get", ["motd"], {"unmask": True},
+                              target_type="list", timeout=10)
+    assert pillar.returns["web-1"]["return"] == "deployed over ssh"
     with local_master.client() as client:
-        status = client.run(["web-1"], "grains.get", ["role"], target_type="list", timeout=10)
-        assert status.returns["web-1"]["return"] == "deployed"
-        pillar = client.run(["web-1"], "pillar.get", ["motd"], {"unmask": True},
-                            target_type="list", timeout=10)
-        assert pillar.returns["web-1"]["return"] == "deployed over ssh"
         assert client.list_keys()["pending"] == []
     config = (machines / "etc" / "hearth" / "agents" / "web-1.conf").read_text()
     assert "master_finger = " in config and "secret" not in config

@@ -1,8 +1,9 @@
 """Hearth::Pillar::Data through hearth-api over HTTP (a monkey-patched, green-threaded server).
 
-The compile runs on a real OS thread of the API process; its secret values
-stay out of the events, the resource's attributes and the outputs the API
-answers with.
+No master is configured, so the pillar is compiled on the API's own host:
+only a project ``[api] engine_host_projects`` grants may.  The compile runs
+on a real OS thread of the API process; its secret values stay out of the
+events, the resource's attributes and the outputs the API answers with.
 """
 
 from __future__ import annotations
@@ -20,19 +21,22 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
-def api(pillar_site, monkeypatch):
+def api(pillar_site, monkeypatch, tmp_path):
     monkeypatch.setenv("HEARTH_CONFIG", str(pillar_site.config))
-    server = _start(str(pillar_site.home))
+    grant = tmp_path / "grant.conf"
+    grant.write_text("[api]\nengine_host_projects = proj-p\n")
+    server = _start(str(pillar_site.home), "--config-file", str(pillar_site.config),
+                    "--config-file", str(grant))
     try:
-        yield server, create_token(server.env, "proj-p")
+        yield server
     finally:
         _stop(server)
 
 
-def test_pillar_data_over_http(api):
-    server, token = api
-    url = server.url("proj-p")
-    headers = {"X-Auth-Token": token}
+def create_stack(server, project):
+    """Create the pillar stack as ``project``; return its final record and the stack URL."""
+    url = server.url(project)
+    headers = {"X-Auth-Token": create_token(server.env, project)}
     created = requests.post(f"{url}/stacks", headers=headers, timeout=30, json={
         "stack_name": "ps", "template": TEMPLATE})
     assert created.status_code == 201, created.text
@@ -42,6 +46,23 @@ def test_pillar_data_over_http(api):
         if shown["stack_status"] != "CREATE_IN_PROGRESS":
             break
         time.sleep(0.1)
+    return shown, stack, headers
+
+
+def test_a_project_without_the_grant_compiles_no_pillar_here(api):
+    shown, _, _ = create_stack(api, "proj-q")
+    assert shown["stack_status"] == "CREATE_FAILED"
+    reason = shown["stack_status_reason"]
+    assert reason.startswith("Resource CREATE failed: JobRefused: resources.")  # either one
+    assert reason.endswith(
+        ": project proj-q may not compile the pillar of agent db1 on the engine's own host: "
+        "running modules on the engine's own host is the local user's right; [api] "
+        "engine_host_projects does not grant it to this project.")
+    assert "s3cret-db" not in json.dumps(shown)
+
+
+def test_pillar_data_over_http(api):
+    shown, stack, headers = create_stack(api, "proj-p")
     assert shown["stack_status"] == "CREATE_COMPLETE", shown["stack_status_reason"]
     outputs = {o["output_key"]: o["output_value"] for o in shown["outputs"]}
     assert outputs["db"] == {"host": "db.internal", "password": "******", "port": 5432,

@@ -145,9 +145,9 @@ def test_refresh_pillar_takes_new_data_and_fires_its_event(site):
     sls = master.directory / "pillar" / "db.sls"
     sls.write_text(sls.read_text() + "added: later\n")
     assert run_json(master, "db1", "pillar.raw", "added")[1] == {"db1": None}
-    with master.client() as listener, master.client() as client:
+    with master.client() as listener:
         events = listener.events("hearth/agent/pillar_refresh_complete", timeout=10)
-        done = client.run("db1", "saltutil.refresh_pillar", timeout=10)
+        done = master.run("db1", "saltutil.refresh_pillar", timeout=10)
         assert done.returns["db1"]["return"] is True
         tag, data = next(events)
         events.close()

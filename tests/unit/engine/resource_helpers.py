@@ -30,7 +30,7 @@ class Clock:
 
 @dataclass
 class FakeStack:
-    """A StackView: name, id, context, store, env, clock."""
+    """A StackView: name, id, context, store, env, clock, jobs."""
 
     name: str = "demo"
     id: str | None = "stack-id"
@@ -38,6 +38,7 @@ class FakeStack:
     store: InMemoryResourceStore = field(default_factory=InMemoryResourceStore)
     env: Any = None
     clock: Clock = field(default_factory=Clock)
+    jobs: Any = None
 
 
 @dataclass

@@ -1,8 +1,9 @@
 """An in-process stand-in for hearth-master's client, for plug-in unit tests only.
 
-It selects agents with the real targeting code and answers each job after a
-number of status polls, with what each agent's ``answer`` function returns.
-Functional tests use the real master and agents (tests/fixtures/agents.py).
+It publishes to the agents the JobService resolved (as the real master
+does) and answers each job after a number of status polls, with what each
+agent's ``answer`` function returns.  Functional tests use the real master
+and agents (tests/fixtures/agents.py).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hearth.agent.targeting import AgentFacts, select
 from hearth.common import exception
 from hearth.master.client import JobStatus, PublishResult
 
@@ -25,6 +25,7 @@ class FakeAgent:
     id: str
     grains: dict[str, Any] = field(default_factory=dict)
     connected: bool = True
+    recorded_grains: dict[str, Any] = field(default_factory=dict)
     answer: Callable[[str, list, dict], tuple[Any, int]] = lambda fun, args, kwargs: (True, 0)
 
 
@@ -48,10 +49,11 @@ class FakeMaster:
 
 
 class FakeClient:
-    """The part of MasterClient that Hearth::Exec::Call uses."""
+    """The part of MasterClient that the JobService uses."""
 
     def __init__(self, master: FakeMaster) -> None:
         self.master = master
+        self.timeout = 10.0
 
     def close(self) -> None:
         with self.master._lock:
@@ -61,20 +63,19 @@ class FakeClient:
         if self.master.unreachable:
             raise exception.MasterUnreachable(address="fake", timeout=1, hint="down")
 
-    def publish(self, target, fun, args=(), kwargs=None, *, target_type="glob", timeout=None,
-                batch=None, pillar=None, user=None) -> PublishResult:
+    def publish(self, target, fun, args=(), kwargs=None, *, targeted, target_type="glob",
+                timeout=None, batch=None, user=None, watch=False) -> PublishResult:
         self._reachable()
         master = self.master
-        facts = [AgentFacts(a.id, a.grains) for a in master.agents.values()]
-        targeted = select(target, target_type, facts)
+        targeted = sorted(a for a in targeted if a in master.agents)
         if not targeted:
             raise exception.NoAgentsMatched(target=target, target_type=target_type)
         jid = next(master._jids)
         master.published.append({"jid": jid, "target": target, "target_type": target_type,
                                  "fun": fun, "args": list(args), "kwargs": dict(kwargs or {}),
-                                 "timeout": timeout, "batch": batch, "pillar": pillar})
+                                 "timeout": timeout, "batch": batch, "user": user})
         master.jobs[jid] = {"fun": fun, "args": list(args), "kwargs": dict(kwargs or {}),
-                            "targeted": targeted, "polls": 0}
+                            "targeted": targeted, "polls": 0, "user": user}
         return PublishResult(jid, targeted)
 
     def job_status(self, jid: str) -> JobStatus:
@@ -93,9 +94,10 @@ class FakeClient:
             returns[agent_id] = {"return": ret, "retcode": retcode, "success": retcode == 0}
         return JobStatus(jid=jid, fun=job["fun"], args=job["args"], kwargs=job["kwargs"],
                          targeted=list(job["targeted"]), returns=returns if done else {},
-                         missing=missing, done=done)
+                         missing=missing, done=done, user=job["user"])
 
-    def list_agents(self) -> list[dict[str, Any]]:
+    def list_agents(self, pillar: bool = False) -> list[dict[str, Any]]:
         self._reachable()
-        return [{"id": a.id, "grains": a.grains, "connected": a.connected, "last_seen": None}
+        return [{"id": a.id, "grains": a.grains, "recorded_grains": a.recorded_grains,
+                 "connected": a.connected, "last_seen": None}
                 for a in self.master.agents.values()]

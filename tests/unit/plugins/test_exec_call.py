@@ -5,9 +5,11 @@ import pytest
 from hearth.common import exception
 from hearth.engine.scheduler import green_sleep
 from hearth.jobs import JobRunner
+from hearth.jobservice import ApiProject, JobService
+from hearth.jobservice.service import JobSettings
 from hearth.loader import EXECUTION, Loader
 from hearth.plugins.exec_call import ExecCall, resource_mapping
-from tests.unit.engine.resource_helpers import Definition, make
+from tests.unit.engine.resource_helpers import Definition, FakeStack, make
 
 
 @pytest.fixture
@@ -28,15 +30,27 @@ def call_type(tmp_path):
         "    return pillar\n")
     loader = Loader(EXECUTION, {"module_dirs": [str(modules)]},
                     pack={"__grains__": {}, "__pillar__": {}})
-    jobs, events = [], []
+    events = []
     runner = JobRunner(loader, "engine-host", publish=lambda tag, data: events.append(tag))
+    return LocalCalls(runner, events)
 
-    class Call(ExecCall):
-        runner_factory = staticmethod(lambda: runner)
-        store_job = staticmethod(jobs.append)
 
-    Call.jobs, Call.events = jobs, events
-    return Call
+class LocalCalls:
+    """Makes Hearth::Exec::Call resources on a stack of the local user (or of ``caller``)."""
+
+    def __init__(self, runner, events, caller=None, settings=None):
+        self.jobs, self.users, self.events = [], [], events
+        service = JobService.for_local_user(runner_factory=lambda: runner,
+                                            record_job=self._record,
+                                            settings=settings or JobSettings())
+        self.stack_jobs = service.acting_as(caller or service.host_owner)
+
+    def _record(self, job, user):
+        self.jobs.append(job)
+        self.users.append(user)
+
+    def make(self, props, **kwargs):
+        return make(ExecCall, props, stack=FakeStack(jobs=self.stack_jobs), **kwargs)
 
 
 def drive(res, action, *args):
@@ -55,7 +69,7 @@ def test_mapping():
 
 def test_create_runs_the_call_and_exposes_attributes(call_type, tmp_path):
     target = tmp_path / "out"
-    res = make(call_type, {"function": "probe.touch", "args": [str(target)]})
+    res = call_type.make({"function": "probe.touch", "args": [str(target)]})
     res.validate()
     drive(res, "CREATE")
     assert target.read_text() == "x"
@@ -71,7 +85,7 @@ def test_create_runs_the_call_and_exposes_attributes(call_type, tmp_path):
 
 def test_update_re_runs_with_new_properties(call_type, tmp_path):
     target = tmp_path / "out"
-    res = make(call_type, {"function": "probe.touch", "args": [str(target)]})
+    res = call_type.make({"function": "probe.touch", "args": [str(target)]})
     drive(res, "CREATE")
     after = Definition("web", "Hearth::Exec::Call",
                        {"function": "probe.touch", "args": [str(target)], "kwargs": {"text": "y"}})
@@ -82,7 +96,7 @@ def test_update_re_runs_with_new_properties(call_type, tmp_path):
 def test_run_on_create_only_skips_update(call_type, tmp_path):
     target = tmp_path / "out"
     props = {"function": "probe.touch", "args": [str(target)], "run_on": ["CREATE"]}
-    res = make(call_type, props)
+    res = call_type.make(props)
     drive(res, "CREATE")
     drive(res, "UPDATE", Definition("web", "Hearth::Exec::Call", props), {}, {})
     assert target.read_text() == "x"
@@ -90,7 +104,7 @@ def test_run_on_create_only_skips_update(call_type, tmp_path):
 
 def test_delete_hook(call_type, tmp_path):
     target = tmp_path / "gone"
-    res = make(call_type, {"function": "test.ping", "on_delete": {
+    res = call_type.make({"function": "test.ping", "on_delete": {
         "function": "probe.touch", "args": [str(target)], "kwargs": {"text": "bye"}}})
     drive(res, "CREATE")
     drive(res, "DELETE")
@@ -98,12 +112,12 @@ def test_delete_hook(call_type, tmp_path):
 
 
 def test_delete_without_hook_is_immediate(call_type):
-    res = make(call_type, {"function": "test.ping"})
+    res = call_type.make({"function": "test.ping"})
     assert res.check_delete_complete(res.handle_delete())
 
 
 def test_exception_fails_with_the_function_error_text(call_type):
-    res = make(call_type, {"function": "test.exception", "args": ["disk full"]})
+    res = call_type.make({"function": "test.exception", "args": ["disk full"]})
     with pytest.raises(exception.CommandExecutionError) as caught:
         drive(res, "CREATE")
     assert str(caught.value) == "test.exception failed with retcode 1: disk full"
@@ -111,26 +125,26 @@ def test_exception_fails_with_the_function_error_text(call_type):
 
 
 def test_nonzero_retcode_fails_unless_told_not_to(call_type):
-    res = make(call_type, {"function": "cmd.run_all", "args": ["sh -c 'echo bad >&2; exit 3'"]})
+    res = call_type.make({"function": "cmd.run_all", "args": ["sh -c 'echo bad >&2; exit 3'"]})
     with pytest.raises(exception.CommandExecutionError) as caught:
         drive(res, "CREATE")
     assert str(caught.value) == "cmd.run_all failed with retcode 3: bad"
-    lenient = make(call_type, {"function": "cmd.run_all", "args": ["sh -c 'exit 3'"],
+    lenient = call_type.make({"function": "cmd.run_all", "args": ["sh -c 'exit 3'"],
                                "fail_on_retcode": False})
     drive(lenient, "CREATE")
     assert lenient.FnGetAtt("retcode") == 3
 
 
 def test_falsy_result_fails_with_its_comment(call_type):
-    res = make(call_type, {"function": "probe.refuse"})
+    res = call_type.make({"function": "probe.refuse"})
     with pytest.raises(exception.CommandExecutionError) as caught:
         drive(res, "CREATE")
     assert str(caught.value) == "probe.refuse failed with retcode 1: not today"
-    drive(make(call_type, {"function": "test.false"}), "CREATE")  # a plain False return is fine
+    drive(call_type.make({"function": "test.false"}), "CREATE")  # a plain False return is fine
 
 
 def test_missing_function_fails_at_once(call_type):
-    res = make(call_type, {"function": "test.nope"})
+    res = call_type.make({"function": "test.nope"})
     with pytest.raises(exception.FunctionNotFound) as caught:
         res.handle_create()
     assert str(caught.value) == "'test.nope' is not available."
@@ -138,7 +152,7 @@ def test_missing_function_fails_at_once(call_type):
 
 def test_local_targets_run_on_the_engine_host(call_type, tmp_path):
     for target in ("local", "localhost"):
-        res = make(call_type, {"function": "test.ping", "target": target})
+        res = call_type.make({"function": "test.ping", "target": target})
         drive(res, "CREATE")
         assert res.FnGetAtt("targeted") == ["engine-host"]
         assert res.FnGetAtt("returns") == {"engine-host": True}
@@ -147,14 +161,14 @@ def test_local_targets_run_on_the_engine_host(call_type, tmp_path):
 
 
 def test_on_agent_failure_ignore_keeps_the_local_failure_in_attributes(call_type):
-    res = make(call_type, {"function": "test.exception", "args": ["disk full"],
+    res = call_type.make({"function": "test.exception", "args": ["disk full"],
                            "on_agent_failure": "ignore"})
     drive(res, "CREATE")
     assert res.FnGetAtt("retcode") == 1
 
 
 def test_timeout_fails_on_the_stack_clock(call_type):
-    res = make(call_type, {"function": "probe.nap", "args": [0.3], "timeout": 5})
+    res = call_type.make({"function": "probe.nap", "args": [0.3], "timeout": 5})
     cookie = res.handle_create()
     assert res.check_create_complete(cookie) is False
     res.stack.clock.advance(5)
@@ -171,7 +185,23 @@ def test_run_on_validation():
 
 
 def test_pillar_reaches_the_function_as_its_pillar_keyword(call_type):
-    res = make(call_type, {"function": "probe.seen", "pillar": {"app": {"port": 80}}})
+    res = call_type.make({"function": "probe.seen", "pillar": {"app": {"port": 80}}})
     res.validate()
     drive(res, "CREATE")
     assert res.FnGetAtt("return") == {"app": {"port": 80}}
+
+
+@pytest.mark.parametrize(("grant", "allowed"), [((), False), (("dem*",), True), (("ops",), False)])
+def test_a_projects_local_call_needs_the_engine_host_grant(call_type, tmp_path, grant, allowed):
+    target = tmp_path / "out"
+    calls = LocalCalls(call_type.stack_jobs.service._runner(), [], ApiProject("demo"),
+                       JobSettings(engine_host_projects=grant))
+    res = calls.make({"function": "probe.touch", "args": [str(target)]})
+    if allowed:
+        drive(res, "CREATE")
+        assert target.read_text() == "x" and calls.users == ["demo"]
+        return
+    with pytest.raises(exception.JobRefused) as caught:
+        drive(res, "CREATE")
+    assert "[api] engine_host_projects does not grant it" in str(caught.value)
+    assert not target.exists() and calls.jobs == []

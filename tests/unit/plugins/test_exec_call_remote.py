@@ -9,9 +9,11 @@ import pytest
 
 from hearth.common import exception
 from hearth.engine.scheduler import green_sleep
+from hearth.jobservice import ApiProject, JobService
+from hearth.jobservice.service import JobSettings
 from hearth.plugins import _remote_job
 from hearth.plugins.exec_call import ExecCall
-from tests.unit.engine.resource_helpers import Definition, GetAttr, make
+from tests.unit.engine.resource_helpers import Definition, FakeStack, GetAttr, make
 from tests.unit.plugins.fake_master import FakeAgent, FakeMaster
 
 
@@ -21,16 +23,35 @@ def master():
                        FakeAgent("db1", {"role": "db"})])
 
 
+def never_runs_here():
+    raise AssertionError("a remote call never builds the local runner")
+
+
+def service_of(master, tmp_path=None, acl=None):
+    """Return a JobService over the fake master (a publisher_acl file when ``acl``)."""
+    settings = JobSettings()
+    if acl is not None:
+        path = tmp_path / "acl.yaml"
+        path.write_text(acl)
+        settings = JobSettings(acl_file=str(path))
+    return JobService(client_factory=master.client, runner_factory=never_runs_here,
+                      settings=settings)
+
+
+class Calls:
+    """Makes Hearth::Exec::Call resources on stacks whose owner is ``caller``."""
+
+    def __init__(self, service, caller):
+        self.jobs = service.acting_as(caller)
+
+    def make(self, props, **kwargs):
+        return make(ExecCall, props, stack=FakeStack(jobs=self.jobs), **kwargs)
+
+
 @pytest.fixture
 def call_type(master):
-    class Call(ExecCall):
-        client_factory = staticmethod(master.client)
-
-        @staticmethod
-        def runner_factory():
-            raise AssertionError("a remote call never builds the local runner")
-
-    return Call
+    service = service_of(master)
+    return Calls(service, JobService.for_local_user().host_owner)
 
 
 def drive(res, action, *args):
@@ -46,7 +67,7 @@ def drive(res, action, *args):
 
 
 def test_create_publishes_and_exposes_each_agents_return(call_type, master):
-    res = make(call_type, {"function": "test.echo", "args": ["hi"], "kwargs": {"k": 1},
+    res = call_type.make({"function": "test.echo", "args": ["hi"], "kwargs": {"k": 1},
                            "target": "G@role:web", "target_type": "compound", "timeout": 7,
                            "batch": "50%", "pillar": {"app": {"port": 80}}})
     res.validate()
@@ -55,7 +76,7 @@ def test_create_publishes_and_exposes_each_agents_return(call_type, master):
     assert published == {"jid": published["jid"], "target": "G@role:web",
                          "target_type": "compound", "fun": "test.echo", "args": ["hi"],
                          "kwargs": {"k": 1, "pillar": {"app": {"port": 80}}}, "timeout": 7,
-                         "batch": "50%", "pillar": None}
+                         "batch": "50%", "user": None}
     assert res.resource_id == published["jid"] == res.FnGetAtt("jid")
     assert res.FnGetAtt("targeted") == ["web1", "web2"]
     assert res.FnGetAtt("returns") == {"web1": True, "web2": True}
@@ -67,7 +88,7 @@ def test_create_publishes_and_exposes_each_agents_return(call_type, master):
 
 def test_polling_never_blocks_and_asks_for_a_delay(call_type, master):
     master.polls_until_done = 50
-    res = make(call_type, {"function": "test.ping", "target": "web1"})
+    res = call_type.make({"function": "test.ping", "target": "web1"})
     cookie = res.handle_create()
     answers = [res.check_create_complete(cookie) for _ in range(3)]
     assert answers == [_remote_job.POLL_DELAY] * 3
@@ -76,14 +97,14 @@ def test_polling_never_blocks_and_asks_for_a_delay(call_type, master):
 def test_single_agent_stdout(call_type, master):
     master.agents["db1"].answer = lambda fun, a, k: ({"stdout": "hi", "stderr": "",
                                                      "retcode": 0}, 0)
-    res = make(call_type, {"function": "cmd.run_all", "args": ["echo hi"], "target": "db1"})
+    res = call_type.make({"function": "cmd.run_all", "args": ["echo hi"], "target": "db1"})
     drive(res, "CREATE")
     assert res.FnGetAtt("stdout") == "hi" and res.FnGetAtt("stderr") == ""
 
 
 def test_a_failing_agent_fails_the_resource_by_name(call_type, master):
     master.agents["web2"].answer = lambda fun, a, k: ("ERROR executing 'cmd.run': boom", 1)
-    res = make(call_type, {"function": "cmd.run", "args": ["x"], "target": "web*"})
+    res = call_type.make({"function": "cmd.run", "args": ["x"], "target": "web*"})
     with pytest.raises(exception.CommandExecutionError) as caught:
         drive(res, "CREATE")
     jid = master.published[0]["jid"]
@@ -98,14 +119,14 @@ def test_a_failing_agent_fails_the_resource_by_name(call_type, master):
                                    {"fail_on_retcode": False}])
 def test_agent_failures_can_be_ignored(call_type, master, props):
     master.agents["web2"].answer = lambda fun, a, k: ("bad", 3)
-    res = make(call_type, {"function": "cmd.run", "args": ["x"], "target": "web*", **props})
+    res = call_type.make({"function": "cmd.run", "args": ["x"], "target": "web*", **props})
     drive(res, "CREATE")
     assert res.FnGetAtt("retcodes") == {"web1": 0, "web2": 3}
 
 
 def test_a_silent_agent_fails_the_resource_unless_ignored(call_type, master):
     master.agents["db1"].connected = False
-    res = make(call_type, {"function": "test.ping", "target": "*"})
+    res = call_type.make({"function": "test.ping", "target": "*"})
     with pytest.raises(exception.CommandExecutionError) as caught:
         drive(res, "CREATE")
     assert str(caught.value).endswith(
@@ -113,14 +134,14 @@ def test_a_silent_agent_fails_the_resource_unless_ignored(call_type, master):
     assert res.FnGetAtt("missing") == {"db1": "Not connected"}
     assert res.FnGetAtt("retcode") == 1
 
-    lenient = make(call_type, {"function": "test.ping", "target": "*",
+    lenient = call_type.make({"function": "test.ping", "target": "*",
                                "on_no_return": "ignore"})
     drive(lenient, "CREATE")
     assert lenient.FnGetAtt("returns") == {"web1": True, "web2": True}
 
 
 def test_no_agent_matched_fails_create_but_not_delete(call_type, master):
-    res = make(call_type, {"function": "test.ping", "target": "nosuch*",
+    res = call_type.make({"function": "test.ping", "target": "nosuch*",
                            "on_delete": {"function": "test.ping"}})
     with pytest.raises(exception.NoAgentsMatched):
         drive(res, "CREATE")
@@ -129,7 +150,7 @@ def test_no_agent_matched_fails_create_but_not_delete(call_type, master):
 
 
 def test_on_delete_runs_on_the_same_target(call_type, master):
-    res = make(call_type, {"function": "test.ping", "target": "db1",
+    res = call_type.make({"function": "test.ping", "target": "db1",
                            "on_delete": {"function": "file.remove", "args": ["/tmp/x"]}})
     drive(res, "CREATE")
     drive(res, "DELETE")
@@ -138,7 +159,7 @@ def test_on_delete_runs_on_the_same_target(call_type, master):
 
 
 def test_update_publishes_again_with_the_new_target(call_type, master):
-    res = make(call_type, {"function": "test.ping", "target": "web1"})
+    res = call_type.make({"function": "test.ping", "target": "web1"})
     drive(res, "CREATE")
     after = Definition("web", "Hearth::Exec::Call", {"function": "test.ping", "target": "db1"})
     drive(res, "UPDATE", after, {}, {"target": "db1"})
@@ -148,7 +169,7 @@ def test_update_publishes_again_with_the_new_target(call_type, master):
 
 def test_a_master_gone_during_a_job_is_waited_for_then_named(call_type, master):
     master.polls_until_done = 1000
-    res = make(call_type, {"function": "test.ping", "target": "web1"})
+    res = call_type.make({"function": "test.ping", "target": "web1"})
     cookie = res.handle_create()
     while master.published == []:
         res.check_create_complete(cookie)
@@ -168,7 +189,7 @@ def test_a_master_gone_during_a_job_is_waited_for_then_named(call_type, master):
 
 
 def test_a_master_back_in_time_finishes_the_job(call_type, master):
-    res = make(call_type, {"function": "test.ping", "target": "web1"})
+    res = call_type.make({"function": "test.ping", "target": "web1"})
     cookie = res.handle_create()
     while master.published == []:
         res.check_create_complete(cookie)
@@ -187,7 +208,7 @@ def test_a_master_back_in_time_finishes_the_job(call_type, master):
 
 def test_an_abandoned_call_leaves_nothing_open(call_type, master):
     master.polls_until_done = 1000
-    res = make(call_type, {"function": "test.ping", "target": "web1"})
+    res = call_type.make({"function": "test.ping", "target": "web1"})
     cookie = res.handle_create()
     for _ in range(5):
         res.check_create_complete(cookie)
@@ -204,7 +225,7 @@ def test_an_abandoned_call_leaves_nothing_open(call_type, master):
 ])
 def test_check_asks_whether_the_targeted_agents_are_connected(call_type, master, connected,
                                                               policy, error):
-    res = make(call_type, {"function": "test.ping", "target": "L@db1,web1",
+    res = call_type.make({"function": "test.ping", "target": "L@db1,web1",
                            "target_type": "compound", "on_no_return": policy})
     drive(res, "CREATE")
     master.agents["db1"].connected = connected
@@ -217,7 +238,7 @@ def test_check_asks_whether_the_targeted_agents_are_connected(call_type, master,
 
 
 def test_check_of_a_local_call_passes(call_type):
-    res = make(call_type, {"function": "test.ping"})
+    res = call_type.make({"function": "test.ping"})
     assert res.check_check_complete(res.handle_check()) is True
 
 
@@ -233,14 +254,14 @@ def test_check_of_a_local_call_passes(call_type):
      "(e.g. 10) or a percentage of the targeted agents (e.g. 25%)."),
 ])
 def test_validation_names_the_property(call_type, props, message):
-    res = make(call_type, {"function": "test.ping", **props})
+    res = call_type.make({"function": "test.ping", **props})
     with pytest.raises(exception.StackValidationFailed) as caught:
         res.validate()
     assert str(caught.value) == message
 
 
 def test_target_type_is_one_of_salts(call_type):
-    res = make(call_type, {"function": "test.ping", "target": "x", "target_type": "regex"})
+    res = call_type.make({"function": "test.ping", "target": "x", "target_type": "regex"})
     with pytest.raises(exception.StackValidationFailed) as caught:
         res.validate()
     assert str(caught.value).startswith("Property error: web.properties.target_type: ")
@@ -249,17 +270,17 @@ def test_target_type_is_one_of_salts(call_type):
 def test_nodegroups_are_left_to_the_master(call_type):
     for props in ({"target": "webs", "target_type": "nodegroup"},
                   {"target": "N@webs and G@role:web", "target_type": "compound"}):
-        make(call_type, {"function": "test.ping", **props}).validate()
+        call_type.make({"function": "test.ping", **props}).validate()
 
 
 def test_a_target_from_a_resource_not_created_yet_validates(call_type):
-    res = make(call_type, {"function": "test.ping", "target": GetAttr("server"),
+    res = call_type.make({"function": "test.ping", "target": GetAttr("server"),
                            "pillar": {"role": "web"}})
     res.validate()
 
 
 def test_an_empty_target_from_get_attr_never_runs_on_the_engine_host(call_type, master):
-    res = make(call_type, {"function": "test.ping", "target": GetAttr("server", "")})
+    res = call_type.make({"function": "test.ping", "target": GetAttr("server", "")})
     with pytest.raises(exception.InvalidTarget) as caught:
         res.handle_create()
     assert str(caught.value) == "Invalid target '' (glob): the target is empty"
@@ -267,7 +288,57 @@ def test_an_empty_target_from_get_attr_never_runs_on_the_engine_host(call_type, 
 
 
 def test_get_attr_target_is_published(call_type, master):
-    res = make(call_type, {"function": "test.ping", "target": GetAttr("server", "db1")})
+    res = call_type.make({"function": "test.ping", "target": GetAttr("server", "db1")})
     drive(res, "CREATE")
     assert master.published[0]["target"] == "db1"
     assert res.FnGetAtt("returns") == {"db1": True}
+
+
+# --- a stack acts with its owner's rights --------------------------------------------------
+
+def test_a_project_without_a_publisher_acl_runs_nothing(master, tmp_path):
+    calls = Calls(service_of(master), ApiProject("demo"))
+    res = calls.make({"function": "cmd.run", "args": ["touch /tmp/x"], "target": "*"})
+    with pytest.raises(exception.JobRefused) as caught:
+        drive(res, "CREATE")
+    assert str(caught.value) == (
+        "project demo may not run cmd.run on '*' (glob): this API publishes no job until "
+        "[api] publisher_acl_file names the functions each project may run.")
+    assert caught.value.error_type == "Forbidden"
+    assert master.published == []
+
+
+def test_a_project_runs_only_what_its_publisher_acl_allows(master, tmp_path):
+    acl = "demo:\n  - test.ping\n  - 'web*':\n      - cmd.run\n"
+    calls = Calls(service_of(master, tmp_path, acl), ApiProject("demo"))
+    drive(calls.make({"function": "test.ping", "target": "*"}), "CREATE")
+    assert master.published[0]["user"] == "demo"
+    refused = calls.make({"function": "cmd.run", "args": ["id"], "target": "*"})
+    with pytest.raises(exception.JobRefused) as caught:
+        drive(refused, "CREATE")
+    assert str(caught.value) == (
+        "project demo may not run cmd.run on '*' (glob): its publisher_acl allows cmd.run "
+        "only on agents selected by 'web*', and this target also selects db1.")
+    assert len(master.published) == 1
+
+
+def test_acl_targets_match_recorded_grains_not_reported_ones(master, tmp_path):
+    acl = "demo:\n  - 'G@role:db':\n      - test.ping\n"
+    master.agents["web1"].grains = {"role": "db"}           # what web1 claims about itself
+    master.agents["db1"].recorded_grains = {"role": "db"}   # what the master holds true
+    calls = Calls(service_of(master, tmp_path, acl), ApiProject("demo"))
+    drive(calls.make({"function": "test.ping", "target": "db1"}), "CREATE")
+    with pytest.raises(exception.JobRefused) as caught:
+        drive(calls.make({"function": "test.ping", "target": "web1"}), "CREATE")
+    assert "selects web1" in str(caught.value)
+
+
+def test_a_project_may_not_run_on_the_engine_host(master):
+    calls = Calls(service_of(master), ApiProject("demo"))
+    res = calls.make({"function": "cmd.run", "args": ["touch /tmp/x"]})
+    with pytest.raises(exception.JobRefused) as caught:
+        res.handle_create()
+    assert str(caught.value) == (
+        "project demo may not run cmd.run on the engine's own host: running modules on the "
+        "engine's own host is the local user's right; [api] engine_host_projects does not "
+        "grant it to this project.")

@@ -17,11 +17,20 @@ allows its function and every agent the job targets is an agent the rule's
 target selects.  Rules of every project glob that matches are combined.  A
 project no glob matches may publish nothing.  Salt's argument restrictions
 (``{fun: {args: ...}}``) are not supported and are refused when loading.
+
+Rule targets are matched on what the master knows of each agent (its id,
+the nodegroups, the grains recorded master-side), never on what an agent
+says about itself unless ``[master] trust_agent_grains`` is on: the caller
+(:class:`~hearth.jobservice.service.JobService`) hands :meth:`PublisherAcl.check`
+those facts.  Reading an agent's pillar needs the right to run
+:data:`PILLAR_READ_FUNCTION` on it.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import functools
+import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -31,6 +40,8 @@ from hearth.agent.targeting import AgentFacts, select
 from hearth.common import exception
 
 ANY_TARGET = "*"
+#: Reading an agent's pillar is allowed where running this function on it is.
+PILLAR_READ_FUNCTION = "pillar.items"
 
 
 @dataclass(frozen=True)
@@ -86,21 +97,60 @@ class PublisherAcl:
         return [rule for glob, rules in self.rules.items()
                 if fnmatch.fnmatchcase(project, glob) for rule in rules]
 
-    def check(self, project: str, function: str, targeted: list[str],
-              agents: list[AgentFacts],
-              nodegroups: Mapping[str, Any] | None = None) -> None:
-        """Return if ``project`` may run ``function`` on ``targeted``; else raise Forbidden."""
+    def refusal(self, project: str, function: str, targeted: list[str],
+                agents: list[AgentFacts],
+                nodegroups: Mapping[str, Any] | None = None) -> str | None:
+        """Return why ``project`` may not run ``function`` on ``targeted`` (None: it may).
+
+        ``agents`` are the facts the rules' targets match on.
+        """
         rules = [rule for rule in self.rules_for(project) if rule.allows_function(function)]
         if not rules:
-            raise exception.Forbidden(
-                f"publisher_acl: project {project} may not run {function} on any agent.")
+            return f"no publisher_acl rule of the project allows {function}."
         if any(rule.covers(targeted, agents, nodegroups) for rule in rules):
-            return
+            return None
         targets = ", ".join(repr(rule.target) for rule in rules)
         outside = ", ".join(_outside(rules, targeted, agents, nodegroups))
-        raise exception.Forbidden(
-            f"publisher_acl: project {project} may run {function} only on agents selected by "
-            f"{targets}; this target also selects {outside}.")
+        return (f"its publisher_acl allows {function} only on agents selected by {targets}, "
+                f"and this target also selects {outside}.")
+
+    def check(self, project: str, function: str, targeted: list[str],
+              agents: list[AgentFacts], nodegroups: Mapping[str, Any] | None = None,
+              where: str = "") -> None:
+        """Return if ``project`` may run ``function`` on ``targeted``; else raise JobRefused.
+
+        ``where`` names the job's target in the refusal (``'web*' (glob)``).
+        """
+        reason = self.refusal(project, function, targeted, agents, nodegroups)
+        if reason is not None:
+            where = where or ", ".join(targeted)
+            raise exception.JobRefused(f"project {project}", f"run {function} on {where}",
+                                       reason, function=function, target=where)
+
+    def check_pillar_read(self, project: str, agent_id: str, agents: list[AgentFacts],
+                          nodegroups: Mapping[str, Any] | None = None) -> None:
+        """Return if ``project`` may read ``agent_id``'s pillar; else raise JobRefused."""
+        reason = self.refusal(project, PILLAR_READ_FUNCTION, [agent_id], agents, nodegroups)
+        if reason is not None:
+            raise exception.JobRefused(
+                f"project {project}", f"read the pillar of agent {agent_id}",
+                f"reading an agent's pillar needs the right to run {PILLAR_READ_FUNCTION} "
+                f"on it: {reason}", function=PILLAR_READ_FUNCTION, target=agent_id)
+
+
+def read_acl_file(path: str) -> PublisherAcl:
+    """Return the ACL in the YAML file ``path`` (read again only when the file changes)."""
+    try:
+        modified = os.stat(path).st_mtime_ns
+    except OSError as error:
+        raise exception.InvalidPublisherAcl(source=path, where="file",
+                                            reason=error.strerror) from None
+    return _read_cached(path, modified)
+
+
+@functools.lru_cache(maxsize=4)
+def _read_cached(path: str, modified: int) -> PublisherAcl:
+    return PublisherAcl.from_file(path)
 
 
 def _outside(rules: list[AclRule], targeted: list[str], agents: list[AgentFacts],

@@ -4,7 +4,7 @@ import pytest
 
 from hearth.agent.targeting import AgentFacts
 from hearth.common import exception
-from hearth.master.publisher_acl import PublisherAcl
+from hearth.jobservice.publisher_acl import PublisherAcl
 
 AGENTS = [AgentFacts("web1", {"role": "web"}), AgentFacts("web2", {"role": "web"}),
           AgentFacts("db1", {"role": "db"}), AgentFacts("db9", {"role": "db"})]
@@ -36,23 +36,40 @@ def test_allowed(project, function, targeted):
 
 @pytest.mark.parametrize(("project", "function", "targeted", "message"), [
     ("proj-web", "cmd.run", ["web1", "db1"],
-     "publisher_acl: project proj-web may run cmd.run only on agents selected by 'web*'; "
-     "this target also selects db1."),
+     "project proj-web may not run cmd.run on 'x' (glob): its publisher_acl allows cmd.run "
+     "only on agents selected by 'web*', and this target also selects db1."),
     ("proj-web", "test.echo", ["db9"],
-     "publisher_acl: project proj-web may run test.echo only on agents selected by "
-     "'G@role:db and not db9'; this target also selects db9."),
+     "project proj-web may not run test.echo on 'x' (glob): its publisher_acl allows "
+     "test.echo only on agents selected by 'G@role:db and not db9', and this target also "
+     "selects db9."),
     ("proj-web", "file.remove", ["web1"],
-     "publisher_acl: project proj-web may not run file.remove on any agent."),
+     "project proj-web may not run file.remove on 'x' (glob): no publisher_acl rule of the "
+     "project allows file.remove."),
     ("nobody", "test.ping", ["web1"],
-     "publisher_acl: project nobody may not run test.ping on any agent."),
+     "project nobody may not run test.ping on 'x' (glob): no publisher_acl rule of the "
+     "project allows test.ping."),
     ("proj-x", "grains.items", ["web2"],
-     "publisher_acl: project proj-x may run grains.items only on agents selected by "
-     "'L@web1'; this target also selects web2."),
+     "project proj-x may not run grains.items on 'x' (glob): its publisher_acl allows "
+     "grains.items only on agents selected by 'L@web1', and this target also selects web2."),
 ])
 def test_refused_with_the_reason(project, function, targeted, message):
-    with pytest.raises(exception.Forbidden) as caught:
-        ACL.check(project, function, targeted, AGENTS)
+    with pytest.raises(exception.JobRefused) as caught:
+        ACL.check(project, function, targeted, AGENTS, where="'x' (glob)")
     assert str(caught.value) == message
+    assert caught.value.error_type == "Forbidden"
+    assert (caught.value.kwargs["function"], caught.value.kwargs["target"]) == (
+        function, "'x' (glob)")
+
+
+def test_reading_a_pillar_needs_the_right_to_run_pillar_items():
+    acl = PublisherAcl.from_data({"p": [{"web*": ["pillar.items"]}, "test.ping"]})
+    acl.check_pillar_read("p", "web1", AGENTS)
+    with pytest.raises(exception.JobRefused) as caught:
+        acl.check_pillar_read("p", "db1", AGENTS)
+    assert str(caught.value) == (
+        "project p may not read the pillar of agent db1: reading an agent's pillar needs the "
+        "right to run pillar.items on it: its publisher_acl allows pillar.items only on agents "
+        "selected by 'web*', and this target also selects db1.")
 
 
 @pytest.mark.parametrize(("data", "message"), [

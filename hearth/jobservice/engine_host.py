@@ -1,0 +1,43 @@
+"""Execution functions on the engine's own host, and their record in the job cache.
+
+One job runner per process (one loader of execution modules, as Salt's
+``salt-call --local``) serves every local call: ``stackctl call``,
+``Hearth::Exec::Call`` without a target and anything else the JobService
+runs here.  Whoever may run here is the JobService's decision, not this
+module's.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import socket
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hearth.jobs import JobReturn, JobRunner
+
+
+@functools.lru_cache(maxsize=1)
+def process_runner() -> JobRunner:
+    """Return this process's job runner over the configured execution modules."""
+    from hearth.loader import opts_from_conf
+
+    return runner_for(opts_from_conf())
+
+
+def runner_for(opts: dict[str, Any]) -> JobRunner:
+    """Return a job runner over the execution modules ``opts`` configures."""
+    from hearth.jobs import JobRunner, ProcTable
+    from hearth.loader import execution_loader
+
+    return JobRunner(execution_loader(opts), opts.get("id") or socket.gethostname(),
+                     proc=ProcTable(os.path.join(opts["cachedir"], "proc")))
+
+
+def record_job(job: JobReturn, user: str | None) -> None:
+    """Record a finished local job in this host's job cache, as ``user``'s."""
+    from hearth.db import job_cache
+    from hearth.db.session import get_database
+
+    job_cache.job_store(get_database(), job, user=user)

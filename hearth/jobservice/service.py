@@ -1,0 +1,542 @@
+"""JobService: who may run what where, and who may read which pillar; one path for each.
+
+Every caller names itself (:mod:`hearth.jobservice.callers`) and asks for
+one of four things:
+
+* **a job on agents** (:meth:`JobService.publish`, :meth:`JobService.run`):
+  the target is resolved here, once, on the master's listing of its
+  accepted agents (:mod:`hearth.jobservice.agents`); an API project's
+  publisher_acl is checked against exactly the agents resolved; the master
+  gets the resolved list (it targets nothing itself), batches and records
+  the job under the caller's name, and :meth:`JobService.run` waits for it
+  (once per batch, and once more, as ``salt --batch`` does);
+* **a job on the engine's own host** (:meth:`JobService.run_on_engine_host`):
+  the local user's right; an API project's only where ``[api]
+  engine_host_projects`` grants it; recorded in this host's job cache;
+* **an agent's pillar** (:meth:`JobService.agent_pillar`): compiled by the
+  master, or here when no master is configured; needs the right to run
+  ``pillar.items`` on that agent (a compile here, the engine-host right);
+* **the jobs it ran** (:meth:`JobService.list_jobs`, :meth:`JobService.show_job`,
+  :meth:`JobService.job_status`): a project sees its own jobs only; any
+  other job is "not found", never "forbidden".
+
+Refusals are :class:`~hearth.common.exception.JobRefused` (HTTP 403, a
+resource's failure reason) naming the caller, the function, the target
+and the reason.  The service is blocking and thread-safe: each request
+sequence opens a master client of its own on the calling thread (callers
+on green threads run it on a worker thread).  Configuration is read when
+first needed, so building a service costs nothing.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from hearth.common import exception
+from hearth.jobservice import agents as agent_facts
+from hearth.jobservice.callers import ApiProject, Caller, LocalUser
+from hearth.jobservice.request import JobRequest
+
+if TYPE_CHECKING:
+    from hearth.jobs import JobReturn, JobRunner
+    from hearth.jobservice.publisher_acl import PublisherAcl
+    from hearth.master.client import JobStatus, MasterClient, PublishResult
+    from hearth.master.settings import MasterSettings
+
+#: The one function the service publishes on its own authority: is a new agent there?
+PING_FUNCTION = "test.ping"
+
+
+@dataclass(frozen=True)
+class JobSettings:
+    """What the JobService reads from the configuration (a record; tests build their own).
+
+    ``acl_file`` is ``[api] publisher_acl_file`` (None: no project may
+    publish); ``engine_host_projects`` the project globs of ``[api]
+    engine_host_projects``; ``trust_agent_grains`` is ``[master]
+    trust_agent_grains``; ``nodegroups`` and ``timeout`` are the master's.
+    """
+
+    acl_file: str | None = None
+    engine_host_projects: tuple[str, ...] = ()
+    trust_agent_grains: bool = False
+    nodegroups: dict[str, str] = field(default_factory=dict)
+    timeout: float = 5.0
+
+    @classmethod
+    def from_conf(cls, conf: Any = None) -> JobSettings:
+        """Read the settings from a loaded oslo.config object (default: Hearth's)."""
+        from hearth.common import config
+        from hearth.master.settings import MasterSettings
+
+        if conf is None:
+            config.register_opts()
+            conf = config.CONF
+        master = MasterSettings.from_conf(conf)
+        return cls(acl_file=conf.api.publisher_acl_file or None,
+                   engine_host_projects=tuple(conf.api.engine_host_projects),
+                   trust_agent_grains=conf.master.trust_agent_grains,
+                   nodegroups=master.nodegroups, timeout=master.timeout)
+
+
+def default_client() -> MasterClient:
+    """Return a client of the master of this process's configuration."""
+    from hearth.master.client import MasterClient
+
+    return MasterClient()
+
+
+def master_configured() -> bool:
+    """Return whether this host holds the client key of a hearth-master."""
+    import os
+
+    from hearth.common.config import CONF, register_opts
+    from hearth.transport.keys import key_paths
+
+    register_opts(CONF)
+    return os.path.exists(key_paths(os.path.expanduser(CONF.master.pki_dir), "client")[1])
+
+
+class JobService:
+    """The one authority for jobs and pillar reads (see the module docstring).
+
+    ``host_owner`` is the local user when this service runs their engine
+    (stackctl's local engine, ``--in-process``, stackctl itself); None in
+    hearth-api, where every caller is a project.  The keyword arguments are
+    seams: ``settings`` (default: read from the configuration on first
+    use), ``client_factory`` (a client of the master), ``runner_factory``
+    (the job runner of the engine's host), ``record_job`` (the job cache of
+    local jobs) and ``has_master`` (whether a master is configured here).
+    """
+
+    def __init__(self, host_owner: LocalUser | None = None, *,
+                 settings: JobSettings | None = None,
+                 client_factory: Callable[[], Any] | None = None,
+                 runner_factory: Callable[[], JobRunner] | None = None,
+                 record_job: Callable[[JobReturn, str | None], None] | None = None,
+                 has_master: Callable[[], bool] | None = None) -> None:
+        self.host_owner = host_owner
+        self._settings = settings
+        self._client_factory = client_factory or default_client
+        self._runner_factory = runner_factory
+        self._record_job = record_job
+        if has_master is None:
+            has_master = (lambda: True) if client_factory is not None else master_configured
+        self._has_master = has_master
+
+    @classmethod
+    def for_local_user(cls, **seams: Any) -> JobService:
+        """Return the service of an engine the user running this process owns."""
+        return cls(LocalUser.current(), **seams)
+
+    @classmethod
+    def for_master(cls, master: MasterSettings, host_owner: LocalUser | None = None,
+                   **seams: Any) -> JobService:
+        """Return a service whose master is ``master`` (not the configured one)."""
+        from hearth.master.client import MasterClient
+
+        seams.setdefault("settings", JobSettings(nodegroups=dict(master.nodegroups),
+                                                 timeout=master.timeout))
+        return cls(host_owner, client_factory=lambda: MasterClient(master), **seams)
+
+    # --- identities ---------------------------------------------------------
+
+    @property
+    def settings(self) -> JobSettings:
+        """Return the settings (read from the configuration on first use)."""
+        if self._settings is None:
+            self._settings = JobSettings.from_conf()
+        return self._settings
+
+    def caller_for(self, project_id: str) -> Caller:
+        """Return who a stack of ``project_id`` acts as: its project, or this engine's owner."""
+        return self.host_owner if self.host_owner is not None else ApiProject(project_id)
+
+    def acting_as(self, caller: Caller) -> CallerJobs:
+        """Return this service bound to ``caller`` (what a stack's resources get)."""
+        return CallerJobs(self, caller)
+
+    # --- jobs on agents -------------------------------------------------------
+
+    def publish(self, caller: Caller, request: JobRequest) -> PublishResult:
+        """Resolve the target, check the caller's rights, publish; return the jid at once.
+
+        :raises NoAgentsMatched: the target selects no accepted agent.
+        :raises JobRefused: the caller may not run the function on them.
+        """
+        with self._client() as client:
+            return self._publish(client, caller, request, watch=False)
+
+    def run(self, caller: Caller, request: JobRequest) -> JobStatus:
+        """Publish and wait for the returns: ``timeout`` per batch round, plus one."""
+        from hearth.agent.batch import batch_rounds
+        from hearth.master.client import JobStatus
+
+        with self._client() as client:
+            published = self._publish(client, caller, request, watch=True)
+            wait = self._timeout(request)
+            if request.batch is not None:
+                wait *= batch_rounds(request.batch, len(published.targeted)) + 1
+            status = JobStatus(jid=published.jid, fun=request.function,
+                               args=list(request.args), kwargs=request.call_kwargs(),
+                               target=request.target, target_type=request.target_type,
+                               targeted=list(published.targeted), user=caller.recorded_as)
+            return client.follow(status, wait)
+
+    def job_status(self, caller: Caller, jid: str) -> JobStatus:
+        """Return the master's snapshot of the caller's job ``jid`` (never waits).
+
+        :raises JobNotFound: no such job, or another project's.
+        """
+        with self._client() as client:
+            return self._own(caller, client.job_status(jid))
+
+    def list_jobs(self, caller: Caller, limit: int | None = None) -> list[dict[str, Any]]:
+        """Return the caller's jobs, newest first.
+
+        The local user's are this host's job cache (local calls and, when the
+        master shares the database, published jobs); a project's are those
+        it published through the master.
+        """
+        if isinstance(caller, LocalUser):
+            from hearth.db import job_cache
+            from hearth.db.session import get_database
+
+            return job_cache.job_list(get_database(), limit=limit)
+        with self._client() as client:
+            jobs = client.list_jobs(limit=None)
+        mine = [job for job in jobs if job.get("user") == caller.recorded_as]
+        return mine[:limit] if limit else mine
+
+    def show_job(self, caller: Caller, jid: str) -> dict[str, Any]:
+        """Return one of the caller's jobs with each agent's return and the missing ones."""
+        if not isinstance(caller, LocalUser):
+            return self.job_status(caller, jid).to_dict()
+        from hearth.db import job_cache
+        from hearth.db.session import get_database
+        from hearth.master.jobs import snapshot_from_cache
+
+        job = job_cache.job_get(get_database(), jid)
+        if job.get("targeted") is not None:
+            job["missing"] = snapshot_from_cache(job)["missing"]
+            job.pop("return", None)  # each agent's is under returns
+        return job
+
+    def list_agents(self, caller: Caller) -> list[dict[str, Any]]:
+        """Return the accepted agents (id, grains, connected, last seen)."""
+        with self._client() as client:
+            return client.list_agents()
+
+    # --- the engine's own host -----------------------------------------------
+
+    def check_engine_host(self, caller: Caller, function: str) -> None:
+        """Return if ``caller`` may run ``function`` here and it exists; else raise.
+
+        :raises JobRefused: an API project without the engine-host grant.
+        :raises FunctionNotFound, ModuleNotAvailable: no such function here.
+        """
+        self._authorize_engine_host(caller, f"run {function} on the engine's own host",
+                                    function)
+        self._runner().loader.function(function)
+
+    def run_on_engine_host(self, caller: Caller, function: str,
+                           args: Sequence[Any] = (), kwargs: Mapping[str, Any] | None = None,
+                           target: str | None = None, record: bool = True) -> JobReturn:
+        """Run ``function`` here as a job (blocking); return it.
+
+        ``record``: keep it in this host's job cache as the caller's (``stackctl
+        call`` records only when asked, as Salt's ``cache_jobs``).
+        """
+        self._authorize_engine_host(caller, f"run {function} on the engine's own host",
+                                    function)
+        job = self._runner().run(function, list(args), dict(kwargs or {}), target=target)
+        if record:
+            self.record_local_job(caller, job)
+        return job
+
+    def record_local_job(self, caller: Caller, job: JobReturn) -> None:
+        """Record a finished local job in this host's job cache, as the caller's."""
+        from hearth.jobservice.engine_host import record_job
+
+        (self._record_job or record_job)(job, caller.recorded_as)
+
+    # --- pillar -------------------------------------------------------------------
+
+    def agent_pillar(self, caller: Caller, agent_id: str, pillarenv: str | None = None,
+                     grains: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Return ``agent_id``'s compiled pillar, if ``caller`` may read it (blocking).
+
+        With a master configured the master compiles it, from its own facts
+        about the agent; reading it needs the right to run ``pillar.items``
+        there.  Without one it is compiled here, with ``grains`` (default:
+        this host's), which is the engine-host right.
+        """
+        if not self._has_master():
+            self._authorize_engine_host(caller, f"compile the pillar of agent {agent_id} on "
+                                        "the engine's own host", "pillar.items")
+            return _compile_here(agent_id, pillarenv, grains)
+        with self._client() as client:
+            if isinstance(caller, ApiProject):
+                acl = self._acl(caller, f"read the pillar of agent {agent_id}", "pillar.items",
+                                agent_id)
+                agents = self._records(client, [(agent_id, "glob")], acl)
+                acl.check_pillar_read(caller.project_id, agent_id, self._trusted(agents),
+                                      self.settings.nodegroups)
+            return dict(client.agent_pillar(agent_id) or {})
+
+    def check_pillar_feed(self, project: str, agent_id: str,
+                          grains: Mapping[str, Any]) -> None:
+        """Return if ``project``'s stack data may enter ``agent_id``'s pillar; else raise.
+
+        The ``hearth_stack`` ext_pillar asks before it reads a stack: the
+        project must be allowed to read that agent's pillar (its
+        publisher_acl, matched on ``grains``: what the compile holds true of
+        the agent).  Where no publisher_acl is configured no project may run
+        anything, and the pillar configuration is the operator's alone.
+
+        :raises JobRefused: the project may not read the agent's pillar.
+        """
+        if not self.settings.acl_file:
+            return
+        from hearth.agent.targeting import AgentFacts
+        from hearth.jobservice.publisher_acl import read_acl_file
+
+        facts = [AgentFacts(agent_id, {**grains, "id": agent_id})]
+        read_acl_file(self.settings.acl_file).check_pillar_read(
+            project, agent_id, facts, self.settings.nodegroups)
+
+    # --- agents: master-held facts, bootstrap ------------------------------------
+
+    def record_grains(self, caller: Caller, agent_id: str,
+                      grains: Mapping[str, Any]) -> dict[str, Any]:
+        """Record grains of ``agent_id`` master-side (what pillar and ACLs trust); return all.
+
+        Only the local user may: recorded grains decide which pillar an
+        agent gets.
+        """
+        if not isinstance(caller, LocalUser):
+            raise exception.JobRefused(str(caller), f"record grains of agent {agent_id}",
+                                       "recorded grains decide which pillar an agent gets; "
+                                       "only the master's operator may set them.",
+                                       target=agent_id)
+        with self._client() as client:
+            return client.record_grains(agent_id, dict(grains))
+
+    def recordable_grains(self, caller: Caller, configured: Mapping[str, Any],
+                          given: Mapping[str, Any]) -> dict[str, Any]:
+        """Return which grains of a machine ``caller`` creates are recorded master-side.
+
+        ``configured`` come from the operator's cloud profile and provider,
+        ``given`` from the caller (a stack's properties).  The local user's
+        count; a project's do not (the agent still gets them as its own
+        grains), or a stack could give its machine the role whose secrets
+        it wants.
+        """
+        if isinstance(caller, LocalUser):
+            return {**configured, **given}
+        return dict(configured)
+
+    def agent_answers(self, agent_id: str, timeout: float = 2.0) -> bool:
+        """Return whether agent ``agent_id`` answers test.ping through the master now.
+
+        The one job the service publishes on its own authority (it names
+        one agent and only asks whether it is there); a master that does not
+        answer, or an agent not connected yet, is a False.
+        """
+        from hearth.master.client import JobStatus
+
+        try:
+            with self._client(timeout=timeout) as client:
+                connected = {a["id"] for a in client.list_agents() if a.get("connected")}
+                if agent_id not in connected:
+                    return False  # a job would wait for it (a master just started holds jobs)
+                published = client.publish([agent_id], PING_FUNCTION, target_type="list",
+                                           timeout=timeout, targeted=[agent_id], watch=True)
+                status = client.follow(JobStatus(jid=published.jid, fun=PING_FUNCTION,
+                                                 targeted=[agent_id]), timeout)
+        except exception.HearthException:
+            return False
+        return (status.returns.get(agent_id) or {}).get("return") is True
+
+    def wait_for_agent(self, agent_id: str, timeout: float, interval: float = 0.2,
+                       alive: Callable[[], bool] | None = None,
+                       clock: Callable[[], float] = time.monotonic,
+                       sleep: Callable[[float], None] = time.sleep) -> None:
+        """Wait until agent ``agent_id`` answers test.ping through the master (cloud bootstrap).
+
+        ``alive`` (optional) says whether the machine is still worth waiting
+        for; a False ends the wait at once.
+
+        :raises AgentNotAnswering: it did not answer within ``timeout`` seconds.
+        """
+        deadline = clock() + timeout
+        while True:
+            if alive is not None and not alive():
+                raise exception.AgentNotAnswering(agent_id, timeout, "its machine stopped")
+            if self.agent_answers(agent_id, timeout=min(3.0, max(timeout, 0.1))):
+                return
+            if clock() >= deadline:
+                raise exception.AgentNotAnswering(agent_id, timeout)
+            sleep(interval)
+
+    # --- inside -------------------------------------------------------------------------
+
+    @contextmanager
+    def _client(self, timeout: float | None = None) -> Iterator[Any]:
+        """Yield a fresh master client for one request sequence on this thread; close it.
+
+        ``timeout`` bounds each request's wait for the master's answer.
+        """
+        client = self._client_factory()
+        if timeout is not None:
+            client.timeout = timeout
+        try:
+            yield client
+        finally:
+            client.close()
+
+    def _timeout(self, request: JobRequest) -> float:
+        return self.settings.timeout if request.timeout is None else float(request.timeout)
+
+    def _publish(self, client: Any, caller: Caller, request: JobRequest,
+                 watch: bool) -> PublishResult:
+        """Resolve, authorize and publish ``request`` on ``client`` (the one path)."""
+        from hearth.agent.batch import batch_size
+
+        if request.batch is not None:
+            batch_size(request.batch, 1)  # a bad size is refused before anything is sent
+        acl = None
+        if isinstance(caller, ApiProject):
+            acl = self._acl(caller, f"run {request.function} on {request.where()}",
+                            request.function, request.where())
+        agents = self._records(client, [(request.target, request.target_type)], acl)
+        targeted = agent_facts.resolve(request.target, request.target_type, agents,
+                                       self.settings.nodegroups)
+        if acl is not None:
+            acl.check(caller.project_id, request.function, targeted, self._trusted(agents),
+                      self.settings.nodegroups, request.where())
+        return client.publish(request.target, request.function, request.args,
+                              request.call_kwargs(), target_type=request.target_type,
+                              timeout=self._timeout(request), batch=request.batch,
+                              user=caller.recorded_as, watch=watch, targeted=targeted)
+
+    def _records(self, client: Any, targets: list[tuple[Any, str]],
+                 acl: PublisherAcl | None) -> list[agent_facts.AgentRecord]:
+        """Return the master's accepted agents (with pillar data when a target needs it)."""
+        if acl is not None:
+            targets = [*targets, *((rule.target, "compound") for rules in acl.rules.values()
+                                   for rule in rules)]
+        pillar = agent_facts.needs_pillar(targets, self.settings.nodegroups)
+        return [agent_facts.AgentRecord.from_listing(entry)
+                for entry in client.list_agents(pillar=pillar)]
+
+    def _trusted(self, agents: list[agent_facts.AgentRecord]) -> list[Any]:
+        trust = self.settings.trust_agent_grains
+        return [agent.trusted_facts(trust) for agent in agents]
+
+    def _acl(self, caller: ApiProject, action: str, function: str,
+             where: str) -> PublisherAcl:
+        """Return the configured publisher_acl; refuse everything when there is none."""
+        from hearth.jobservice.publisher_acl import read_acl_file
+
+        path = self.settings.acl_file
+        if not path:
+            raise exception.JobRefused(
+                str(caller), action, "this API publishes no job until [api] "
+                "publisher_acl_file names the functions each project may run.",
+                function=function, target=where)
+        return read_acl_file(path)
+
+    def _own(self, caller: Caller, status: JobStatus) -> JobStatus:
+        """Return ``status`` if it is the caller's job; else it does not exist for them."""
+        if isinstance(caller, ApiProject) and status.user != caller.recorded_as:
+            raise exception.JobNotFound(status.jid)
+        return status
+
+    def _authorize_engine_host(self, caller: Caller, action: str, function: str) -> None:
+        if isinstance(caller, LocalUser):
+            return
+        if any(fnmatch.fnmatchcase(caller.project_id, glob)
+               for glob in self.settings.engine_host_projects):
+            return
+        raise exception.JobRefused(
+            str(caller), action, "running modules on the engine's own host is the local "
+            "user's right; [api] engine_host_projects does not grant it to this project.",
+            function=function, target="the engine's own host")
+
+    def _runner(self) -> JobRunner:
+        if self._runner_factory is not None:
+            return self._runner_factory()
+        from hearth.jobservice.engine_host import process_runner
+
+        return process_runner()
+
+
+def _compile_here(agent_id: str, pillarenv: str | None,
+                  grains: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Compile ``agent_id``'s pillar in this process (``grains``: default this host's)."""
+    from hearth.pillar import compile_pillar, master_opts
+
+    if grains is None:
+        from hearth.grains import load_grains
+        from hearth.loader import opts_from_conf
+
+        grains = {**load_grains(opts_from_conf()), "id": agent_id}
+    return compile_pillar(agent_id, dict(grains), master_opts(), pillarenv=pillarenv)
+
+
+class CallerJobs:
+    """The JobService as one caller sees it: a stack's resources get the owner's.
+
+    Every method is the service's method of the same name with the caller
+    already given, so a plug-in cannot choose whose rights it uses.
+    """
+
+    def __init__(self, service: JobService, caller: Caller) -> None:
+        self.service = service
+        self.caller = caller
+
+    def publish(self, request: JobRequest) -> PublishResult:
+        """Publish ``request`` (see :meth:`JobService.publish`)."""
+        return self.service.publish(self.caller, request)
+
+    def run(self, request: JobRequest) -> JobStatus:
+        """Publish ``request`` and wait for it (see :meth:`JobService.run`)."""
+        return self.service.run(self.caller, request)
+
+    def job_status(self, jid: str) -> JobStatus:
+        """Return job ``jid``'s snapshot (see :meth:`JobService.job_status`)."""
+        return self.service.job_status(self.caller, jid)
+
+    def list_agents(self) -> list[dict[str, Any]]:
+        """Return the accepted agents (see :meth:`JobService.list_agents`)."""
+        return self.service.list_agents(self.caller)
+
+    def check_engine_host(self, function: str) -> None:
+        """Check a local call before it starts (see :meth:`JobService.check_engine_host`)."""
+        self.service.check_engine_host(self.caller, function)
+
+    def run_on_engine_host(self, function: str, args: Sequence[Any] = (),
+                           kwargs: Mapping[str, Any] | None = None,
+                           target: str | None = None) -> JobReturn:
+        """Run a local call (see :meth:`JobService.run_on_engine_host`)."""
+        return self.service.run_on_engine_host(self.caller, function, args, kwargs, target)
+
+    def agent_pillar(self, agent_id: str, pillarenv: str | None = None,
+                     grains: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Return an agent's pillar (see :meth:`JobService.agent_pillar`)."""
+        return self.service.agent_pillar(self.caller, agent_id, pillarenv, grains)
+
+    def record_grains(self, agent_id: str, grains: Mapping[str, Any]) -> dict[str, Any]:
+        """Record grains master-side (see :meth:`JobService.record_grains`)."""
+        return self.service.record_grains(self.caller, agent_id, grains)
+
+    def recordable_grains(self, configured: Mapping[str, Any],
+                          given: Mapping[str, Any]) -> dict[str, Any]:
+        """Return a new machine's recorded grains (see :meth:`JobService.recordable_grains`)."""
+        return self.service.recordable_grains(self.caller, configured, given)
