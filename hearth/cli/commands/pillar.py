@@ -72,27 +72,32 @@ def _override(args: argparse.Namespace) -> dict[str, Any] | None:
     return value
 
 
-def _master(args: argparse.Namespace) -> Any:
-    """Return a client of the configured master, or say how to do without one."""
+def _through_master(args: argparse.Namespace, ask: Any) -> Any:
+    """Return ``ask(service)`` of this user's JobService, or say how to do without a master."""
     from hearth.cli.command import CommandError
+    from hearth.cli.commands.remote import local_jobs
     from hearth.common import exception
-    from hearth.master.client import client_from_args
 
     try:
-        return client_from_args(args.config_file)
+        return ask(local_jobs(args))
     except exception.KeyFileError as error:
         raise CommandError(f"{error}. No hearth-master is set up for this host's "
                            "configuration; use --local to compile here.") from error
 
 
 def _remote_grains(args: argparse.Namespace) -> dict[str, Any]:
+    """Return the grains the master compiles the agent's pillar with (what it holds true)."""
     from hearth.cli.command import CommandError
+    from hearth.jobservice.agents import AgentRecord
 
-    with _master(args) as client:
-        agents = {agent["id"]: agent for agent in client.list_agents()}
-    if args.agent not in agents:
-        raise CommandError(f"The master knows no accepted agent {args.agent!r}")
-    return dict(agents[args.agent].get("grains") or {})
+    def grains(service: Any) -> dict[str, Any]:
+        agents = {agent["id"]: agent for agent in service.list_agents(service.host_owner)}
+        if args.agent not in agents:
+            raise CommandError(f"The master knows no accepted agent {args.agent!r}")
+        record = AgentRecord.from_listing(agents[args.agent])
+        return dict(record.trusted_facts(service.settings.trust_agent_grains).grains)
+
+    return _through_master(args, grains)
 
 
 def _check_local_options(args: argparse.Namespace) -> None:
@@ -106,7 +111,8 @@ def _check_local_options(args: argparse.Namespace) -> None:
              if value is not None]
     if given and not args.local:
         raise CommandError(f"{', '.join(given)} only apply with --local (the master compiles "
-                           "with the agent's own grains and configuration)")
+                           "with what it holds true about the agent and its own "
+                           "configuration)")
 
 
 def compiled_pillar(args: argparse.Namespace) -> dict[str, Any]:
@@ -115,8 +121,8 @@ def compiled_pillar(args: argparse.Namespace) -> dict[str, Any]:
 
     _check_local_options(args)
     if not args.local:
-        with _master(args) as client:
-            return dict(client.agent_pillar(args.agent) or {})
+        return _through_master(
+            args, lambda service: service.agent_pillar(service.host_owner, args.agent))
     from hearth.pillar import compile_pillar, master_opts
 
     config.load(config_files=args.config_file)

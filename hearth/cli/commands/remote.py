@@ -123,10 +123,9 @@ def do_run(args: argparse.Namespace) -> int:
 def do_agent_list(args: argparse.Namespace) -> int:
     """List the accepted agents: connected or not, last seen, a few grains."""
     from hearth.cli import output
-    from hearth.master.client import client_from_args
 
-    with client_from_args(args.config_file) as client:
-        agents = client.list_agents()
+    service = local_jobs(args)
+    agents = service.list_agents(service.host_owner)
     if args.format in ("json", "yaml"):
         output.dump_structured(agents, args.format)
         return 0

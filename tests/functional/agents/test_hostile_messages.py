@@ -157,7 +157,7 @@ def test_a_bad_client_request_is_answered_with_the_reason(fleet):
     master, _ = fleet
     with master.client() as client:
         with pytest.raises(exception.MasterRequestFailed, match="publish: target"):
-            client._request("publish", target={"a": 1}, fun="test.ping")
+            client._request("publish", target={"a": 1}, fun="test.ping", targeted=["real1"])
         with pytest.raises(exception.MasterRequestFailed, match="op 'nope' is none of"):
             client._request("nope")
         assert client.ping()["boot"]

@@ -79,7 +79,8 @@ def touch(marker, **target):
                          ids=["engine-host", "every-agent", "local"])
 def test_a_project_without_acl_rules_runs_nothing_through_a_stack(api, tmp_path, target):
     marker = tmp_path / "pwned"
-    stack = create_stack(api, "proj-none", "attack", {"call": touch(marker, **target)})
+    name = f"attack-{target.get('target', 'none').replace('*', 'all')}"
+    stack = create_stack(api, "proj-none", name, {"call": touch(marker, **target)})
     assert stack["stack_status"] == "CREATE_FAILED"
     where = ("the engine's own host: running modules on the engine's own host is the local "
              "user's right; [api] engine_host_projects does not grant it to this project."

@@ -70,8 +70,8 @@ def test_local_options_need_local(pillar_site):
     done = stackctl(pillar_site, "pillar-show", "db1", "--grains", "{}", "--pillar", "{}")
     assert done.returncode == 1
     assert done.stderr.strip().endswith(
-        "--grains, --pillar only apply with --local (the master compiles with the agent's own "
-        "grains and configuration)")
+        "--grains, --pillar only apply with --local (the master compiles with what it holds "
+        "true about the agent and its own configuration)")
 
 
 def test_without_a_master_the_error_points_at_local(pillar_site):

@@ -39,6 +39,8 @@ class FakeMaster:
         self.jobs: dict[str, dict[str, Any]] = {}
         self.unreachable = False
         self.opened = self.closed = 0
+        self.waits: list[float | None] = []
+        self.pillars: dict[str, dict[str, Any]] = {}
         self._jids = (f"2026112309{n:010d}" for n in itertools.count(1))
         self._lock = threading.Lock()
 
@@ -101,3 +103,25 @@ class FakeClient:
         return [{"id": a.id, "grains": a.grains, "recorded_grains": a.recorded_grains,
                  "connected": a.connected, "last_seen": None}
                 for a in self.master.agents.values()]
+
+    def follow(self, status: JobStatus, timeout: float | None) -> JobStatus:
+        """Poll until done (the real client collects pushed returns); record the wait."""
+        self.master.waits.append(timeout)
+        while True:
+            fresh = self.job_status(status.jid)
+            if fresh.done:
+                return fresh
+
+    def list_jobs(self, limit: int | None = None) -> list[dict[str, Any]]:
+        self._reachable()
+        return [{"jid": jid, "function": job["fun"], "user": job["user"]}
+                for jid, job in sorted(self.master.jobs.items(), reverse=True)]
+
+    def agent_pillar(self, agent_id: str) -> dict[str, Any]:
+        self._reachable()
+        return dict(self.master.pillars.get(agent_id, {}))
+
+    def record_grains(self, agent_id: str, grains: dict[str, Any]) -> dict[str, Any]:
+        agent = self.master.agents[agent_id]
+        agent.recorded_grains = {**agent.recorded_grains, **grains}
+        return agent.recorded_grains
