@@ -178,8 +178,8 @@ def test_the_command_returns_once_the_agent_runs_and_sigterm_ends_it_mid_job(
             while "web1" not in client.list_keys()["accepted"]:
                 assert time.monotonic() < deadline
                 time.sleep(0.1)
-            client.run("web1", "test.ping", timeout=10)
-            client.publish("web1", "test.sleep", [60])
+            master.run("web1", "test.ping", timeout=10)
+            master.publish("web1", "test.sleep", [60])
             time.sleep(0.5)
         assert terminate(pid_in(pid_file)) < 10
         assert not pid_file.exists()

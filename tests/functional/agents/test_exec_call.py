@@ -165,9 +165,15 @@ resources:
 
 @pytest.fixture(scope="module")
 def api(fleet, tmp_path_factory):
-    """hearth-api as the engine (stack actions of one process can be cancelled)."""
+    """hearth-api as the engine (stack actions of one process can be cancelled).
+
+    The project may run anything on any agent (its stacks act with its rights).
+    """
     master, _ = fleet
-    server = MasterApi(master, tmp_path_factory.mktemp("exec-call-api"))
+    directory = tmp_path_factory.mktemp("exec-call-api")
+    acl = directory / "acl.yaml"
+    acl.write_text("proj:\n  - '.*'\n")
+    server = MasterApi(master, directory, f"publisher_acl_file = {acl}")
     yield server
     server.stop()
 

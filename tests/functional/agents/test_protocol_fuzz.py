@@ -72,7 +72,7 @@ def master(tmp_path_factory, sqlite_template):
 
 def assert_master_serves(master, client):
     assert master.process.poll() is None, master.log_text()[-3000:]
-    status = client.run("real1", "test.ping", timeout=10)
+    status = master.run("real1", "test.ping", timeout=10)
     assert status.returns["real1"]["return"] is True
     assert "Traceback" not in master.log_text()
 

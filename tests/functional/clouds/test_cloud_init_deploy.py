@@ -89,10 +89,9 @@ def test_user_data_enrolls_the_agent_once(cloud, moto_ec2, local_master, tmp_pat
     node = result["node"]
     assert (node["deployed"], node["agent_id"]) == (True, "inner-1")
     assert not (tmp_path / "scratch" / "run" / "hearth-deploy").exists()
-    with local_master.client() as client:
-        status = client.run(["inner-1"], "test.echo", ["joined"], target_type="list",
-                            timeout=10)
-        assert status.returns["inner-1"]["return"] == "joined"
+    status = local_master.run(["inner-1"], "test.echo", ["joined"], target_type="list",
+                              timeout=10)
+    assert status.returns["inner-1"]["return"] == "joined"
     secret = re.search(r"enroll\.key_secret <<'HEARTH_FILE'\n(.*?)HEARTH_FILE", user_data,
                        re.S).group(1)
     text = base64.b64decode(secret).decode()

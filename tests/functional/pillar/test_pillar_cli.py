@@ -124,6 +124,28 @@ def test_hearth_stack_outputs_feed_pillar(pillar_site, tmp_path):
     assert done.returncode == 1
 
 
+def test_hearth_stack_feeds_only_agents_the_project_may_read(pillar_site, tmp_path):
+    """A stack named after an agent ('%s') is not read for an agent outside its project's ACL."""
+    template = tmp_path / "web1.yaml"
+    template.write_text("heat_template_version: 2018-08-31\n"
+                        "outputs:\n  password: {value: s3cret-of-admin}\n")
+    assert stackctl(pillar_site, "stack-create", "-f", str(template), "web1").returncode == 0
+    acl = tmp_path / "acl.yaml"
+    acl.write_text("admin:\n  - 'db*':\n      - pillar.items\n")
+    with open(pillar_site.config, "a", encoding="utf-8") as config:
+        config.write(f"[api]\npublisher_acl_file = {acl}\n")
+    pillar_site.ext_pillar({"hearth_stack": {"stacks": ["%s"]}})
+    done = stackctl(pillar_site, "pillar-show", "web1", "--local", "--grains", "{}",
+                    "--unmask", "--format", "json")
+    pillar = json.loads(done.stdout)["web1"]
+    assert "s3cret-of-admin" not in done.stdout and "stacks" not in pillar
+    assert pillar["_errors"] == [
+        "Failed to load ext_pillar hearth_stack (ext_pillar entry 1): hearth_stack: project "
+        "admin may not read the pillar of agent web1: reading an agent's pillar needs the "
+        "right to run pillar.items on it: its publisher_acl allows pillar.items only on "
+        "agents selected by 'db*', and this target also selects web1."]
+
+
 def test_given_grains_carry_the_agent_id(pillar_site, tmp_path):
     pillar_site.write("common.sls", "who: {{ grains['id'] }}\nrole: {{ grains['role'] }}\n")
     done = stackctl(pillar_site, "pillar-show", "web7", "--local", "--grains", '{"role": "web"}',

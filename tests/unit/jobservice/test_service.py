@@ -166,3 +166,12 @@ def test_waiting_for_a_new_agent(master):
     with pytest.raises(exception.AgentNotAnswering) as caught:
         service.wait_for_agent("web2", timeout=3, alive=lambda: False)
     assert str(caught.value).endswith("within 3 seconds (its machine stopped)")
+
+
+def test_a_projects_stack_outputs_enter_only_pillars_it_may_read(service):
+    service.check_pillar_feed("web", "web1", {"role": "web"})   # recorded role web: allowed
+    with pytest.raises(exception.JobRefused) as caught:
+        service.check_pillar_feed("web", "db-secrets", {"role": "db"})
+    assert str(caught.value).startswith(
+        "project web may not read the pillar of agent db-secrets: ")
+    JobService(settings=JobSettings()).check_pillar_feed("web", "db-secrets", {})  # no ACL
