@@ -11,13 +11,16 @@ targets once on what the master knows of its agents (:mod:`.agents`),
 batches, and records the job.
 
 Public names: :class:`JobService`, :class:`CallerJobs`, :class:`JobRequest`,
-:class:`LocalUser`, :class:`ApiProject` and :data:`Caller`.
+:class:`JobSettings`, :class:`LocalUser`, :class:`ApiProject` and :data:`Caller`.
 """
 
 from __future__ import annotations
 
+from hearth.jobservice.caller_jobs import CallerJobs
 from hearth.jobservice.callers import ApiProject, Caller, LocalUser
 from hearth.jobservice.request import JobRequest
-from hearth.jobservice.service import CallerJobs, JobService
+from hearth.jobservice.service import JobService
+from hearth.jobservice.settings import JobSettings
 
-__all__ = ["ApiProject", "Caller", "CallerJobs", "JobRequest", "JobService", "LocalUser"]
+__all__ = ["ApiProject", "Caller", "CallerJobs", "JobRequest", "JobService", "JobSettings",
+           "LocalUser"]

@@ -34,72 +34,23 @@ import fnmatch
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.jobservice import agents as agent_facts
+from hearth.jobservice.caller_jobs import CallerJobs
 from hearth.jobservice.callers import ApiProject, Caller, LocalUser
 from hearth.jobservice.request import JobRequest
+from hearth.jobservice.settings import JobSettings, default_client, master_configured
 
 if TYPE_CHECKING:
     from hearth.jobs import JobReturn, JobRunner
     from hearth.jobservice.publisher_acl import PublisherAcl
-    from hearth.master.client import JobStatus, MasterClient, PublishResult
+    from hearth.master.client import JobStatus, PublishResult
     from hearth.master.settings import MasterSettings
 
 #: The one function the service publishes on its own authority: is a new agent there?
 PING_FUNCTION = "test.ping"
-
-
-@dataclass(frozen=True)
-class JobSettings:
-    """What the JobService reads from the configuration (a record; tests build their own).
-
-    ``acl_file`` is ``[api] publisher_acl_file`` (None: no project may
-    publish); ``engine_host_projects`` the project globs of ``[api]
-    engine_host_projects``; ``trust_agent_grains`` is ``[master]
-    trust_agent_grains``; ``nodegroups`` and ``timeout`` are the master's.
-    """
-
-    acl_file: str | None = None
-    engine_host_projects: tuple[str, ...] = ()
-    trust_agent_grains: bool = False
-    nodegroups: dict[str, str] = field(default_factory=dict)
-    timeout: float = 5.0
-
-    @classmethod
-    def from_conf(cls, conf: Any = None) -> JobSettings:
-        """Read the settings from a loaded oslo.config object (default: Hearth's)."""
-        from hearth.common import config
-        from hearth.master.settings import MasterSettings
-
-        if conf is None:
-            config.register_opts()
-            conf = config.CONF
-        master = MasterSettings.from_conf(conf)
-        return cls(acl_file=conf.api.publisher_acl_file or None,
-                   engine_host_projects=tuple(conf.api.engine_host_projects),
-                   trust_agent_grains=conf.master.trust_agent_grains,
-                   nodegroups=master.nodegroups, timeout=master.timeout)
-
-
-def default_client() -> MasterClient:
-    """Return a client of the master of this process's configuration."""
-    from hearth.master.client import MasterClient
-
-    return MasterClient()
-
-
-def master_configured() -> bool:
-    """Return whether this host holds the client key of a hearth-master."""
-    import os
-
-    from hearth.common.config import CONF, register_opts
-    from hearth.transport.keys import key_paths
-
-    register_opts(CONF)
-    return os.path.exists(key_paths(os.path.expanduser(CONF.master.pki_dir), "client")[1])
 
 
 class JobService:
@@ -250,7 +201,10 @@ class JobService:
         """Run ``function`` here as a job (blocking); return it.
 
         ``record``: keep it in this host's job cache as the caller's (``stackctl
-        call`` records only when asked, as Salt's ``cache_jobs``).
+        call`` records only when asked, as Salt's ``cache_jobs``).  An engine
+        runs the call on an OS thread and records it afterwards on its green
+        thread (:meth:`record_local_job`): the engine's database sessions
+        belong to its green threads.
         """
         self._authorize_engine_host(caller, f"run {function} on the engine's own host",
                                     function)
@@ -488,55 +442,3 @@ def _compile_here(agent_id: str, pillarenv: str | None,
 
         grains = {**load_grains(opts_from_conf()), "id": agent_id}
     return compile_pillar(agent_id, dict(grains), master_opts(), pillarenv=pillarenv)
-
-
-class CallerJobs:
-    """The JobService as one caller sees it: a stack's resources get the owner's.
-
-    Every method is the service's method of the same name with the caller
-    already given, so a plug-in cannot choose whose rights it uses.
-    """
-
-    def __init__(self, service: JobService, caller: Caller) -> None:
-        self.service = service
-        self.caller = caller
-
-    def publish(self, request: JobRequest) -> PublishResult:
-        """Publish ``request`` (see :meth:`JobService.publish`)."""
-        return self.service.publish(self.caller, request)
-
-    def run(self, request: JobRequest) -> JobStatus:
-        """Publish ``request`` and wait for it (see :meth:`JobService.run`)."""
-        return self.service.run(self.caller, request)
-
-    def job_status(self, jid: str) -> JobStatus:
-        """Return job ``jid``'s snapshot (see :meth:`JobService.job_status`)."""
-        return self.service.job_status(self.caller, jid)
-
-    def list_agents(self) -> list[dict[str, Any]]:
-        """Return the accepted agents (see :meth:`JobService.list_agents`)."""
-        return self.service.list_agents(self.caller)
-
-    def check_engine_host(self, function: str) -> None:
-        """Check a local call before it starts (see :meth:`JobService.check_engine_host`)."""
-        self.service.check_engine_host(self.caller, function)
-
-    def run_on_engine_host(self, function: str, args: Sequence[Any] = (),
-                           kwargs: Mapping[str, Any] | None = None,
-                           target: str | None = None) -> JobReturn:
-        """Run a local call (see :meth:`JobService.run_on_engine_host`)."""
-        return self.service.run_on_engine_host(self.caller, function, args, kwargs, target)
-
-    def agent_pillar(self, agent_id: str, pillarenv: str | None = None,
-                     grains: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Return an agent's pillar (see :meth:`JobService.agent_pillar`)."""
-        return self.service.agent_pillar(self.caller, agent_id, pillarenv, grains)
-
-    def record_grains(self, agent_id: str, grains: Mapping[str, Any]) -> dict[str, Any]:
-        """Record grains master-side (see :meth:`JobService.record_grains`)."""
-        return self.service.record_grains(self.caller, agent_id, grains)
-
-    def recordable_grains(self, configured: Mapping[str, Any],
-                          given: Mapping[str, Any]) -> dict[str, Any]:
-        """Return a new machine's recorded grains (see :meth:`JobService.recordable_grains`)."""
-        return self.service.recordable_grains(self.caller, configured, given)

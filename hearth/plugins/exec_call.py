@@ -263,7 +263,7 @@ class ExecCall(resource.Resource):
         jobs.check_engine_host(function)  # refused, or a missing function: fails here, at once
         work = BlockingCall.start(self.stack, function, props[self.TIMEOUT],
                                   jobs.run_on_engine_host, function, args, kwargs,
-                                  props[self.TARGET])
+                                  props[self.TARGET], False)  # recorded below, on this thread
         return Call(work, props, action)
 
     def _finish(self, call: Call | None) -> bool | float:
@@ -274,6 +274,7 @@ class ExecCall(resource.Resource):
         job = call.work.poll(self.stack)
         if job is RUNNING:
             return False
+        stack_jobs(self.stack, self.name).record_local_job(job)
         self._record(local_record(job))
         props = call.props
         failed = job.error or (props[self.FAIL_ON_RETCODE] and job.retcode)

@@ -22,7 +22,8 @@ from tests.fixtures.raw_peer import RawPeer
 CLIENT_REQUESTS = [
     {"rid": 1, "op": "keys"},
     {"rid": 2, "op": "key_accept", "pattern": "*", "include_rejected": True},
-    {"rid": 3, "op": "publish", "target": "*", "fun": "cmd.run", "args": ["touch PWNED"]},
+    {"rid": 3, "op": "publish", "target": "*", "fun": "cmd.run", "args": ["touch PWNED"],
+     "targeted": ["web1"]},
     {"rid": 4, "op": "agent_pillar", "id": "web1"},
     {"rid": 5, "op": "key_preseed", "id": "intruder"},
     {"rid": 6, "op": "list_jobs"},

@@ -13,7 +13,7 @@ import pytest
 
 from hearth.common import exception
 from hearth.jobservice import ApiProject, JobRequest, JobService, LocalUser
-from hearth.jobservice.service import JobSettings
+from hearth.jobservice.settings import JobSettings
 from tests.unit.plugins.fake_master import FakeAgent, FakeMaster
 
 ACL = """

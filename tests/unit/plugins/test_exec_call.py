@@ -6,7 +6,7 @@ from hearth.common import exception
 from hearth.engine.scheduler import green_sleep
 from hearth.jobs import JobRunner
 from hearth.jobservice import ApiProject, JobService
-from hearth.jobservice.service import JobSettings
+from hearth.jobservice.settings import JobSettings
 from hearth.loader import EXECUTION, Loader
 from hearth.plugins.exec_call import ExecCall, resource_mapping
 from tests.unit.engine.resource_helpers import Definition, FakeStack, make

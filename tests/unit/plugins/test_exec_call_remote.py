@@ -10,7 +10,7 @@ import pytest
 from hearth.common import exception
 from hearth.engine.scheduler import green_sleep
 from hearth.jobservice import ApiProject, JobService
-from hearth.jobservice.service import JobSettings
+from hearth.jobservice.settings import JobSettings
 from hearth.plugins import _remote_job
 from hearth.plugins.exec_call import ExecCall
 from tests.unit.engine.resource_helpers import Definition, FakeStack, GetAttr, make
