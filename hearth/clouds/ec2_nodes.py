@@ -123,3 +123,19 @@ def image_record(item: Mapping[str, Any]) -> dict[str, Any]:
     """Return the avail_images entry of an AMI."""
     return {"id": item["ImageId"], "name": item.get("Name"), "owner": item.get("OwnerId"),
             "architecture": item.get("Architecture"), "state": item.get("State")}
+
+
+def spot_request_of(conn: Any, instance: Mapping[str, Any]) -> str | None:
+    """Return the id of the spot request that made ``instance`` (None for on-demand ones)."""
+    if instance.get("SpotInstanceRequestId") or instance.get("InstanceLifecycle") != "spot":
+        return instance.get("SpotInstanceRequestId")
+    found = conn.describe_spot_instance_requests(Filters=[
+        {"Name": "instance-id", "Values": [instance["InstanceId"]]}])["SpotInstanceRequests"]
+    return found[0]["SpotInstanceRequestId"] if found else None
+
+
+def protected(conn: Any, instance_id: str) -> bool:
+    """Return whether the instance's termination protection is on."""
+    answer = conn.describe_instance_attribute(InstanceId=instance_id,
+                                              Attribute="disableApiTermination")
+    return bool((answer.get("DisableApiTermination") or {}).get("Value"))

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,6 +93,34 @@ class LaunchRequest:
         if self.termination_protection is not None:
             request["DisableApiTermination"] = self.termination_protection
         return config.merge(request, self.create_kwargs)
+
+    def launch(self, conn: Any, wait: Callable[..., Any]) -> tuple[str, str | None]:
+        """Run the instance (or request it on the spot market); return its id and spot request.
+
+        ``wait(callback, *args)`` polls a spot request until it has its
+        instance (a ``wait_for_ip`` with the node's spot timeouts); a spot
+        instance is tagged (and protected) once it exists.  Every request
+        carries a new client token: botocore's retries never make a second
+        instance.
+        """
+        from hearth.clouds import ec2_nodes
+
+        token = uuid.uuid4().hex
+        if self.spot is None:
+            made = conn.run_instances(**self.run_instances(token))
+            return made["Instances"][0]["InstanceId"], None
+        spot = conn.request_spot_instances(**self.spot_request(token))
+        request_id = spot["SpotInstanceRequests"][0]["SpotInstanceRequestId"]
+        try:
+            instance_id = wait(ec2_nodes.spot_instance, conn, request_id)
+        except Exception:
+            conn.cancel_spot_instance_requests(SpotInstanceRequestIds=[request_id])
+            raise
+        conn.create_tags(Resources=[instance_id], Tags=self.tag_list())
+        if self.termination_protection is not None:
+            conn.modify_instance_attribute(InstanceId=instance_id, DisableApiTermination={
+                "Value": self.termination_protection})
+        return instance_id, request_id
 
     def spot_request(self, client_token: str) -> dict[str, Any]:
         """Return the RequestSpotInstances arguments (one instance)."""

@@ -27,9 +27,9 @@ has is refused.  A create that fails after the instance was requested
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
-import uuid
 from collections.abc import Mapping
 from typing import Any
 
@@ -146,37 +146,17 @@ def _one(name: str) -> tuple[str, dict[str, Any]]:
 
 # --- create and destroy ------------------------------------------------------------
 
-def _wait(conn: Any, vm_: Mapping[str, Any], instance_id: str, wanted: str) -> dict[str, Any]:
+def _poll(vm_: Mapping[str, Any], option: str, timeout: float, interval: float,
+          callback: Any, *args: Any) -> Any:
+    """Poll ``callback(*args)`` with the node's ``<option>_timeout``/``_interval``/... (Salt's)."""
     return cloud_utils.wait_for_ip(
-        ec2_nodes.state_is, update_args=(conn, instance_id, wanted),
-        timeout=_value("wait_for_ip_timeout", vm_, 300),
-        interval=_value("wait_for_ip_interval", vm_, 0.5),
-        interval_multiplier=_value("wait_for_ip_interval_multiplier", vm_, 1))
+        callback, update_args=args, timeout=_value(f"{option}_timeout", vm_, timeout),
+        interval=_value(f"{option}_interval", vm_, interval),
+        interval_multiplier=_value(f"{option}_interval_multiplier", vm_, 1))
 
 
-def _launch(conn: Any, vm_: Mapping[str, Any], request: ec2_request.LaunchRequest
-            ) -> tuple[str, str | None]:
-    """Run the instance (or request it on the spot market); return its id and spot request."""
-    token = uuid.uuid4().hex  # a request botocore retries never makes a second instance
-    if request.spot is None:
-        made = conn.run_instances(**request.run_instances(token))
-        return made["Instances"][0]["InstanceId"], None
-    spot = conn.request_spot_instances(**request.spot_request(token))
-    request_id = spot["SpotInstanceRequests"][0]["SpotInstanceRequestId"]
-    try:
-        instance_id = cloud_utils.wait_for_ip(
-            ec2_nodes.spot_instance, update_args=(conn, request_id),
-            timeout=_value("wait_for_spot_timeout", vm_, 600),
-            interval=_value("wait_for_spot_interval", vm_, 1),
-            interval_multiplier=_value("wait_for_spot_interval_multiplier", vm_, 1))
-    except Exception:
-        conn.cancel_spot_instance_requests(SpotInstanceRequestIds=[request_id])
-        raise
-    conn.create_tags(Resources=[instance_id], Tags=request.tag_list())
-    if request.termination_protection is not None:
-        conn.modify_instance_attribute(InstanceId=instance_id, DisableApiTermination={
-            "Value": request.termination_protection})
-    return instance_id, request_id
+def _wait(conn: Any, vm_: Mapping[str, Any], instance_id: str, wanted: str) -> dict[str, Any]:
+    return _poll(vm_, "wait_for_ip", 300, 0.5, ec2_nodes.state_is, conn, instance_id, wanted)
 
 
 def _refuse_taken(name: str) -> None:
@@ -204,7 +184,8 @@ def create(vm_: Mapping[str, Any]) -> dict[str, Any]:
     cloud_utils.cloud_event(name, "requesting", {
         "name": name, "image": request.spec["ImageId"], "size": request.spec["InstanceType"],
         "location": region}, __opts__)
-    instance_id, spot_id = _launch(conn, vm_, request)
+    instance_id, spot_id = request.launch(
+        conn, functools.partial(_poll, vm_, "wait_for_spot", 600, 1))
     cloud_utils.cloud_event(name, "querying", {"instance_id": instance_id}, __opts__)
     instance = cloud_utils.finish_or_destroy(
         name, instance_id, lambda: _wait(conn, vm_, instance_id, "running"),
@@ -242,22 +223,14 @@ def destroy(name: str, call: str | None = None) -> bool:
     cloud_utils.require_action("destroy", call)
     region, instance = _one(name)
     conn = get_conn(region)
-    if _protected(conn, instance["InstanceId"]):
+    if ec2_nodes.protected(conn, instance["InstanceId"]):
         raise exception.CloudSystemExit(
             f"The instance {name} ({instance['InstanceId']}) is protected from being "
             f"destroyed. Disable the protection first: stackctl cloud-action "
             f"disable_term_protect {name}")
-    _terminate(conn, name, instance["InstanceId"], _spot_request_of(conn, instance))
+    _terminate(conn, name, instance["InstanceId"], ec2_nodes.spot_request_of(conn, instance))
     return True
 
-
-def _spot_request_of(conn: Any, instance: Mapping[str, Any]) -> str | None:
-    """Return the id of the spot request that made ``instance`` (None for on-demand ones)."""
-    if instance.get("SpotInstanceRequestId") or instance.get("InstanceLifecycle") != "spot":
-        return instance.get("SpotInstanceRequestId")
-    found = conn.describe_spot_instance_requests(Filters=[
-        {"Name": "instance-id", "Values": [instance["InstanceId"]]}])["SpotInstanceRequests"]
-    return found[0]["SpotInstanceRequestId"] if found else None
 
 
 # --- queries -----------------------------------------------------------------------
@@ -426,12 +399,6 @@ def rename(name: str, kwargs: Mapping[str, Any] | None = None,
     return {"name": new, "old_name": name, "success": True}
 
 
-def _protected(conn: Any, instance_id: str) -> bool:
-    answer = conn.describe_instance_attribute(InstanceId=instance_id,
-                                              Attribute="disableApiTermination")
-    return bool((answer.get("DisableApiTermination") or {}).get("Value"))
-
-
 def _set_protection(name: str, call: str | None, action: str, value: bool | None
                     ) -> dict[str, Any]:
     cloud_utils.require_action(action, call)
@@ -440,7 +407,7 @@ def _set_protection(name: str, call: str | None, action: str, value: bool | None
     if value is not None:
         conn.modify_instance_attribute(InstanceId=instance["InstanceId"],
                                        DisableApiTermination={"Value": value})
-    return {name: {"termination_protection": _protected(conn, instance["InstanceId"])}}
+    return {name: {"termination_protection": ec2_nodes.protected(conn, instance["InstanceId"])}}
 
 
 def show_term_protect(name: str, call: str | None = None) -> dict[str, Any]:
