@@ -142,7 +142,7 @@ def extract(path: Path) -> list[Sample]:
 # --- running -------------------------------------------------------------------
 
 #: Ports the pages name: each page gets free ones in their place.
-FIXED_PORTS = (4520, 4521, 4620, 4621, 4640, 4641, 8004)
+FIXED_PORTS = (4520, 4521, 4620, 4621, 4640, 4641, 4660, 4661, 8004)
 #: Programs a page may leave running (stopped when its test ends).
 DAEMONS = ("hearth-master", "hearth-agent", "hearth-api", "hearth.api.local_server",
            "hearth.agent")
