@@ -5,7 +5,7 @@ BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed-stamp
 DEMO   ?= demo
 
-.PHONY: run stop test test-deploy heat-functional lint unit venv postgres-deps graphviz-deps sshd-deps sample-config docs bench bench-fleet clean
+.PHONY: run stop test test-deploy heat-functional lint unit venv postgres-deps graphviz-deps sshd-deps sample-config docs bench bench-fleet bench-takeover clean
 
 $(STAMP): setup.cfg setup.py pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -76,6 +76,12 @@ docs: venv graphviz-deps
 
 bench: venv
 	$(BIN)/python bench/run_all.py
+
+## bench-takeover: the engine kill test at full size (three hearth-api engines on PostgreSQL, a
+## 300-resource create whose acting engine is SIGKILLed 20 times; every stack must complete by
+## itself, nothing made twice; issue 24); about ten minutes, not in make test; .ci/run runs it
+bench-takeover: venv postgres-deps
+	$(BIN)/python bench/takeover_bench.py
 
 ## bench-fleet: hearth-master with 100, 1,000 and 5,000 simulated agents speaking the real
 ## protocol (run, returns/s, RSS, CPU, a restart; issue 24); several minutes, not in make test

@@ -18,7 +18,7 @@ turns it into the resource's attributes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from hearth.common import exception
@@ -37,15 +37,25 @@ QUOTE_LENGTH = 200
 class RemoteJob:
     """One published job, followed until the master reports it done."""
 
-    def __init__(self, stack: Any, jobs: CallerJobs, request: JobRequest) -> None:
+    def __init__(self, stack: Any, jobs: CallerJobs, request: JobRequest,
+                 published: Callable[[str, list[str]], None] | None = None,
+                 jid: str | None = None, targeted: list[str] | None = None) -> None:
+        """Publish ``request``; or, given the ``jid`` of a job published before, follow it.
+
+        ``published(jid, targeted)`` is called once the master gave the job its id.
+        """
         self.stack = stack
         self.jobs = jobs
         self.request = request
-        self.jid: str | None = None
-        self.targeted: list[str] = []
+        self.jid = jid
+        self.targeted: list[str] = list(targeted or [])
+        self._published = published
         self._unreachable_since: float | None = None
-        self._step = BlockingCall.start(stack, f"publishing {request.function}", None,
-                                        jobs.publish, request)
+        if jid is None:
+            self._step = BlockingCall.start(stack, f"publishing {request.function}", None,
+                                            jobs.publish, request)
+        else:
+            self._ask_status()
 
     def _ask_status(self) -> None:
         self._step = BlockingCall.start(self.stack, f"the status of job {self.jid}", None,
@@ -65,6 +75,8 @@ class RemoteJob:
         self._unreachable_since = None
         if self.jid is None:
             self.jid, self.targeted = value.jid, list(value.targeted)
+            if self._published is not None:
+                self._published(self.jid, self.targeted)
         elif value.done:
             return value
         self._ask_status()

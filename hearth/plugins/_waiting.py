@@ -10,6 +10,7 @@ instead of overshooting it by a poll back-off), and nothing blocks.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,3 +47,27 @@ class Wait:
         left = self.seconds - (now(stack) - self.started)
         from hearth.engine.scheduler import poll_limits  # eventlet: only where engines run
         return True if left <= 0 else min(left, poll_limits()[1])
+
+
+def stored_wait(resource: Any, seconds: float) -> Wait:
+    """Begin waiting ``seconds`` and store when the wait ends as the action's progress.
+
+    The end is a wall-clock time (:meth:`hearth.engine.resource.Resource.progress_set`),
+    so that an engine taking the action over (:func:`rest_of_stored_wait`)
+    waits only what is left.
+    """
+    resource.progress_set({"ends": None if seconds < 0 else time.time() + seconds})
+    return Wait.start(resource.stack, seconds)
+
+
+def rest_of_stored_wait(resource: Any) -> Wait | None:
+    """Return the wait :func:`stored_wait` stored in this action, from now (None: none stored).
+
+    None means the dead engine's handle never finished (what it set was
+    not stored either): the handle runs again.
+    """
+    progress = resource.progress()
+    if progress is None:
+        return None
+    ends = progress["ends"]
+    return Wait.start(resource.stack, -1 if ends is None else max(0.0, ends - time.time()))

@@ -261,6 +261,15 @@ class AutoScalingGroup(CooldownMixin, StackResource):
         """Step the delete."""
         return self._step(steps)
 
+    def handle_delete_continue(self) -> Iterator[Any]:
+        """Continue the nested stack's delete another engine began (or start it)."""
+        cookie = super().handle_delete_continue()
+        return cookie if not isinstance(cookie, str) else self._nested_steps(DELETE)
+
+    def _nested_steps(self, action: str) -> Iterator[Any]:
+        while not self.check_nested_complete(action):
+            yield None
+
     def _delete_steps(self) -> Iterator[Any]:
         yield from self._begin_scaling()
         self.delete_nested()

@@ -8,9 +8,10 @@ the worker thread, published on the engine's bus and written to the
 stack's event stream as status reasons.
 
 The node's name is stack-unique by default (``<stack>-<resource>-<short
-id>``), which is how a node survives an engine crash: the next create of
-the same resource adopts the node found under that name, and a delete
-destroys it even when the crash came before its id was recorded.
+id>``), which is how a node survives an engine crash: the engine that
+takes the create over (or the next create of the same resource) adopts the
+node found under that name, and a delete destroys it even when the crash
+came before its id was recorded.
 """
 
 from __future__ import annotations
@@ -249,11 +250,34 @@ class CloudServer(resource.Resource):
 
     def handle_create(self) -> tuple[BlockingCall, str]:
         """Start creating the node (or adopting the one a crashed engine left)."""
+        return self._create(adopt=not self.properties[self.NAME])
+
+    def _create(self, adopt: bool) -> tuple[BlockingCall, str]:
         cloud = self.cloud_factory()
         vm_ = self._vm(cloud, self.properties)
         self._store(vm_["driver"], None)
-        adopt = not self.properties[self.NAME]
         return self._start("create", cloud.create_or_adopt, vm_, adopt), vm_["driver"]
+
+    def handle_create_continue(self) -> tuple[BlockingCall, str]:
+        """Continue a create another engine began: adopt the node it made, else make it.
+
+        A node under the stack-unique name is this resource's; under a
+        ``name`` given in the template, it is only when the dead engine had
+        stored that its create started (else the name may be another's node,
+        and the create fails as a fresh one would).
+        """
+        return self._create(adopt=not self.properties[self.NAME]
+                            or bool(self._stored().get("provider")))
+
+    # stopping a stopped node, starting a started one, resizing to the size it has: the
+    # driver's call again brings the node where the action was taking it
+    def handle_suspend_continue(self) -> Any:
+        """Continue a suspend another engine began (stop the node again)."""
+        return self.handle_suspend()
+
+    def handle_resume_continue(self) -> Any:
+        """Continue a resume another engine began (start the node again)."""
+        return self.handle_resume()
 
     def check_create_complete(self, cookie: tuple[BlockingCall, str]) -> Any:
         """Return True once the node runs (and, for local, its agent answers)."""

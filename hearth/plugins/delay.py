@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 
 from hearth.engine import constraints, properties, resource, support
-from hearth.plugins._waiting import Wait
+from hearth.plugins._waiting import Wait, rest_of_stored_wait, stored_wait
 
 DELAYED_ACTIONS = (resource.CREATE, resource.DELETE, resource.SUSPEND, resource.RESUME)
 
@@ -56,12 +56,18 @@ class Delay(resource.Resource):
         return self.properties[self.MIN_WAIT_SECS] + jitter * self.random()
 
     def _start(self) -> Wait:
-        return Wait.start(self.stack, self.wait_seconds(self.action))
+        return stored_wait(self, self.wait_seconds(self.action))
+
+    def _continue(self) -> Wait:
+        """Wait what is left of the delay another engine began (or the whole delay)."""
+        return rest_of_stored_wait(self) or self._start()
 
     def _complete(self, wait: Wait) -> bool:
         return wait.done(self.stack)
 
     handle_create = handle_delete = handle_suspend = handle_resume = _start
+    handle_create_continue = handle_delete_continue = _continue
+    handle_suspend_continue = handle_resume_continue = _continue
     check_create_complete = check_delete_complete = _complete
     check_suspend_complete = check_resume_complete = _complete
 

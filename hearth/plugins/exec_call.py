@@ -244,7 +244,9 @@ class ExecCall(resource.Resource):
             return True
         return props[self.TARGET] in LOCAL_TARGETS
 
-    def _start(self, call: dict[str, Any], props: properties.Properties, action: str) -> Call:
+    def _start(self, call: dict[str, Any], props: properties.Properties, action: str,
+               published: dict[str, Any] | None = None) -> Call:
+        """Make the call: publish it (or, given ``published``, follow the job it was)."""
         if action != resource.DELETE:
             self.data_set(WATCHED_KEY, _watched_text(props[self.WATCH]))
         function, args = call[self.FUNCTION], list(call.get(self.ARGS) or ())
@@ -257,7 +259,14 @@ class ExecCall(resource.Resource):
             request = JobRequest(function, args, kwargs, props[self.TARGET],
                                  props[self.TARGET_TYPE], props[self.TIMEOUT],
                                  props[self.BATCH], dict(props[self.PILLAR] or {}) or None)
-            return Call(remote.RemoteJob(self.stack, jobs, request), props, action)
+            known = published or {}
+            return Call(remote.RemoteJob(
+                self.stack, jobs, request, self._published, known.get(self.JID),
+                known.get(self.TARGETED)), props, action)
+        if published is not None:
+            raise exception.ActionNotContinuable(
+                f"the call of {function} on the engine's host ended with the engine that "
+                "made it; what it did is not known", action)
         if props[self.PILLAR]:
             kwargs["pillar"] = dict(props[self.PILLAR])
         jobs.check_engine_host(function)  # refused, or a missing function: fails here, at once
@@ -302,6 +311,30 @@ class ExecCall(resource.Resource):
             raise exception.CommandExecutionError(remote.failure_message(status, lines))
         return True
 
+    def _published(self, jid: str, targeted: list[str]) -> None:
+        """Store the job's id as soon as the master gave it (an engine taking over follows it)."""
+        self.progress_set({self.JID: jid, self.TARGETED: targeted})
+
+    def _continue(self, call: dict[str, Any] | None, props: properties.Properties,
+                  action: str) -> Call | None:
+        """Follow the job of a call another engine made, known by its stored id.
+
+        A call on agents whose job id was stored is followed to its end
+        (never published again); one on the engine's host, or one whose id
+        the dead engine never stored (it died publishing), cannot be: the
+        resource fails, saying so, rather than run the call twice.
+        """
+        if not call:
+            return None
+        progress = self.progress()
+        if progress is None and self._is_local(props):
+            progress = {}  # (a local call stores no job id: what it did died with the engine)
+        if progress is None:
+            raise exception.ActionNotContinuable(
+                f"the call of {call[self.FUNCTION]} may have been published before the engine "
+                "went down, and no job id was stored to follow it", action)
+        return self._start(call, props, action, progress)
+
     def _record(self, record: dict[str, Any]) -> None:
         self.resource_id_set(record["jid"])
         self.data_set(DATA_KEY, json.dumps(record, default=str))
@@ -326,6 +359,12 @@ class ExecCall(resource.Resource):
     def check_create_complete(self, call: Call | None) -> bool | float:
         """Return whether the call ended (a number: poll again after it); raise its failure."""
         return self._finish(call)
+
+    def handle_create_continue(self) -> Call | None:
+        """Follow the job of the create's call another engine made (docs/plugin-guide.rst)."""
+        if resource.CREATE not in self.properties[self.RUN_ON]:
+            return None
+        return self._continue(self._call_of(self.properties), self.properties, resource.CREATE)
 
     def _needs_update(self, after: Any, before: Any, after_props: properties.Properties,
                       before_props: properties.Properties, prev_resource: Any = None,
@@ -352,6 +391,14 @@ class ExecCall(resource.Resource):
         """Return whether the update's call ended; raise its failure."""
         return self._finish(call)
 
+    def handle_update_continue(self, json_snippet: Any, tmpl_diff: Any,
+                               prop_diff: Any) -> Call | None:
+        """Follow the job of the update's call another engine made."""
+        after = self.make_properties(json_snippet)
+        if resource.UPDATE not in after[self.RUN_ON]:
+            return None
+        return self._continue(self._call_of(after), after, resource.UPDATE)
+
     def handle_delete(self) -> Call | None:
         """Make the on_delete call, if any."""
         call = self.properties[self.ON_DELETE]
@@ -362,6 +409,11 @@ class ExecCall(resource.Resource):
     def check_delete_complete(self, call: Call | None) -> bool | float:
         """Return whether the on_delete call ended; raise its failure."""
         return self._finish(call)
+
+    def handle_delete_continue(self) -> Call | None:
+        """Follow the job of the on_delete call another engine made."""
+        return self._continue(self.properties[self.ON_DELETE], self.properties,
+                              resource.DELETE)
 
     def handle_check(self) -> BlockingCall | None:
         """Ask the master which agents are connected (nothing to ask for a local call)."""

@@ -130,6 +130,10 @@ class PillarData(resource.Resource):
         """Store the pillar once compiled; fail on its errors."""
         return self._finish(call)
 
+    def handle_create_continue(self) -> BlockingCall:
+        """Compile the pillar again for a create another engine began (it only reads)."""
+        return self.handle_create()
+
     def _needs_update(self, after: Any, before: Any, after_props: properties.Properties,
                       before_props: properties.Properties, prev_resource: Any = None,
                       check_init_complete: bool = True) -> bool:
@@ -146,6 +150,10 @@ class PillarData(resource.Resource):
         if self.properties[self.REFRESH] or changed:
             return self._start(self.properties)
         return None
+
+    def handle_update_continue(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> Any:
+        """Take the update another engine began again (compiling only reads)."""
+        return self.handle_update(json_snippet, tmpl_diff, prop_diff)
 
     def check_update_complete(self, call: BlockingCall | None) -> bool:
         """Wait for the recompile, if one was started."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from hearth.common import exception
 from hearth.engine import attributes, constraints, properties, support
 from hearth.engine.nested import children
 from hearth.engine.nested.stack_resource import StackResource
@@ -213,6 +214,19 @@ class ResourceGroup(StackResource):
                                        policy[self.PAUSE_TIME])
         self.create_with_template(self.child_template(), {})
         return None
+
+    def handle_create_continue(self) -> Any:
+        """Continue the create another engine began: its nested stack's, when in one go.
+
+        A create in batches (``batch_create``) grows the nested stack batch
+        by batch, with its pauses; one whose nested stack exists cannot be
+        told apart from a finished batch, so it fails, saying so.
+        """
+        if self.update_policy()[self.BATCH_CREATE] and self.get_size() \
+                and self.nested() is not None:
+            raise exception.ActionNotContinuable(
+                "a create in batches (batch_create) cannot be continued", CREATE)
+        return super().handle_create_continue()
 
     def check_create_complete(self, cookie: Any = None) -> bool | float:
         """Return whether the create (or its last batch) is complete."""

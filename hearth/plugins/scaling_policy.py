@@ -77,6 +77,10 @@ class ScalingPolicy(resource.Resource):
                 f"{self.ADJUSTMENT_TYPE} with value {capacity.PERCENT_CHANGE_IN_CAPACITY}.",
                 path=[self.name, "properties"])
 
+    #: its handles change nothing outside Hearth's database (a signal's resize is no
+    #: action of its own): an engine taking an action over runs them again
+    acts_outside = False
+
     def handle_create(self) -> None:
         """Use the physical name as the resource id (Heat uses a stack user's id)."""
         self.resource_id_set(self.physical_resource_name())

@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from hearth.engine import attributes, constraints, properties, resource, support
-from hearth.plugins._waiting import Wait
+from hearth.plugins._waiting import Wait, rest_of_stored_wait, stored_wait
 
 LOG = logging.getLogger(__name__)
 
@@ -97,33 +97,24 @@ class TestResource(resource.Resource):
         if seconds is None:
             seconds = self.properties[self.WAIT_SECS]
         LOG.info("Resource %s waits %ss during %s", self.name, seconds, self.action)
-        self.progress_set({"ends": None if seconds < 0 else time.time() + seconds})
-        return Wait.start(self.stack, seconds)
-
-    def _rest_of_wait(self) -> Wait | None:
-        """Return the stored wait of the current action, from now (None if none was stored)."""
-        progress = self.progress()
-        if progress is None:
-            return None
-        ends = progress["ends"]
-        return Wait.start(self.stack, -1 if ends is None else max(0.0, ends - time.time()))
+        return stored_wait(self, seconds)
 
     # an engine that takes an action over waits what is left of the stored wait; when
     # none was stored, the dead engine's handle never finished (what it set is not
     # stored either), so the handle runs again
     def handle_create_continue(self) -> Wait:
         """Continue a create another engine began (docs/plugin-guide.rst)."""
-        return self._rest_of_wait() or self.handle_create()
+        return rest_of_stored_wait(self) or self.handle_create()
 
     def handle_update_continue(self, json_snippet: Any, tmpl_diff: Any,
                                prop_diff: Any) -> Wait | None:
         """Continue an update another engine began."""
         self.properties = self.make_properties(json_snippet)
-        return self._rest_of_wait() or self.handle_update(json_snippet, tmpl_diff, prop_diff)
+        return rest_of_stored_wait(self) or self.handle_update(json_snippet, tmpl_diff, prop_diff)
 
     def handle_delete_continue(self) -> Wait:
         """Continue a delete another engine began."""
-        return self._rest_of_wait() or self.handle_delete()
+        return rest_of_stored_wait(self) or self.handle_delete()
 
     def handle_create(self) -> Wait:
         """Store the value (unless failing) and start waiting."""

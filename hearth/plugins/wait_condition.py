@@ -18,6 +18,7 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.engine import attributes, constraints, properties, resource, support
+from hearth.plugins._waiting import rest_of_stored_wait, stored_wait
 from hearth.plugins.wait_condition_handle import (
     DATA,
     STATUS_FAILURE,
@@ -86,9 +87,34 @@ class WaitCondition(resource.Resource):
         return handle
 
     def _start(self) -> tuple[float, float]:
-        """Begin waiting: (start on the stack's clock, timeout in seconds)."""
+        """Begin waiting: (start on the stack's clock, timeout in seconds).
+
+        When the timeout ends is stored, for an engine that takes the wait over.
+        """
         self._valid_handle()
-        return resource.now(self.stack), float(self.properties[self.TIMEOUT])
+        wait = stored_wait(self, float(self.properties[self.TIMEOUT]))
+        return wait.started, wait.seconds
+
+    def _continue(self) -> tuple[float, float]:
+        """Wait, until the stored timeout, for the signals another engine was waiting for.
+
+        The signals are the handle's, stored as they come: whatever arrived
+        while no engine was looking counts.
+        """
+        self._valid_handle()
+        wait = rest_of_stored_wait(self)
+        return self._start() if wait is None else (wait.started, wait.seconds)
+
+    def handle_create_continue(self) -> tuple[float, float]:
+        """Continue the wait of a create another engine began."""
+        return self._continue()
+
+    def handle_update_continue(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any
+                               ) -> tuple[float, float]:
+        """Continue the wait of an update another engine began."""
+        if prop_diff:
+            self.properties = self.make_properties(json_snippet)
+        return self._continue()
 
     def handle_create(self) -> tuple[float, float]:
         """Check the handle and start waiting."""

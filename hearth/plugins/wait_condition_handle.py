@@ -110,6 +110,10 @@ class WaitConditionHandle(resource.Resource):
     def _transport(self) -> str:
         return self.properties[self.SIGNAL_TRANSPORT]
 
+    #: its handles change nothing outside Hearth's database (its token is resource data,
+    #: written with its state): an engine taking an action over runs them again
+    acts_outside = False
+
     def handle_create(self) -> None:
         """Name the handle; with TOKEN_SIGNAL, make its token and endpoint."""
         self.resource_id_set(self.physical_resource_name())

@@ -10,6 +10,7 @@ fails it (fail).
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -145,3 +146,88 @@ def test_http_of_any_engine_serves_the_stack_another_engine_acts_on(cluster):
     shown = wait_for(lambda: (lambda s: s if s["stack_status"] == "CREATE_COMPLETE" else None)(
         requests.get(f"{two.url}/stacks/shared/{stack_id}", timeout=30).json()["stack"]), 30)
     assert shown["stack_name"] == "shared"
+
+
+def member(seconds: float) -> dict:
+    """Return a TestResource definition waiting ``seconds`` in its create and its delete."""
+    return {"type": "OS::Heat::TestResource",
+            "properties": {"action_wait_secs": {"create": seconds, "delete": seconds}}}
+
+
+#: one of each built-in type that acts for a while, the engine killed while all act
+BUILT_INS = {
+    "heat_template_version": "2021-04-16",
+    "resources": {
+        "handle": {"type": "OS::Heat::WaitConditionHandle"},
+        "wait": {"type": "OS::Heat::WaitCondition",
+                 "properties": {"handle": {"get_resource": "handle"}, "timeout": 120}},
+        "delay": {"type": "OS::Heat::Delay", "properties": {"min_wait": 4}},
+        "nested": {"type": "OS::Heat::Stack", "properties": {"template": json.dumps({
+            "heat_template_version": "2021-04-16", "resources": {"slow": member(4)}})}},
+        "group": {"type": "OS::Heat::ResourceGroup",
+                  "properties": {"count": 2, "resource_def": member(4)}},
+        "scaled": {"type": "OS::Heat::AutoScalingGroup",
+                   "properties": {"min_size": 1, "max_size": 2, "resource": member(4)}},
+        "random": {"type": "OS::Heat::RandomString"},
+        "value": {"type": "OS::Heat::Value",
+                  "properties": {"value": {"get_attr": ["random", "value"]}}},
+        "none": {"type": "OS::Heat::None"},
+        "after": {"type": "OS::Heat::TestResource",
+                  "depends_on": ["wait", "delay", "nested", "group", "scaled", "value",
+                                 "none"]},
+    },
+}
+ACTING = ("wait", "delay", "nested", "group", "scaled")
+
+
+def resource_statuses(cluster, name, stack_id):
+    answer = cluster.request("GET", f"/stacks/{name}/{stack_id}/resources")
+    return {r["resource_name"]: r["resource_status"] for r in answer.json()["resources"]}
+
+
+def nested_stacks(cluster):
+    answer = cluster.request("GET", "/stacks", params={"show_nested": True})
+    return [s for s in answer.json()["stacks"] if s.get("parent")]
+
+
+def test_each_built_in_type_continues_its_create_and_delete_in_another_engine(cluster):
+    first, second = cluster.start(2)
+    answer = requests.post(f"{first.url}/stacks", timeout=30,
+                           json={"stack_name": "mix", "template": BUILT_INS})
+    assert answer.status_code == 201, answer.text
+    stack_id = answer.json()["stack"]["id"]
+    wait_for(lambda: all(resource_statuses(cluster, "mix", stack_id).get(name)
+                         == "CREATE_IN_PROGRESS" for name in ACTING), 30)
+    time.sleep(1)  # the members of the nested stacks are waiting too
+    first.kill()
+    # the wait condition's signal comes while no engine acts on the stack
+    signalled = requests.post(f"{second.url}/stacks/mix/{stack_id}/resources/handle/signal",
+                              json={"status": "SUCCESS", "reason": "up", "id": "1"},
+                              timeout=30)
+    assert signalled.status_code == 200, signalled.text
+    created = wait_settled(cluster, "mix", stack_id, 90)
+    assert created["stack_status"] == "CREATE_COMPLETE", created
+    events = stack_events(cluster, "mix", stack_id)
+    for name in ACTING:  # continued, not created again
+        assert [e[1:] for e in events if e[0] == name] == [
+            ("CREATE_IN_PROGRESS", "state changed"),
+            ("CREATE_IN_PROGRESS",
+             "Engine went down during the action: continued by another engine"),
+            ("CREATE_COMPLETE", "state changed")], events
+    children = nested_stacks(cluster)
+    # one nested stack each for nested, group, scaled; no second one made by the takeover
+    assert len([s for s in children if s["parent"] == stack_id]) == 3, children
+    assert all(s["stack_status"] == "CREATE_COMPLETE" for s in children), children
+    assert len(children) == 3
+
+    deleting = cluster.request("DELETE", f"/stacks/mix/{stack_id}")
+    assert deleting.status_code == 204, deleting.text
+    doomed = cluster.acting(stack_id)
+    wait_for(lambda: "DELETE_IN_PROGRESS" in resource_statuses(cluster, "mix",
+                                                               stack_id).values(), 30)
+    time.sleep(1)
+    doomed.kill()
+    cluster.start(1)
+    deleted = wait_settled(cluster, "mix", stack_id, 90)
+    assert deleted["stack_status"] == "DELETE_COMPLETE", deleted
+    assert nested_stacks(cluster) == []

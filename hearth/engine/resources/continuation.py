@@ -20,9 +20,10 @@ does what is left (at most, the handle again, when nothing outside was
 made), and returns the cookie ``check_<action>_complete`` polls; it raises
 :class:`~hearth.common.exception.ActionNotContinuable` when it cannot tell.
 A type without it continues an action whose handle it does not have
-(nothing was started) or whose handles change nothing outside Hearth's
-database (``acts_outside = False``: the handle runs again); any other fails
-with the reason.
+(nothing was started), a DELETE or a CHECK (:data:`REPEATABLE`: the
+handle runs again), and any action of a type whose handles change nothing
+outside Hearth's database (``acts_outside = False``); any other action
+fails with the reason.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.engine.resources import actions
-from hearth.engine.states import COMPLETE, CREATE, DELETE, FAILED, IN_PROGRESS, UPDATE
+from hearth.engine.states import CHECK, COMPLETE, CREATE, DELETE, FAILED, IN_PROGRESS, UPDATE
 
 if TYPE_CHECKING:
     from hearth.engine.scheduler import Task
@@ -43,6 +44,10 @@ CONTINUED = "Engine went down during the action: continued by another engine"
 
 #: the actions with a ``post-<action>`` hook (:func:`actions.paused_at_hook`)
 HOOKED = (CREATE, UPDATE)
+
+#: the actions whose handle may run again in any type: a delete must already accept a
+#: physical resource that is gone (Heat's rule), a check only reads
+REPEATABLE = (DELETE, CHECK)
 
 
 def continue_method_name(action: str) -> str:
@@ -64,7 +69,7 @@ def continuation(resource: Any, action: str) -> Callable[..., Any]:
     handle = getattr(resource, f"handle_{action.lower()}", None)
     if handle is None:
         return lambda *args: None
-    if not getattr(resource, "acts_outside", True):
+    if action in REPEATABLE or not getattr(resource, "acts_outside", True):
         return handle
 
     def refuse(*args: Any) -> None:
@@ -82,7 +87,7 @@ def continuable_actions(cls: type) -> list[str]:
         name = action.lower()
         if (callable(getattr(cls, continue_method_name(action), None))
                 or getattr(cls, f"handle_{name}", None) is None
-                or not getattr(cls, "acts_outside", True)):
+                or action in REPEATABLE or not getattr(cls, "acts_outside", True)):
             result.append(action)
     return result
 

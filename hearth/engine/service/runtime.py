@@ -127,12 +127,15 @@ class EngineRuntime:
     def dead_after() -> float:
         """Return the seconds without a beat after which a periodic check counts an engine dead.
 
-        :data:`PERIODIC_LIFE_FACTOR` life check timeouts, less the beat
-        interval at which the checks run: a dead engine's stacks are taken
-        over at most that many life check timeouts after its last beat.
+        :data:`PERIODIC_LIFE_FACTOR` life check timeouts less two beat
+        intervals (the beat that was due when the engine died, and the one
+        at which the checks run): a dead engine's stacks are taken over at
+        most that many life check timeouts after it died.  A live engine
+        would have to miss ten beats in a row with the defaults; never less
+        than two life check timeouts (a heartbeat interval set close to it).
         """
-        return (CONF.engine_life_check_timeout * PERIODIC_LIFE_FACTOR
-                - CONF.engine_heartbeat_interval)
+        life = CONF.engine_life_check_timeout
+        return max(life * PERIODIC_LIFE_FACTOR - 2 * CONF.engine_heartbeat_interval, 2 * life)
 
     def recover(self) -> list[str]:
         """Take over (or fail) the stacks dead engines left IN_PROGRESS; return those taken.
