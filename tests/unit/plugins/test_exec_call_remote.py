@@ -342,3 +342,44 @@ def test_a_project_may_not_run_on_the_engine_host(master):
         "project demo may not run cmd.run on the engine's own host: running modules on the "
         "engine's own host is the local user's right; [api] engine_host_projects does not "
         "grant it to this project.")
+
+
+def continued(res, action, *args):
+    """Return the same resource as the engine taking the action over builds it (same store)."""
+    again = make(ExecCall, dict(res.properties.data), stack=res.stack)
+    again.uuid, again.action, again.status = res.uuid, action, "IN_PROGRESS"
+    cookie = getattr(again, f"handle_{action.lower()}_continue")(*args)
+    for _ in range(2000):
+        if again.check_create_complete(cookie) is True:
+            return again
+        green_sleep(0.001)
+    raise AssertionError("call did not finish")
+
+
+def test_an_engine_taking_a_call_over_follows_its_job_and_never_publishes_again(call_type,
+                                                                              master):
+    master.polls_until_done = 5
+    res = call_type.make({"function": "test.ping", "target": "web*"})
+    res.state_set("CREATE", "IN_PROGRESS")
+    cookie = res.handle_create()
+    while res.progress() is None:  # the job id is stored once the master gave it
+        assert res.check_create_complete(cookie) is not True
+        green_sleep(0.001)
+    [published] = master.published
+    assert res.progress() == {"jid": published["jid"], "targeted": ["web1", "web2"]}
+    # the engine dies here; another one continues the create from what was stored
+    again = continued(res, "CREATE")
+    assert master.published == [published]
+    assert again.resource_id == published["jid"]
+    assert again.FnGetAtt("returns") == {"web1": True, "web2": True}
+
+
+def test_a_call_whose_job_id_was_never_stored_is_not_published_twice(call_type, master):
+    res = call_type.make({"function": "test.ping", "target": "web*"})
+    res.state_set("CREATE", "IN_PROGRESS")
+    with pytest.raises(exception.ActionNotContinuable) as caught:
+        continued(res, "CREATE")
+    assert str(caught.value) == (
+        "Engine went down during CREATE: the call of test.ping may have been published "
+        "before the engine went down, and no job id was stored to follow it")
+    assert master.published == []
