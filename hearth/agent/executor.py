@@ -5,10 +5,17 @@ Every job gets its own thread, so several run at once and
 the agent's cache dir).  A return is saved to the
 :class:`~hearth.agent.returns.ReturnStore` before it is handed to the
 connection, so it survives until the master acknowledges it.
+
+A job is run once even when it is sent again (by a master that took over
+the jobs of one that stopped, not knowing who got them): the executor
+remembers the last ``minion_jid_queue_hwm`` job ids it started (Salt's
+jid queue), and answers a job sent again with its kept return, if the
+master has not acknowledged it yet.
 """
 
 from __future__ import annotations
 
+import collections
 import ctypes
 import logging
 import os
@@ -45,7 +52,7 @@ class JobExecutor:
     """Run job messages on threads; hand each return to ``deliver``."""
 
     def __init__(self, loader: Any, agent_id: str, returns: ReturnStore,
-                 deliver: Callable[[dict[str, Any]], None]) -> None:
+                 deliver: Callable[[dict[str, Any]], None], remember: int = 100) -> None:
         self.loader = loader
         self.agent_id = agent_id
         self.returns = returns
@@ -54,18 +61,36 @@ class JobExecutor:
         self._runner = JobRunner(loader, agent_id, publish=lambda tag, data: None,
                                  proc=self._proc)
         self._running: dict[str, threading.Thread] = {}
+        self._started: collections.OrderedDict[str, None] = collections.OrderedDict()
+        self._remember = remember
         self._lock = threading.Lock()
 
     def submit(self, message: dict[str, Any]) -> None:
-        """Start the job described by a ``job`` message (a jid already running is ignored)."""
+        """Start the job described by a ``job`` message, unless it was started already.
+
+        A job still running is left to finish; one that finished has its
+        return sent again while it is kept (not yet acknowledged).
+        """
         jid = str(message.get("jid"))
         with self._lock:
             if jid in self._running:
                 return
-            thread = threading.Thread(target=self._run, args=(message,), name=f"job-{jid}",
-                                      daemon=True)
-            self._running[jid] = thread
-        thread.start()
+            again = jid in self._started
+            if not again:
+                self._started[jid] = None
+                while len(self._started) > self._remember:
+                    self._started.popitem(last=False)
+                thread = threading.Thread(target=self._run, args=(message,),
+                                          name=f"job-{jid}", daemon=True)
+                self._running[jid] = thread
+        if not again:
+            thread.start()
+            return
+        kept = self.returns.kept(jid)
+        LOG.info("job %s was sent again; it ran already (%s)", jid,
+                 "its return is sent again" if kept else "its return was acknowledged")
+        if kept is not None:
+            self._deliver(kept)
 
     def signal(self, jid: str, sig: int) -> str:
         """Stop job ``jid``: signal the processes its thread started, then end the thread.

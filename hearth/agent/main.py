@@ -44,7 +44,8 @@ class Agent:
         self.loader = execution_loader(opts, load_grains(opts))
         returns = ReturnStore(os.path.join(settings.root_dir, "returns"))
         self.executor = JobExecutor(self.loader, settings.id, returns,
-                                    lambda ret: outbox.put(("ret", ret)))
+                                    lambda ret: outbox.put(("ret", ret)),
+                                    settings.jid_queue_hwm)
         self.loader.opts["job_control"] = self.executor
         self.connection = MasterConnection(
             settings, agent_keys, outbox, self.channel, self.executor.submit,

@@ -46,6 +46,16 @@ class ReturnStore:
         except FileNotFoundError:
             pass
 
+    def kept(self, jid: str) -> dict[str, Any] | None:
+        """Return the kept return of ``jid``, or None (acknowledged, or never made)."""
+        if not is_jid(jid):
+            return None
+        try:
+            with open(self._path(jid), encoding="utf-8") as handle:
+                return json.load(handle)
+        except (OSError, ValueError):
+            return None
+
     def sent(self, jid: str) -> None:
         """Note that the return of ``jid`` was just sent."""
         self._sent_at[jid] = time.monotonic()

@@ -131,13 +131,15 @@ class AuthAttempt:
     itself (but never one it closed for a protocol error: an answer over
     the size limit, a handshake refused).  With another master to try
     (``failover``) it is given up when this one has been unreachable for
-    ``master_alive_timeout``, or silent for :data:`PATIENCE` times that.
+    ``master_alive_interval`` (:attr:`~hearth.agent.settings.AgentSettings.failover_after`),
+    or silent for :data:`PATIENCE` times ``master_alive_timeout``.
     """
 
     def __init__(self, frame: bytes, settings: AgentSettings, failover: bool = False,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._frame = frame
         self._timeout = settings.master_alive_timeout
+        self._failover_after = settings.failover_after
         self._failover = failover
         self._clock = clock
         self._started = self._linked = clock()
@@ -160,7 +162,7 @@ class AuthAttempt:
             self._linked = now
         elif self._sent_at is not None:
             self._sent_at = None  # the connection dropped after sending: say it again
-        unlinked_limit = self._timeout if self._failover else self._timeout * PATIENCE
+        unlinked_limit = self._failover_after if self._failover else self._timeout * PATIENCE
         if now - self._linked > unlinked_limit or (
                 self._failover and now - self._started > self._timeout * PATIENCE):
             return None
@@ -198,7 +200,8 @@ class AgentSession:
         self._running = running
         self._on_connected = on_connected
         self._clock = clock
-        self._peer = f"the master at {settings.master}:{settings.master_port}"
+        #: who the gate names in its log lines (the master served now)
+        self.peer = f"the master at {settings.masters[0]}"
         self._master_limit = settings.max_message_size
         self._handlers = {"job": on_job, "ack": self._ack, "welcome": self._master_boot,
                           "pong": self._master_boot, "rep": on_reply,
@@ -236,7 +239,8 @@ class AgentSession:
         for :data:`PATIENCE` times
         ``master_alive_timeout``; with another master to go to
         (``failover``), already when it has said nothing for
-        ``master_alive_timeout`` and the connection is down.  Until then
+        ``master_alive_interval`` (:attr:`~hearth.agent.settings.AgentSettings.failover_after`)
+        and the connection is down.  Until then
         ZeroMQ reconnects the socket by itself (a master that restarted, with
         the reconnect interval of :mod:`hearth.agent.reconnect`), and a master
         that is only slow is waited for, not left for a new authentication
@@ -247,7 +251,7 @@ class AgentSession:
         silent = now - self.last_heard
         timeout = self.settings.master_alive_timeout
         if self.refused or silent > timeout * PATIENCE or (
-                self._failover and silent > timeout and not writable):
+                self._failover and silent > self.settings.failover_after and not writable):
             return None
         if writable and self.greeting:
             self.hello()
@@ -264,14 +268,14 @@ class AgentSession:
         """Answer one frame from the master (any frame, even a refused one, is a sign of life)."""
         self.last_heard = self._clock()
         self.answered = True
-        admitted = self.gate.admit(protocol.MASTER.name, frame, self._peer)
+        admitted = self.gate.admit(protocol.MASTER.name, frame, self.peer)
         if admitted is None:
             return
         cmd, message = admitted
         try:
             self._handlers[cmd](message)
         except Exception:  # noqa: BLE001 - one message never ends the loop
-            self.gate.failed(protocol.MASTER.name, cmd, self._peer)
+            self.gate.failed(protocol.MASTER.name, cmd, self.peer)
 
     def deliver(self, ret: dict[str, Any]) -> None:
         """Send a job's return (already kept by the caller)."""

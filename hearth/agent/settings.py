@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import socket
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from hearth.agent.masters import STR, MasterAddress, parse_masters
 
 
 @dataclass
@@ -32,14 +34,38 @@ class AgentSettings:
     master_alive_timeout: float = 4.0
     return_retry_interval: float = 5.0
     max_message_size: int = 32 * 1024 * 1024
+    #: every master the agent may serve, in order (``[agent] master`` read whole)
+    masters: tuple[MasterAddress, ...] = field(default=())
+    master_type: str = STR
+    master_alive_interval: float = 0.0
+    master_failback: bool = False
+    master_failback_interval: float = 0.0
+    random_master: bool = False
+    retry_dns: float = 30.0
+    retry_dns_count: int | None = None
+    jid_queue_hwm: int = 100
+
+    def __post_init__(self) -> None:
+        if not self.masters:
+            self.masters = (MasterAddress(self.master, self.master_port,
+                                          self.master_auth_port),)
 
     @classmethod
     def from_conf(cls, conf: Any) -> AgentSettings:
         """Read ``[agent]`` of a loaded oslo.config object."""
         section = conf.agent
+        masters = parse_masters(section.master, section.master_port,
+                                section.master_auth_port, section.master_type)
         return cls(id=section.id or conf.minion_id or socket.gethostname(),
-                   master=section.master, master_port=section.master_port,
-                   master_auth_port=section.master_auth_port,
+                   master=masters[0].host, master_port=masters[0].port,
+                   master_auth_port=masters[0].auth_port, masters=masters,
+                   master_type=section.master_type,
+                   master_alive_interval=section.master_alive_interval,
+                   master_failback=section.master_failback,
+                   master_failback_interval=section.master_failback_interval,
+                   random_master=section.random_master, retry_dns=section.retry_dns,
+                   retry_dns_count=section.retry_dns_count,
+                   jid_queue_hwm=section.minion_jid_queue_hwm,
                    master_finger=section.master_finger, master_pubkey=section.master_pubkey,
                    enrollment_key_file=section.enrollment_key_file,
                    root_dir=os.path.abspath(os.path.expanduser(section.root_dir)),
@@ -54,6 +80,16 @@ class AgentSettings:
                    master_alive_timeout=section.master_alive_timeout,
                    return_retry_interval=section.return_retry_interval,
                    max_message_size=section.max_message_size)
+
+    @property
+    def failover_after(self) -> float:
+        """Return the seconds an unreachable master is waited for before the next one."""
+        return self.master_alive_interval or self.master_alive_timeout
+
+    @property
+    def failback_interval(self) -> float:
+        """Return the seconds between two checks of the first master (master_failback)."""
+        return self.master_failback_interval or self.failover_after
 
     @property
     def pki_dir(self) -> str:

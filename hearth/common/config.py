@@ -274,9 +274,51 @@ AGENT_OPTS = [
     cfg.StrOpt("id", default=None, sample_default="<hostname>",
                help="The agent's id (Salt's minion id). Default: [DEFAULT] minion_id, "
                     "else the host name."),
-    cfg.HostAddressOpt("master", default="127.0.0.1", help="Address of hearth-master."),
+    cfg.ListOpt("master", default=["127.0.0.1"],
+                help="Address of hearth-master: HOST, HOST:PORT or HOST:PORT:AUTH_PORT (an "
+                     "IPv6 address in brackets when ports follow: [::1]:4510); ports not "
+                     "given are master_port and master_auth_port. With master_type = "
+                     "failover, several masters separated by commas, tried in this order."),
     cfg.PortOpt("master_port", default=4510, help="The master's [master] port."),
     cfg.PortOpt("master_auth_port", default=4511, help="The master's [master] auth_port."),
+    cfg.StrOpt("master_type", default="str", choices=("str", "failover"),
+               help="'str': one master. 'failover' (Salt's): several masters in 'master'; "
+                    "the agent serves the first that accepts it and moves to the next when "
+                    "its master stays unreachable master_alive_interval seconds (the "
+                    "masters share keys, jobs and returns through one database: see the "
+                    "operations guide). Salt's hot multi-master, several masters at once, "
+                    "is not supported."),
+    cfg.FloatOpt("master_alive_interval", default=0.0, min=0,
+                 help="With master_type = failover: seconds the agent's master may stay "
+                      "unreachable (no live connection and nothing heard) before the agent "
+                      "moves to the next master. Salt checks the master every this many "
+                      "seconds; Hearth watches the connection all the time, so this is the "
+                      "longest wait. 0: master_alive_timeout."),
+    cfg.BoolOpt("master_failback", default=False,
+                help="With master_type = failover: go back to the first master of the list "
+                     "once it answers again (checked every master_failback_interval while "
+                     "the agent is on another master, and switched when the agent runs no "
+                     "job and keeps no return, so that each job's returns go to the master "
+                     "that sent it)."),
+    cfg.FloatOpt("master_failback_interval", default=0.0, min=0,
+                 help="Seconds between two checks of the first master while on another one "
+                      "(master_failback). 0: master_alive_interval."),
+    cfg.BoolOpt("random_master", default=False, deprecated_name="master_shuffle",
+                help="With several masters: shuffle their order once at start, so that a "
+                     "fleet spreads over them (with master_failback the first master stays "
+                     "first). Salt's option; master_shuffle is its old name."),
+    cfg.FloatOpt("retry_dns", default=30.0, min=0,
+                 help="Seconds to wait before resolving the master's host name again when "
+                      "it does not resolve; 0 stops the agent at once. With failover, a "
+                      "master whose name does not resolve is skipped at once for the next "
+                      "one, and this is the wait once none resolves."),
+    cfg.IntOpt("retry_dns_count", default=None, min=0,
+               help="How many times to resolve the master's host name again (see retry_dns) "
+                    "before the agent stops; unset: forever."),
+    cfg.IntOpt("minion_jid_queue_hwm", default=100, min=1,
+               help="How many job ids the agent remembers having run, so that a job it is "
+                    "sent twice (by a master that took over another's jobs, after a "
+                    "failover) runs once; its kept return is sent again instead."),
     cfg.StrOpt("master_finger", default=None,
                help="Fingerprint of the master's public key ('stackctl key-finger'). When "
                     "set, an agent refuses a master whose key does not match."),

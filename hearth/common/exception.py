@@ -839,6 +839,13 @@ class MasterKeyMismatch(HearthException):
                "fingerprint %(actual)s but %(expected)s was expected (%(source)s).")
 
 
+class MasterUnresolvable(HearthException):
+    """The master's host name does not resolve, and the agent is to stop trying."""
+
+    msg_fmt = ("The master's host name %(host)s does not resolve (%(reason)s); the agent "
+               "stops, as [agent] retry_dns and retry_dns_count say.")
+
+
 class KeyFileError(HearthException):
     """A CURVE key file is missing, unreadable or not a key."""
 
