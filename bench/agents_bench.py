@@ -97,8 +97,8 @@ def returns_in_flight(master: MasterProcess, seconds: float, in_flight: int) -> 
             push = client._next_push(5.0)
             if push is None:
                 raise RuntimeError("no return for 5 s")
-            if push["push"] == "ret":
-                returns += 1
+            if push["push"] == "rets":
+                returns += len(push["rets"])
             elif push["push"] == "done" and push["jid"] in open_jobs:
                 open_jobs.discard(push["jid"])
                 open_jobs.add(publish())

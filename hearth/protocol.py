@@ -47,6 +47,8 @@ JID = {"type": "string", "pattern": JID_PATTERN.pattern}
 AGENT_ID = {"type": "string", "minLength": 1, "maxLength": 255}
 TARGET = {"type": ["string", "array"], "items": STRING}
 MESSAGE_SIZE = {"type": "integer", "minimum": MIN_MESSAGE_SIZE}
+#: Seconds between an agent's pings the master asks for (a large fleet pings less often).
+PING_INTERVAL = {"type": "number", "minimum": 0, "maximum": 3600}
 
 
 def message(type_field: str | None, name: str, required: dict[str, Any] | None = None,
@@ -129,8 +131,10 @@ MASTER = Channel("master", dict([
            {"arg": ARRAY, "kwarg": OBJECT, "tgt": ANY, "tgt_type": STRING,
             "user": OPTIONAL_STRING}),
     _agent("ack", {"jid": STRING}),
-    _agent("welcome", {"boot": STRING}, {"max_message_size": MESSAGE_SIZE}),
-    _agent("pong", {"boot": STRING}, {"max_message_size": MESSAGE_SIZE}),
+    _agent("welcome", {"boot": STRING}, {"max_message_size": MESSAGE_SIZE,
+                                         "ping_interval": PING_INTERVAL}),
+    _agent("pong", {"boot": STRING}, {"max_message_size": MESSAGE_SIZE,
+                                      "ping_interval": PING_INTERVAL}),
     _agent("rep", {"rid": INTEGER},
            {"data": ANY, "error": {"type": ["string", "object", "null"]}}),
     # to a peer whose key is no longer accepted: authenticate again (and learn why)

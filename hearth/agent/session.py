@@ -9,10 +9,12 @@ objects, so a simulated agent says exactly what a real one says:
   the auth port's exchange.
 * :class:`AgentSession`, one per connection to the job port:
   :meth:`~AgentSession.open` says ``hello`` with the grains;
-  :meth:`~AgentSession.tick` pings every ``ping_interval`` with the running
-  jobs (and how many of the master's messages it dropped), resends every
-  return not acknowledged after ``return_retry_interval``, and tells when
-  the master is gone;
+  :meth:`~AgentSession.tick` pings every ``ping_interval`` (or as seldom as
+  the master asks: a large fleet pings less often) with the running jobs
+  and how many of the master's messages it dropped, and at once when a job
+  has been running for ``ping_interval`` without being reported; it resends
+  every return not acknowledged after ``return_retry_interval``, and tells
+  when the master is gone;
   :meth:`~AgentSession.receive` passes each frame through the gate
   (:data:`hearth.protocol.MASTER`) and answers it: ``job`` runs,
   ``ack`` forgets a kept return, ``welcome`` or ``pong`` with a boot not seen
@@ -207,6 +209,9 @@ class AgentSession:
                           "pong": self._master_boot, "rep": on_reply,
                           "reauth": self._reauth}
         self.boot: str | None = None
+        self.interval = settings.ping_interval
+        self._running_since: dict[str, float] = {}
+        self._reported: frozenset[str] = frozenset()
         self.answered = False
         self.greeting = False
         self.refused = False
@@ -222,6 +227,7 @@ class AgentSession:
         now = self._clock()
         self.boot = None
         self.refused = False
+        self.interval = self.settings.ping_interval
         self.last_heard = self._next_ping = now
         self._next_retry = now + self.settings.return_retry_interval
         self.hello()
@@ -249,20 +255,36 @@ class AgentSession:
         """
         now = self._clock()
         silent = now - self.last_heard
-        timeout = self.settings.master_alive_timeout
+        timeout = max(self.settings.master_alive_timeout, 2 * self.interval)
         if self.refused or silent > timeout * PATIENCE or (
                 self._failover and silent > self.settings.failover_after and not writable):
             return None
         if writable and self.greeting:
             self.hello()
-        if now >= self._next_ping:
+        running = self._running()
+        due = self._report_due(running, now)
+        if now >= min(self._next_ping, due):
             if not self.greeting:  # no connection yet: a ping would be dropped
-                self.send(self._ping())
-            self._next_ping = now + self.settings.ping_interval
+                self.send(self._ping(running))
+                self._reported = frozenset(running)
+            self._next_ping = now + self.interval
+            due = self._report_due(running, now)
         if now >= self._next_retry:
             self.resend(self.settings.return_retry_interval)
             self._next_retry = now + self.settings.return_retry_interval
-        return max(0.0, min(self._next_ping, self._next_retry) - now)
+        return max(0.0, min(self._next_ping, self._next_retry, due) - now)
+
+    def _report_due(self, running: list[str], now: float) -> float:
+        """Return when a job not yet reported will have run ``ping_interval`` (inf if none).
+
+        The master gives up an agent silent past a job's timeout unless it
+        reported the job as running: a long job is reported soon, even when
+        the master asked for rare pings; a short one is done before that.
+        """
+        self._running_since = {jid: self._running_since.get(jid, now) for jid in running}
+        waiting = [since for jid, since in self._running_since.items()
+                   if jid not in self._reported]
+        return min(waiting) + self.settings.ping_interval if waiting else float("inf")
 
     def receive(self, frame: bytes) -> None:
         """Answer one frame from the master (any frame, even a refused one, is a sign of life)."""
@@ -316,13 +338,13 @@ class AgentSession:
             return f"it nests deeper than {wire.MAX_DEPTH} levels"
         return ""
 
-    def _ping(self) -> dict[str, Any]:
+    def _ping(self, running: list[str]) -> dict[str, Any]:
         """Return a ping: the running jobs, and how many master messages were dropped."""
         counts = self.gate.stats()
         dropped = sum(n for table in ("dropped", "failed") for kinds in counts[table].values()
                       for n in kinds.values())
-        return {"cmd": "ping", "running": self._running(), **({"dropped": dropped}
-                                                               if dropped else {})}
+        return {"cmd": "ping", "running": running, **({"dropped": dropped}
+                                                      if dropped else {})}
 
     # --- the master's messages ----------------------------------------------
 
@@ -336,6 +358,7 @@ class AgentSession:
 
     def _master_boot(self, message: dict[str, Any]) -> None:
         self._master_limit = message.get("max_message_size") or self.settings.max_message_size
+        self.interval = max(self.settings.ping_interval, message.get("ping_interval") or 0)
         boot = message["boot"]
         if boot == self.boot:
             return

@@ -254,6 +254,13 @@ MASTER_OPTS = [
     cfg.FloatOpt("agent_timeout", default=4.0, min=0.5,
                  help="Seconds without a message from an agent after which it counts as "
                       "not connected (agents ping every [agent] ping_interval)."),
+    cfg.IntOpt("ping_rate", default=1000, min=1,
+               help="Most pings per second the master asks of its agents: with more "
+                    "agents connected than this, it tells them to ping every "
+                    "connected / ping_rate seconds (never more often than their own "
+                    "[agent] ping_interval), and waits for as many times longer before "
+                    "counting one as gone (agent_timeout scaled alike), so a large fleet's "
+                    "keep-alives cost the master the same as a small one's."),
     cfg.FloatOpt("reconnect_grace", default=30.0, min=0,
                  help="Seconds after the master starts during which a job waits for "
                       "accepted agents that have not reconnected yet, instead of reporting "

@@ -63,22 +63,27 @@ def job_returns_store(db: Database, returns: Sequence[Mapping[str, Any]]) -> lis
         targeted = {jid: set(agents or ()) for jid, agents in session.execute(
             select(models.Job.jid, models.Job.targeted).where(models.Job.jid.in_(jids)))}
         known = set(targeted)
-        present = set(session.execute(
-            select(models.JobReturn.jid, models.JobReturn.agent_id)
-            .where(models.JobReturn.jid.in_(jids))).tuples())
+        present: set[tuple[str, str]] = set()  # of this batch's agents only
+        agent_ids = sorted({ret["id"] for ret in returns})
+        for start in range(0, len(agent_ids), _CHUNK):
+            present.update(session.execute(
+                select(models.JobReturn.jid, models.JobReturn.agent_id)
+                .where(models.JobReturn.jid.in_(jids),
+                       models.JobReturn.agent_id.in_(agent_ids[start:start + _CHUNK])))
+                .tuples())
         stored, rows = [], []
         for ret in returns:
             key = (ret["jid"], ret["id"])
             if ret["jid"] not in known or key in present or ret["id"] not in targeted[ret["jid"]]:
                 continue
             present.add(key)
-            rows.append({"jid": ret["jid"], "agent_id": ret["id"], "return_": ret.get("return"),
+            rows.append({"jid": ret["jid"], "agent_id": ret["id"], "return": ret.get("return"),
                          "retcode": int(ret.get("retcode") or 0),
                          "success": bool(ret.get("success", True)), "out": ret.get("out"),
                          "received_at": _naive(ret["received_at"])})
             stored.append(ret)
-        if rows:
-            session.execute(insert(models.JobReturn), rows)
+        if rows:  # a Core insert: no ORM object per row
+            session.execute(insert(models.JobReturn.__table__), rows)
     unknown = jids - known
     if unknown:
         LOG.info("returns for jobs not in the job cache were dropped: %s", sorted(unknown))
@@ -116,7 +121,7 @@ def agents_store(db: Database, agents: Iterable[Mapping[str, Any]]) -> None:
         new = [{"id": r["id"], "grains": r["grains"] or {}, "first_seen": r["last_seen"],
                 "last_seen": r["last_seen"]} for r in latest.values() if r["id"] not in known]
         if new:
-            session.execute(insert(models.Agent), new)
+            session.execute(insert(models.Agent.__table__), new)
         for with_grains in (True, False):  # one executemany per set of columns
             changes = [{"id": r["id"], "last_seen": r["last_seen"],
                         **({"grains": r["grains"]} if with_grains else {})}

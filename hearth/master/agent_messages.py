@@ -36,6 +36,25 @@ class AgentMessages:
         #: one handler per message type of :data:`hearth.protocol.AGENT`
         self.handlers = {"hello": self._hello, "ping": self._ping, "ret": self._return,
                          "event": self._event, "req": self._request}
+        self.ping_interval = 0.0
+        self._welcome = self._pong = b""
+        self.pace(0)
+
+    def pace(self, connected: int) -> float:
+        """Ask agents to ping at most ``ping_rate`` times a second in all; return the interval.
+
+        The interval (seconds, 0 while the fleet is small: the agents' own
+        ``ping_interval`` then) goes with every welcome and pong, which are
+        the same for every agent: encoded once per change.
+        """
+        interval = round(connected / self.master.settings.ping_rate * 2) / 2  # 0.5 s steps
+        if interval != self.ping_interval or not self._pong:
+            self.ping_interval = interval
+            self._welcome, self._pong = (wire.encode({
+                "cmd": cmd, "boot": self.master.boot,
+                "max_message_size": self.master.settings.max_message_size,
+                "ping_interval": interval}) for cmd in ("welcome", "pong"))
+        return interval
 
     def handle(self, cmd: str, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
         """Act on one admitted ``cmd`` message of ``agent_id``."""
@@ -49,16 +68,14 @@ class AgentMessages:
         state.recorded_grains = master.recorded_grains.get(agent_id)
         master.writer.agent({"id": agent_id, "grains": state.grains,
                              "last_seen": datetime.datetime.now(datetime.UTC)})
-        master.send(route, {"cmd": "welcome", "boot": master.boot,
-                            "max_message_size": master.settings.max_message_size})
+        master.send(route, self._welcome)
         master.fire(f"hearth/agent/{agent_id}/start", {"id": agent_id})
 
     def _ping(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
         master = self.master
         state = master.agents.get(agent_id)
         state.running, state.dropped = frozenset(message["running"]), message.get("dropped", 0)
-        master.send(route, {"cmd": "pong", "boot": master.boot,
-                            "max_message_size": master.settings.max_message_size})
+        master.send(route, self._pong)
 
     def _event(self, agent_id: str, route: bytes, message: dict[str, Any]) -> None:
         data = message.get("data")
@@ -82,7 +99,7 @@ class AgentMessages:
         ret = {"return": message["return"], "retcode": message["retcode"],
                "success": message["success"], "out": message.get("out")}
         job = master.jobs.get(jid)
-        if job is not None and agent_id not in job.targeted:
+        if job is not None and not job.is_targeted(agent_id):
             LOG.warning("agent %s returned for job %s, which did not target it: ignored",
                         agent_id, jid)
             master.send(route, {"cmd": "ack", "jid": jid})

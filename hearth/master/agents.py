@@ -134,6 +134,10 @@ class AgentRegistry:
                                                             key=lambda state: state.id)
                 if state.dropped}
 
+    def connected_count(self) -> int:
+        """Return how many agents are connected."""
+        return sum(state.connected for state in self._agents.values())
+
     def connected_ids(self) -> list[str]:
         """Return the ids of the connected agents, sorted."""
         return sorted(state.id for state in self._agents.values() if state.connected)

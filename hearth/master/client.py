@@ -214,8 +214,8 @@ class MasterClient:
             push = self._next_push(remaining)
             if push is None or push.get("jid") != status.jid:
                 continue
-            if push["push"] == "ret":
-                status.returns[push["id"]] = push["ret"]
+            if push["push"] == "rets":
+                status.returns.update(push["rets"])
             elif push["push"] == "done":
                 status.done, status.missing = True, dict(push.get("missing") or {})
         self._send("unwatch", jid=status.jid)

@@ -55,6 +55,14 @@ class JobState:
     watchers: set[bytes] = field(default_factory=set)
     finished: float | None = None
     created: float = 0.0
+    _targeted: frozenset[str] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._targeted = frozenset(self.targeted)
+
+    def is_targeted(self, agent_id: str) -> bool:
+        """Return whether the job targeted ``agent_id`` (asked for every return)."""
+        return agent_id in self._targeted
 
     @property
     def done(self) -> bool:
@@ -67,7 +75,7 @@ class JobState:
                             < len(self.targeted)):
             return False
         settled = self.returns.keys() | self.not_connected | self.timed_out
-        return settled.issuperset(self.targeted)
+        return settled.issuperset(self._targeted)
 
     def missing(self) -> dict[str, str]:
         """Return ``{agent_id: reason}`` for every targeted agent that has not returned.
@@ -151,7 +159,7 @@ class JobTable:
 
     def returned(self, job: JobState, agent_id: str, ret: dict[str, Any]) -> bool:
         """Record an agent's return; return False for a duplicate or an untargeted agent."""
-        if agent_id in job.returns or agent_id not in job.targeted:
+        if agent_id in job.returns or not job.is_targeted(agent_id):
             return False
         job.returns[agent_id] = ret
         job.in_flight.pop(agent_id, None)

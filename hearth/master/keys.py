@@ -62,12 +62,15 @@ class KeyStore:
         self._lock = threading.Lock()
         for category in (*CATEGORIES, ENROLL):
             os.makedirs(os.path.join(pki_dir, category), mode=0o700, exist_ok=True)
+        # the ZAP thread reads these while the I/O thread changes them one key at a time
+        # (each change is one dict operation: safe without the lock)
         self._accepted_by_key: dict[bytes, str] = {}
+        self._key_of: dict[str, bytes] = {}
         self._accepted_at: dict[str, float] = {}   # accepted while this master runs
         for agent_id in self._ids(ACCEPTED):
             key = self._read(ACCEPTED, agent_id)
             if key:
-                self._accepted_by_key[key] = agent_id
+                self._index(agent_id, key)
 
     # --- reading ---------------------------------------------------------
 
@@ -115,8 +118,9 @@ class KeyStore:
         except FileNotFoundError:
             return False
         if category == ACCEPTED:
-            self._accepted_by_key = {k: v for k, v in self._accepted_by_key.items()
-                                     if v != agent_id}
+            key = self._key_of.pop(agent_id, None)
+            if key is not None and self._accepted_by_key.get(key) == agent_id:
+                del self._accepted_by_key[key]
         return True
 
     def _accept(self, agent_id: str, key: bytes) -> None:
@@ -131,9 +135,12 @@ class KeyStore:
 
     def _index(self, agent_id: str, key: bytes) -> None:
         """Admit ``key`` as ``agent_id`` (and no other key for that id)."""
-        index = {k: v for k, v in self._accepted_by_key.items() if v != agent_id}
-        index[key] = agent_id
-        self._accepted_by_key = index
+        previous = self._key_of.get(agent_id)
+        if previous is not None and previous != key and \
+                self._accepted_by_key.get(previous) == agent_id:
+            del self._accepted_by_key[previous]
+        self._accepted_by_key[key] = agent_id
+        self._key_of[agent_id] = key
 
     def authenticate(self, agent_id: str, key: bytes) -> KeyDecision:
         """Decide about agent ``agent_id`` presenting ``key``; record what is new."""

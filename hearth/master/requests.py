@@ -3,9 +3,12 @@
 A request is ``{"rid": N, "op": NAME, ...}``, checked against its schema in
 :data:`hearth.protocol.CLIENT` before it gets here; the answer is ``{"rid": N,
 "data": ...}`` or ``{"rid": N, "error": {"type", "message"}}``.  Besides
-answers the master pushes to a client: ``{"push": "ret", ...}`` for each
-return of a job it watches, ``{"push": "done", ...}`` when that job is
-done, and ``{"push": "event", ...}`` for bus events it subscribed to.
+answers the master pushes to a client: ``{"push": "rets", "jid": J, "rets":
+{agent: return}}`` with the returns of a job it watches that arrived since
+the last push (one message for many returns: a job to thousands of agents
+would otherwise cost a message per agent on both sides),
+``{"push": "done", ...}`` when that job is done (after its last returns),
+and ``{"push": "event", ...}`` for bus events it subscribed to.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from hearth import jobs as job_ids
 from hearth.agent import batch
 from hearth.common import exception
 from hearth.master.jobs import JobState, snapshot_from_cache
+from hearth.transport import wire
 
 if TYPE_CHECKING:
     from hearth.bus import Subscription
@@ -34,6 +38,7 @@ class ClientRequests:
     def __init__(self, master: Master) -> None:
         self.master = master
         self._subscriptions: dict[bytes, Subscription] = {}
+        self._returns: dict[str, tuple[JobState, dict[str, dict[str, Any]]]] = {}
         self._ops = {"ping": self._ping, "stats": self._stats, "publish": self._publish,
                      "status": self._status,
                      "watch": self._watch, "unwatch": self._unwatch,
@@ -133,17 +138,29 @@ class ClientRequests:
             job.watchers.discard(route)
 
     def notify_return(self, job: JobState, agent_id: str, ret: dict[str, Any]) -> None:
-        """Push an agent's return to the job's watchers."""
-        self._push(job, {"push": "ret", "jid": job.jid, "id": agent_id, "ret": ret})
+        """Queue an agent's return for the job's watchers (see :meth:`flush_returns`)."""
+        if job.watchers:
+            self._returns.setdefault(job.jid, (job, {}))[1][agent_id] = ret
+
+    def flush_returns(self, jid: str | None = None) -> None:
+        """Push the queued returns (of job ``jid``, or of every job) to their watchers."""
+        if jid is None:
+            queued, self._returns = self._returns, {}
+        else:
+            queued = {jid: self._returns.pop(jid)} if jid in self._returns else {}
+        for job, rets in queued.values():
+            self._push(job, {"push": "rets", "jid": job.jid, "rets": rets})
 
     def notify_done(self, job: JobState) -> None:
-        """Tell the job's watchers it is done (with who is missing)."""
+        """Tell the job's watchers it is done (with who is missing), after its last returns."""
+        self.flush_returns(job.jid)
         self._push(job, {"push": "done", "jid": job.jid,
                          "missing": job.missing()})
 
     def _push(self, job: JobState, message: dict[str, Any]) -> None:
+        frame = wire.encode(message)
         for route in list(job.watchers):
-            if not self.master.send(route, message):
+            if not self.master.send(route, frame):
                 job.watchers.discard(route)
 
     def _list_jobs(self, route: bytes, request: dict[str, Any]) -> Any:

@@ -52,6 +52,7 @@ from hearth.master.keys import KeyStore
 from hearth.master.recorded_grains import RecordedGrains
 from hearth.master.requests import ClientRequests
 from hearth.master.settings import MasterSettings
+from hearth.pillar.settings import MasterOpts
 from hearth.transport import curve, keys, wire
 from hearth.transport.gate import Gate
 
@@ -88,6 +89,7 @@ class Master:
         self._last_arrival = 0.0
         self._context = zmq.Context()
         self.requests = ClientRequests(self)
+        self._pillar_opts = MasterOpts()
         self.agent_messages = AgentMessages(self)
         for agent_id in self.keys.accepted_ids():
             self.agents.get(agent_id).recorded_grains = self.recorded_grains.get(agent_id)
@@ -196,6 +198,7 @@ class Master:
             if self.outbox.fileno in ready:
                 self._guarded("internal work", self._on_internal, self.outbox.drain())
             self._guarded("the periodic check", self._tick)
+            self._guarded("pushing returns", self.requests.flush_returns)
             self._guarded("sending events", self.requests.flush_events)
         self._shutdown()
 
@@ -386,7 +389,8 @@ class Master:
         state.recorded_grains = self.recorded_grains.get(agent_id)  # pre-seeded meanwhile?
         override = pillar_override if isinstance(pillar_override, dict) else None
         grains = state.trusted_grains(self.settings.trust_agent_grains)
-        pillar = compile_pillar(agent_id, grains, {"id": agent_id}, pillar_override=override)
+        pillar = compile_pillar(agent_id, grains, {**self._pillar_opts.current(), "id": agent_id},
+                                pillar_override=override)
         if override:
             return dict(pillar or {})
         state.pillar = dict(pillar or {})
@@ -464,6 +468,8 @@ class Master:
         if now - self._last_tick < TICK:
             return
         self._last_tick = now
+        interval = self.agent_messages.pace(self.agents.connected_count())
+        self.agents.timeout = max(self.settings.agent_timeout, 3 * interval)
         # silence counts up to the last moment every waiting message was read: a master
         # behind on its messages (a fleet reconnecting) does not lose agents it has not read
         self._lost(self.agents.expire(self._caught_up))

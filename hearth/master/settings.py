@@ -25,6 +25,7 @@ class MasterSettings:
     worker_threads: int = 4
     agent_timeout: float = 4.0
     reconnect_grace: float = 30.0
+    ping_rate: int = 1000
     client_timeout: float = 10.0
     max_message_size: int = 32 * 1024 * 1024
     trust_agent_grains: bool = False
@@ -40,7 +41,7 @@ class MasterSettings:
                    nodegroups=parse_nodegroups(section.nodegroups),
                    module_dirs=[os.path.expanduser(d) for d in section.module_dirs],
                    worker_threads=section.worker_threads, agent_timeout=section.agent_timeout,
-                   reconnect_grace=section.reconnect_grace,
+                   reconnect_grace=section.reconnect_grace, ping_rate=section.ping_rate,
                    client_timeout=section.client_timeout,
                    max_message_size=section.max_message_size,
                    trust_agent_grains=section.trust_agent_grains)

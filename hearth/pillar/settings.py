@@ -79,6 +79,36 @@ def master_opts(conf: Any = None) -> dict[str, Any]:
     return opts
 
 
+class MasterOpts:
+    """:func:`master_opts`, read again only when the YAML ``config_file`` changes.
+
+    A master compiles the pillar of every agent that connects, thousands
+    after a restart; reading the configuration for each took longer than
+    compiling.  The file's size and modification time are checked at each
+    :meth:`current` (the rest of the configuration is fixed for the process).
+    """
+
+    def __init__(self, conf: Any = None) -> None:
+        self._conf = conf
+        self._signature: tuple[Any, ...] | None = None
+        self._opts: dict[str, Any] = {}
+
+    def current(self) -> dict[str, Any]:
+        """Return the opts (the same dict until the file changes: do not modify it)."""
+        from hearth.common import config
+
+        conf = self._conf if self._conf is not None else config.CONF
+        path = conf.pillar.config_file
+        try:
+            status = os.stat(path)
+            signature: tuple[Any, ...] = (path, status.st_mtime_ns, status.st_size)
+        except OSError:
+            signature = (path, None, None)
+        if signature != self._signature:
+            self._opts, self._signature = master_opts(conf), signature
+        return self._opts
+
+
 @dataclass(frozen=True)
 class PillarSettings:
     """The options compiling reads, checked and typed."""

@@ -144,3 +144,28 @@ def test_an_auth_attempt_is_given_up_only_when_there_is_somewhere_else_to_go():
     assert alone.step(False, wire) is not None and other.step(False, wire) is None
     clock.now += 4.0 * session.PATIENCE
     assert alone.step(False, wire) is None
+
+
+def test_a_large_fleet_pings_as_seldom_as_the_master_asks_but_reports_long_jobs_soon():
+    running = []
+    clock, wire = Clock(), Wire()
+    conversation = session.AgentSession(
+        SETTINGS, session.agent_gate(logging.getLogger("test")), MemoryReturns(), wire,
+        grains=dict, running=lambda: list(running), on_job=print, clock=clock)
+    conversation.open()
+    conversation.receive(frame({"cmd": "welcome", "boot": "a", "ping_interval": 5.0}))
+    assert conversation.tick(writable=True) == 5.0  # the first ping, then every 5 s
+    wire.commands()
+    clock.now += 1.0
+    assert conversation.tick(writable=True) == 4.0 and wire.commands() == []
+    running.append("20260101000000000004")  # a job starts: reported once it ran 1 s
+    assert conversation.tick(writable=True) == 1.0
+    clock.now += 1.0
+    conversation.tick(writable=True)
+    assert wire.sent == [{"cmd": "ping", "running": ["20260101000000000004"]}]
+    wire.commands()
+    clock.now += 3.0  # already reported: nothing until the next ping is due
+    assert conversation.tick(writable=True) == 2.0 and wire.commands() == []
+    # a master that asks for nothing leaves the agent's own interval
+    conversation.receive(frame({"cmd": "pong", "boot": "a", "ping_interval": 0}))
+    assert conversation.interval == 1.0
