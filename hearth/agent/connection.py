@@ -301,7 +301,8 @@ class MasterConnection:
                                            self.keys.public if enrollment else None)
             socket = curve.client_socket(self._context, zmq.DEALER, endpoint,
                                          enrollment or self.keys, keys.AUTH_BOOTSTRAP.public,
-                                         **session.auth_socket_options(self.settings),
+                                         **session.auth_socket_options(
+                                             self.settings, self.masters.failover),
                                          **self.policy.socket_options())
             try:
                 reply = self._ask(socket, session.AuthAttempt(
@@ -397,7 +398,8 @@ class MasterConnection:
         endpoint = curve.tcp_endpoint(master.host, master.port)
         self._socket = curve.client_socket(self._context, zmq.DEALER, endpoint, self.keys,
                                            master_public,
-                                           **session.job_socket_options(self.settings),
+                                           **session.job_socket_options(
+                                               self.settings, self.masters.failover),
                                            **self.policy.socket_options())
         poller = zmq.Poller()
         poller.register(self._socket, zmq.POLLIN)

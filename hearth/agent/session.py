@@ -32,10 +32,10 @@ and tells :meth:`~AgentSession.tick` whether the socket is writable now.
 The socket (:func:`job_socket_options`) queues messages only to a completed
 connection (ZeroMQ's ``immediate``), so a master that comes back is not
 greeted with every ping it missed, and a ``hello`` that found no connection
-yet is said once the socket is writable (:attr:`AgentSession.greeting`); it
-checks the connection with ZeroMQ's heartbeats, which the master's ZeroMQ
-thread answers even while its own loop is busy, so that a writable socket
-means a live master.
+yet is said once the socket is writable (:attr:`AgentSession.greeting`).
+With several masters it checks the connection with ZeroMQ's heartbeats,
+which a master's ZeroMQ thread answers even while its own loop is busy, so
+that a writable socket means a live master.
 """
 
 from __future__ import annotations
@@ -102,21 +102,32 @@ def read_auth_reply(gate: Gate, frame: bytes, peer: str) -> dict[str, Any] | Non
     return admitted[1] if admitted else None
 
 
-def _link_options(settings: AgentSettings) -> dict[str, Any]:
-    """Return the options of a socket to the master: queue only to a live, checked connection."""
-    return {"immediate": 1, "heartbeat_ivl": max(1, int(settings.ping_interval * 1000)),
-            "heartbeat_timeout": max(1, int(settings.master_alive_timeout * 1000))}
+def _link_options(settings: AgentSettings, failover: bool) -> dict[str, Any]:
+    """Return the options of a socket to the master: queue only to a live connection.
+
+    With another master to go to, the connection is checked with ZeroMQ
+    heartbeats, so that a master that stopped answering (a host gone, a
+    stopped process) is told apart quickly from a slow one.  With one master
+    there is nothing to gain: a master whose ZeroMQ thread is busy with a
+    fleet's reconnections would miss heartbeats and have connections
+    dropped and made again, the very load it is behind on.
+    """
+    options: dict[str, Any] = {"immediate": 1}
+    if failover:
+        options.update(heartbeat_ivl=max(1, int(settings.ping_interval * 1000)),
+                       heartbeat_timeout=max(1, int(settings.master_alive_timeout * 1000)))
+    return options
 
 
-def job_socket_options(settings: AgentSettings) -> dict[str, Any]:
+def job_socket_options(settings: AgentSettings, failover: bool = False) -> dict[str, Any]:
     """Return the ZeroMQ options of an agent's socket to the job port (see the module docstring)."""
-    return {**_link_options(settings), "sndhwm": 10000,
+    return {**_link_options(settings, failover), "sndhwm": 10000,
             "maxmsgsize": settings.max_message_size}
 
 
-def auth_socket_options(settings: AgentSettings) -> dict[str, Any]:
+def auth_socket_options(settings: AgentSettings, failover: bool = False) -> dict[str, Any]:
     """Return the ZeroMQ options of an agent's socket to the auth port."""
-    return {**_link_options(settings), "maxmsgsize": protocol.AUTH_MAX_MESSAGE_SIZE}
+    return {**_link_options(settings, failover), "maxmsgsize": protocol.AUTH_MAX_MESSAGE_SIZE}
 
 
 class AuthAttempt:

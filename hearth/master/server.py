@@ -62,6 +62,7 @@ DOMAIN_MASTER = "hearth-master"
 DOMAIN_AUTH = "hearth-auth"
 TICK = 0.25
 READ_BURST = 200
+IO_THREADS = 2
 
 
 class Master:
@@ -87,7 +88,8 @@ class Master:
         self._last_tick = 0.0
         self._started = self._caught_up = time.monotonic()
         self._last_arrival = 0.0
-        self._context = zmq.Context()
+        # two ZeroMQ threads: a fleet's CURVE handshakes and encryption use both cores
+        self._context = zmq.Context(io_threads=IO_THREADS)
         self.requests = ClientRequests(self)
         self._pillar_opts = MasterOpts()
         self.agent_messages = AgentMessages(self)
