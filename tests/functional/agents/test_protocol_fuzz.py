@@ -226,11 +226,22 @@ class FakeMaster:
                 return message
 
     def ping_agent(self, timeout: float = 10) -> dict | None:
-        """Run test.ping on the agent; return its return message."""
-        jid = jobs.gen_jid()
-        self.send(json.dumps({"cmd": "job", "jid": jid, "fun": "test.ping", "arg": [],
-                              "kwarg": {}, "tgt": "*", "tgt_type": "glob"}).encode())
-        return self.pump(lambda m: m.get("cmd") == "ret" and m.get("jid") == jid, timeout)
+        """Run test.ping on the agent; return its return message.
+
+        A job is sent again every two seconds: one sent while the agent was
+        authenticating again (a fuzzed ``reauth``) never reached it.
+        """
+        deadline, sent = time.monotonic() + timeout, set()
+        while (remaining := deadline - time.monotonic()) > 0:
+            jid = jobs.gen_jid()
+            sent.add(jid)
+            self.send(json.dumps({"cmd": "job", "jid": jid, "fun": "test.ping", "arg": [],
+                                  "kwarg": {}, "tgt": "*", "tgt_type": "glob"}).encode())
+            ret = self.pump(lambda m: m.get("cmd") == "ret" and m.get("jid") in sent,
+                            min(2.0, remaining))
+            if ret is not None:
+                return ret
+        return None
 
 
 @pytest.fixture(scope="module")
