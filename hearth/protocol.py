@@ -96,7 +96,7 @@ CLIENT = Channel("client", dict([
     _client("ping"),
     _client("finger"),
     _client("stats"),
-    _client("agents", {}, {"pillar": BOOLEAN}),
+    _client("agents", {}, {"pillar": BOOLEAN, "grains": BOOLEAN}),
     _client("keys"),
     _client("key_accept", {"pattern": TEXT}, {"include_rejected": BOOLEAN, "grains": OBJECT}),
     _client("key_reject", {"pattern": TEXT}),

@@ -64,6 +64,19 @@ class AgentRecord:
                           self.pillar)
 
 
+#: Target types that match on agent ids only.
+ID_TYPES = frozenset({"glob", "list", "pcre"})
+
+
+def needs_grains(targets: Iterable[tuple[Any, str]]) -> bool:
+    """Return whether any ``(target, target_type)`` may look at more than agents' ids.
+
+    A job to ``*`` needs the ids only: the master then lists no grains (for
+    thousands of agents, most of what it would send).
+    """
+    return any(target_type not in ID_TYPES for _, target_type in targets)
+
+
 def needs_pillar(targets: Iterable[tuple[Any, str]],
                  nodegroups: Mapping[str, Any] | None = None) -> bool:
     """Return whether any ``(target, target_type)`` may look at agents' pillar.

@@ -306,7 +306,8 @@ class JobService:
 
         try:
             with self._client(timeout=timeout) as client:
-                connected = {a["id"] for a in client.list_agents() if a.get("connected")}
+                connected = {agent["id"] for agent in client.list_agents(grains=False)
+                             if agent.get("connected")}
                 if agent_id not in connected:
                     return False  # a job would wait for it (a master just started holds jobs)
                 published = client.publish([agent_id], PING_FUNCTION, target_type="list",
@@ -387,7 +388,8 @@ class JobService:
                                    for rule in rules)]
         pillar = agent_facts.needs_pillar(targets, self.settings.nodegroups)
         return [agent_facts.AgentRecord.from_listing(entry)
-                for entry in client.list_agents(pillar=pillar)]
+                for entry in client.list_agents(pillar=pillar,
+                                                grains=agent_facts.needs_grains(targets))]
 
     def _trusted(self, agents: list[agent_facts.AgentRecord]) -> list[Any]:
         trust = self.settings.trust_agent_grains

@@ -36,11 +36,16 @@ class AgentState:
     #: messages from the master this agent dropped or failed on, as its pings report
     dropped: int = 0
 
-    def to_dict(self, pillar: bool = False) -> dict[str, Any]:
-        """Return the agent as clients list it (with its last compiled pillar on request)."""
-        listed = {"id": self.id, "grains": self.grains, "recorded_grains": self.recorded_grains,
-                  "connected": self.connected,
+    def to_dict(self, pillar: bool = False, grains: bool = True) -> dict[str, Any]:
+        """Return the agent as clients list it (with its last compiled pillar on request).
+
+        ``grains`` False leaves the grains out (a job to thousands of agents by
+        their ids needs only the ids).
+        """
+        listed = {"id": self.id, "connected": self.connected,
                   "last_seen": self.last_seen_at.isoformat() if self.last_seen_at else None}
+        if grains:
+            listed.update(grains=self.grains, recorded_grains=self.recorded_grains)
         if pillar:
             listed["pillar"] = self.pillar
         return listed
@@ -142,6 +147,7 @@ class AgentRegistry:
         """Return the ids of the connected agents, sorted."""
         return sorted(state.id for state in self._agents.values() if state.connected)
 
-    def listing(self, agent_ids: Iterable[str], pillar: bool = False) -> list[dict[str, Any]]:
+    def listing(self, agent_ids: Iterable[str], pillar: bool = False,
+                grains: bool = True) -> list[dict[str, Any]]:
         """Return the listing of each agent in ``agent_ids`` (accepted ones), by id."""
-        return [self.get(agent_id).to_dict(pillar) for agent_id in sorted(agent_ids)]
+        return [self.get(agent_id).to_dict(pillar, grains) for agent_id in sorted(agent_ids)]

@@ -252,12 +252,13 @@ class MasterClient:
         """Return the master's counters: uptime, agents, jobs, messages received and dropped."""
         return self._request("stats")
 
-    def list_agents(self, pillar: bool = False) -> list[dict[str, Any]]:
+    def list_agents(self, pillar: bool = False, grains: bool = True) -> list[dict[str, Any]]:
         """Return the accepted agents: id, grains, recorded_grains, last_seen, connected.
 
-        With ``pillar`` each also has the pillar the master last compiled for it.
+        With ``pillar`` each also has the pillar the master last compiled for it;
+        ``grains`` False leaves both kinds of grains out.
         """
-        return self._request("agents", pillar=pillar)
+        return self._request("agents", pillar=pillar, grains=grains)
 
     def list_keys(self) -> dict[str, list[str]]:
         """Return the agent ids by key category (accepted, pending, rejected, denied)."""

@@ -187,7 +187,8 @@ class ClientRequests:
 
     def _agents(self, route: bytes, request: dict[str, Any]) -> list[dict[str, Any]]:
         return self.master.agents.listing(self.master.keys.accepted_ids(),
-                                          pillar=bool(request.get("pillar")))
+                                          pillar=bool(request.get("pillar")),
+                                          grains=request.get("grains", True))
 
     def _keys(self, route: bytes, request: dict[str, Any]) -> dict[str, list[str]]:
         return self.master.keys.listing()

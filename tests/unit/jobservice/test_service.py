@@ -175,3 +175,12 @@ def test_a_projects_stack_outputs_enter_only_pillars_it_may_read(service):
     assert str(caught.value).startswith(
         "project web may not read the pillar of agent db-secrets: ")
     JobService(settings=JobSettings()).check_pillar_feed("web", "db-secrets", {})  # no ACL
+
+
+def test_only_targets_that_look_past_ids_ask_the_master_for_grains():
+    from hearth.jobservice.agents import needs_grains
+
+    assert not needs_grains([("*", "glob"), (["web1", "db1"], "list"), ("web[0-9]", "pcre")])
+    assert needs_grains([("*", "glob"), ("os:Debian", "grain")])
+    assert needs_grains([("G@role:web or web1", "compound")])
+    assert needs_grains([("webs", "nodegroup")])

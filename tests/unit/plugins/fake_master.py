@@ -98,10 +98,11 @@ class FakeClient:
                          targeted=list(job["targeted"]), returns=returns if done else {},
                          missing=missing, done=done, user=job["user"])
 
-    def list_agents(self, pillar: bool = False) -> list[dict[str, Any]]:
+    def list_agents(self, pillar: bool = False, grains: bool = True) -> list[dict[str, Any]]:
         self._reachable()
-        return [{"id": a.id, "grains": a.grains, "recorded_grains": a.recorded_grains,
-                 "connected": a.connected, "last_seen": None}
+        return [{"id": a.id, "connected": a.connected, "last_seen": None,
+                 **({"grains": a.grains, "recorded_grains": a.recorded_grains} if grains
+                    else {})}
                 for a in self.master.agents.values()]
 
     def follow(self, status: JobStatus, timeout: float | None) -> JobStatus:
