@@ -237,11 +237,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     group.add_argument("--full", action="store_true", help="Every field of every node.")
     group.add_argument("--select", metavar="FIELD[,FIELD...]",
                        help="Only these fields of every node.")
-    parser = command.add_command(subparsers, "cloud-create", do_create,
-                                 "Create nodes from a cloud profile (salt-cloud -p).",
-                                 formats=STRUCTURED)
+    parser = command.add_command(
+        subparsers, "cloud-create", do_create, "Create nodes from a cloud profile (salt-cloud -p).",
+        description="Create nodes from a cloud profile (salt-cloud -p). A name some provider "
+                    "already has is not created again (its entry says which provider has "
+                    "it); the other names are still made, and the command exits 1 if any "
+                    "was not. A node whose create fails after it was requested is destroyed "
+                    "unless the profile says keep_on_failure: true.",
+        formats=STRUCTURED)
     parser.add_argument("-p", "--profile", required=True, help="The profile of the nodes.")
-    parser.add_argument("names", nargs="+", metavar="NAME")
+    parser.add_argument("names", nargs="+", metavar="NAME",
+                        help="The nodes' names, unique across the providers.")
     parser.add_argument("--set", dest="settings", action="append", metavar="KEY=VALUE",
                         help="Override a profile setting (repeatable).")
     parser = command.add_command(subparsers, "cloud-destroy", do_destroy,
