@@ -476,6 +476,16 @@ class ActionNotContinuable(HearthException):
         self.reason = reason
 
 
+class EngineFenced(HearthException):
+    """An engine's write after another engine took its action over (it was taken for dead).
+
+    Nothing is written: the engine that holds the lock now acts on the stack.
+    """
+
+    msg_fmt = ("Engine %(engine_id)s no longer holds the lock of stack %(stack_id)s (engine "
+               "%(holder)s does): it was taken for dead, and the action goes on there")
+
+
 class ResourceFailedBefore(HearthException):
     """A resource failed before its engine died; the walk another engine continues fails on it.
 

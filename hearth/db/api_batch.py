@@ -18,9 +18,10 @@ from __future__ import annotations
 import random
 import uuid
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, func, or_, select
+from sqlalchemy import bindparam, exists, func, or_, select
 
 from hearth.common import config, exception
 from hearth.db import api_events, models, timeutils
@@ -105,6 +106,19 @@ _UPDATE_STACK_STATE = _Prepared(
     _STACKS.update().where(_STACKS.c.id == bindparam("row_id"), _STACKS.c.deleted_at.is_(None))
     .values(action=bindparam("action"), status=bindparam("status"),
             status_reason=bindparam("status_reason"), updated_at=bindparam("updated_at")))
+# Fencing: an engine's write of a state, only while it still holds the lock it acts under
+# (another engine may have taken it for dead and taken the action over).
+_LOCK_HELD = exists().where(_LOCKS.c.stack_id == bindparam("lock_id"),
+                            _LOCKS.c.engine_id == bindparam("engine_id"))
+_UPDATE_RESOURCE_FENCED = _Prepared(_by_id(_RESOURCES, updated_at=bindparam("updated_at"), **{
+    name: bindparam(name) for name in _STATE_COLUMNS}).where(_LOCK_HELD))
+_UPDATE_STACK_STATE_FENCED = _Prepared(
+    _STACKS.update().where(_STACKS.c.id == bindparam("row_id"), _STACKS.c.deleted_at.is_(None),
+                           _LOCK_HELD)
+    .values(action=bindparam("action"), status=bindparam("status"),
+            status_reason=bindparam("status_reason"), updated_at=bindparam("updated_at")))
+_LOCK_HOLDER = _Prepared(select(_LOCKS.c.engine_id)
+                         .where(_LOCKS.c.stack_id == bindparam("lock_id")))
 _UPDATE_DATA = _Prepared(_DATA.update().where(_DATA.c.resource_id == bindparam("owner"),
                                               _DATA.c.key == bindparam("item"))
                          .values(value=bindparam("value"), redact=bindparam("redact")))
@@ -124,6 +138,27 @@ _DELETE_OLDEST_EVENTS = _Prepared(_EVENTS.delete().where(_EVENTS.c.id.in_(
            or_(_ACTION_STARTED.is_(None), _EVENTS.c.created_at < _ACTION_STARTED))
     .order_by(_EVENTS.c.id).limit(bindparam("excess")).offset(bindparam("skip"))
     .scalar_subquery())))
+
+@dataclass(frozen=True)
+class Fence:
+    """The lock an engine acts under: its state writes hold only while it still holds it."""
+
+    lock_id: str  # the stack whose lock the action holds (its top-level stack's, for a nested one)
+    engine_id: str
+
+    def params(self) -> dict[str, str]:
+        """Return the bound parameters of the fenced statements."""
+        return {"lock_id": self.lock_id, "engine_id": self.engine_id}
+
+    def check_lost(self, cursor: Any, dialect: Any) -> None:
+        """Raise EngineFenced if the lock is no longer this engine's (a write changed nothing)."""
+        _LOCK_HOLDER.run(cursor, dialect, {"lock_id": self.lock_id})
+        found = cursor.fetchone()
+        holder = found[0] if found else None
+        if holder != self.engine_id:
+            raise exception.EngineFenced(engine_id=self.engine_id, stack_id=self.lock_id,
+                                         holder=holder or "none")
+
 
 #: One data item: (key, value as stored, redact).
 DataItem = tuple[str, str | None, bool]
@@ -207,13 +242,19 @@ def _after_commit(on_commit: Callable[[str], None] | None, event_uuid: str
     return None if on_commit is None else lambda _result: on_commit(event_uuid)
 
 
+def _fenced(fence: Fence | None) -> dict[str, str]:
+    return {} if fence is None else fence.params()
+
+
 def stack_state_record(db: Database, stack_id: str, action: str, status: str, reason: str,
                        event_values: Mapping[str, Any],
-                       on_commit: Callable[[str], None] | None = None) -> Any:
+                       on_commit: Callable[[str], None] | None = None,
+                       fence: Fence | None = None) -> Any:
     """Store a live stack's state and its event in one committed write; return its time.
 
-    StackNotFound when the stack is gone.  ``on_commit(event uuid)`` runs
-    after the commit.
+    StackNotFound when the stack is gone; with ``fence``, EngineFenced when
+    the engine no longer holds the lock it acts under (nothing is written).
+    ``on_commit(event uuid)`` runs after the commit.
     """
     _reserve_event(db, stack_id, None, None)
     event = _new_event(event_values)
@@ -221,7 +262,10 @@ def stack_state_record(db: Database, stack_id: str, action: str, status: str, re
            "updated_at": event["created_at"]}
 
     def write(cursor: Any, dialect: Any) -> None:
-        if not _UPDATE_STACK_STATE.run(cursor, dialect, row).rowcount:
+        statement = _UPDATE_STACK_STATE if fence is None else _UPDATE_STACK_STATE_FENCED
+        if not statement.run(cursor, dialect, {**row, **_fenced(fence)}).rowcount:
+            if fence is not None:
+                fence.check_lost(cursor, dialect)
             raise exception.StackNotFound(stack_id)
         _INSERT_EVENT.run(cursor, dialect, event)
 
@@ -261,7 +305,8 @@ def resource_state_record(db: Database, resource_id: int | None,
                           purge_batch_size: int | None = None,
                           data: Iterable[DataItem] = (), *, wait: bool = True,
                           on_commit: Callable[[str], None] | None = None,
-                          clear_progress: bool = False) -> tuple[int | None, str]:
+                          clear_progress: bool = False,
+                          fence: Fence | None = None) -> tuple[int | None, str]:
     """Store a resource's state, its event and ``data`` together; return (resource id, event uuid).
 
     ``resource_id`` None inserts the resource (``resource_values`` then
@@ -278,7 +323,9 @@ def resource_state_record(db: Database, resource_id: int | None,
     the write is committed with the next batch (its errors are kept for the
     stack: ``db.writes.take_failures(stack_id)``).  ``on_commit(event
     uuid)`` runs after the commit either way.  ``clear_progress`` removes
-    the :data:`PROGRESS_KEY` item first (a new action starts).
+    the :data:`PROGRESS_KEY` item first (a new action starts).  With
+    ``fence``, an update is written only while the engine still holds the
+    lock it acts under (EngineFenced, nothing written, otherwise).
     """
     _reserve_event(db, event_values["stack_id"], max_events, purge_batch_size)
     event = _new_event(event_values)
@@ -295,7 +342,10 @@ def resource_state_record(db: Database, resource_id: int | None,
             written = _INSERT_RESOURCE.run(cursor, dialect, row).fetchone()[0]
         else:
             written = resource_id
-            if not _UPDATE_RESOURCE.run(cursor, dialect, row).rowcount:
+            statement = _UPDATE_RESOURCE if fence is None else _UPDATE_RESOURCE_FENCED
+            if not statement.run(cursor, dialect, {**row, **_fenced(fence)}).rowcount:
+                if fence is not None:
+                    fence.check_lost(cursor, dialect)
                 raise exception.EntityNotFound(entity="Resource",
                                                name=event_values["resource_name"])
             if clear_progress:

@@ -28,6 +28,13 @@ def lock_get_engine_id(db: Database, stack_id: str) -> str | None:
         return session.scalar(query)
 
 
+def locks_of(db: Database, engine_id: str) -> set[str]:
+    """Return the ids of the stacks whose lock ``engine_id`` holds."""
+    query = select(models.StackLock.stack_id).where(models.StackLock.engine_id == engine_id)
+    with db.session_scope() as session:
+        return set(session.scalars(query))
+
+
 def lock_acquire(db: Database, stack_id: str, engine_id: str) -> str | None:
     """Take the stack's lock for ``engine_id``; return None, or the engine holding it.
 

@@ -231,3 +231,39 @@ def test_each_built_in_type_continues_its_create_and_delete_in_another_engine(cl
     deleted = wait_settled(cluster, "mix", stack_id, 90)
     assert deleted["stack_status"] == "DELETE_COMPLETE", deleted
     assert nested_stacks(cluster) == []
+
+
+def test_an_engine_taken_for_dead_writes_nothing_when_it_wakes(cluster):
+    """A frozen engine (SIGSTOP) is taken over; woken (SIGCONT), its writes are refused."""
+    import signal
+
+    from tests.fixtures.engine_kills import count_markers
+    first, second = cluster.start(2)
+    template = layered_template(resources=6, layers=2, wait=3)
+    answer = requests.post(f"{first.url}/stacks", timeout=30,
+                           json={"stack_name": "frozen", "template": template,
+                                 "environment": {"resource_registry": {
+                                     "OS::Heat::TestResource": "Test::CountedResource"}}})
+    assert answer.status_code == 201, answer.text
+    stack_id = answer.json()["stack"]["id"]
+    wait_for(lambda: cluster.acting(stack_id) is first, 20)
+    time.sleep(1)  # the first layer is waiting
+    first.process.send_signal(signal.SIGSTOP)
+    try:
+        wait_for(lambda: cluster.acting(stack_id) is second, 30, what="the takeover")
+    finally:
+        first.process.send_signal(signal.SIGCONT)
+    settled = wait_settled(cluster, "frozen", stack_id, 60)
+    assert settled["stack_status"] == "CREATE_COMPLETE", settled
+    made, adopted = count_markers(cluster.markers, "frozen")
+    # each handle ran once: the woken engine started none (frozen while the first layer
+    # waited: no handle was between its run and its stored result)
+    assert made == {f"r{index}": 1 for index in range(6)} and adopted == 0
+    events = stack_events(cluster, "frozen", stack_id)
+    assert [e for e in events if e[0] == "frozen"][-1][1:] == (
+        "CREATE_COMPLETE", "Stack CREATE completed successfully")
+    assert all(e[1] != "CREATE_FAILED" for e in events), events  # the woken engine wrote none
+    time.sleep(1)  # its next beat: it sees the lock gone and stops
+    log = first.log.read_text()
+    assert "was taken over by another engine" in log or "no longer holds the lock" in log, log
+    assert first.alive()

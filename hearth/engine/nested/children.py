@@ -166,8 +166,10 @@ def create_child(resource: StackResource, template: Any, params: Mapping[str, An
         "nested_depth": depth_of(parent) + 1,
         "timeout_mins": timeout_mins or parent.row.timeout_mins,
         "disable_rollback": True, "tags": []})
-    return prepared.build(parent.db, row, parent.registry, clock=parent.clock,
-                          sleep=parent.sleep, jobs=parent.job_service)
+    child = prepared.build(parent.db, row, parent.registry, clock=parent.clock,
+                           sleep=parent.sleep, jobs=parent.job_service)
+    child.fence = getattr(parent, "fence", None)  # it acts under the parent's lock
+    return child
 
 
 def update_target(resource: StackResource, child: Stack, template: Any,
@@ -227,6 +229,7 @@ def load_child(parent: Stack, stack_id: str, resource: Any = None) -> Stack | No
         return None
     child = load_stack(parent.db, row, parent.registry, clock=parent.clock, sleep=parent.sleep,
                        jobs=parent.job_service)
+    child.fence = getattr(parent, "fence", None)  # it acts under the parent's lock
     if resource is not None:
         attach_facade(child.context, resource)
     return child

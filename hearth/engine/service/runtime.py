@@ -26,7 +26,7 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.common.config import CONF
-from hearth.db import api_engines, api_locks, api_stacks
+from hearth.db import api_batch, api_engines, api_locks, api_stacks
 from hearth.db.session import Database
 from hearth.engine import scheduler
 from hearth.engine.service import recovery
@@ -117,6 +117,7 @@ class EngineRuntime:
             except Exception:  # noqa: BLE001 - a missed beat is retried next time
                 LOG.debug("engine %s heartbeat failed", self.engine_id, exc_info=True)
             try:
+                self._stop_lost_actions()
                 recovery.recover(self.db, self.dead_after(), self)
             except Exception:  # noqa: BLE001 - retried at the next check
                 LOG.warning("engine %s: taking over dead engines' stacks failed",
@@ -136,6 +137,26 @@ class EngineRuntime:
         """
         life = CONF.engine_life_check_timeout
         return max(life * PERIODIC_LIFE_FACTOR - 2 * CONF.engine_heartbeat_interval, 2 * life)
+
+    def _stop_lost_actions(self) -> None:
+        """Stop at once the actions whose stack's lock another engine took (fencing).
+
+        Taken for dead (its beats held up longer than the others wait), this
+        engine lost the lock to one that finishes the action; every state
+        write of the stopped walk is refused already (the writes hold only
+        under the lock: :class:`hearth.db.api_batch.Fence`), and the walk
+        stops as a preempted one, recording nothing.
+        """
+        if not self.live_stacks:
+            return
+        held = api_locks.locks_of(self.db, self.engine_id)
+        for stack_id, stack in list(self.live_stacks.items()):
+            walker = getattr(stack, "walker", None)
+            if stack_id not in held and stack_id in self.running and walker is not None:
+                LOG.error("engine %s: stack %s was taken over by another engine (this one "
+                          "was taken for dead); its action stops here", self.engine_id,
+                          stack.name)
+                walker.cancel(exception.ForcedCancel(with_rollback=False, preempted=True))
 
     def recover(self) -> list[str]:
         """Take over (or fail) the stacks dead engines left IN_PROGRESS; return those taken.
@@ -208,15 +229,21 @@ class EngineRuntime:
         def runner() -> None:
             try:
                 work()
+            except exception.EngineFenced as fenced:
+                LOG.warning("stack %s: %s", stack.name, fenced)
             except Exception:  # noqa: BLE001 - logged; the stack state tells the user
                 LOG.exception("stack %s: action failed unexpectedly", stack.name)
-                stack.state_set(stack.action, FAILED, "Internal error: see the engine log")
+                try:
+                    stack.state_set(stack.action, FAILED, "Internal error: see the engine log")
+                except exception.EngineFenced as fenced:
+                    LOG.warning("stack %s: %s", stack.name, fenced)
             finally:
                 self.running.pop(stack.id, None)
                 self.live_stacks.pop(stack.id, None)
                 self._release(stack.id)
                 ended, self._action_ended = self._action_ended, scheduler.Event()
                 ended.send(True)
+        stack.fence = api_batch.Fence(stack.id, self.engine_id)  # writes only under the lock
         self.live_stacks[stack.id] = stack
         self.running[stack.id] = scheduler.spawn(runner)
 

@@ -103,6 +103,9 @@ class Stack:
         self.clock = clock
         self.sleep = sleep or green_sleep
         self.walker: Any = None  # the walk in progress, for cancel
+        #: the lock this engine acts under (:class:`hearth.db.api_batch.Fence`): state writes
+        #: hold only while the engine still holds it (None: unconditional writes)
+        self.fence: api_batch.Fence | None = None
         #: when the action a dead engine left began, while this engine continues it
         #: (:mod:`hearth.engine.stacks.continuation`); the next walk takes it
         self.continuing_since: Any = None
@@ -227,7 +230,7 @@ class Stack:
                                   resource_actions.event_properties(resource, self.secrets()))
         resource.db_id, _event_uuid = api_batch.resource_state_record(
             self.db, resource.db_id, values, event, data=self.store.take_pending(resource),
-            clear_progress=starting and keeps_progress(type(resource)),
+            clear_progress=starting and keeps_progress(type(resource)), fence=self.fence,
             wait=(resource.status == resource_actions.IN_PROGRESS
                   and getattr(resource, "acts_outside", True)),
             on_commit=lambda event_uuid: self.publish_event(event, event_uuid))
@@ -262,7 +265,7 @@ class Stack:
                                   reason)
         updated_at = api_batch.stack_state_record(
             self.db, self.id, action, status, reason, event,
-            on_commit=lambda event_uuid: self.publish_event(event, event_uuid))
+            on_commit=lambda event_uuid: self.publish_event(event, event_uuid), fence=self.fence)
         row = self.row
         row.action, row.status, row.status_reason, row.updated_at = (action, status, reason,
                                                                      updated_at)
