@@ -418,10 +418,16 @@ class ForcedCancel(BaseException):
     """Thrown into a running task to cancel it (not an error of the task).
 
     ``preempted``: a new update takes the stack over at once; the stopped
-    action neither rolls back nor records an end of its own.
+    action neither rolls back nor records an end of its own.  ``handed_over``:
+    another engine goes on with the same action (this one stops, or lost
+    the stack's lock); nothing more is recorded here, not even the running
+    resources' ends, and no plug-in cancels what it started.
     """
 
-    def __init__(self, with_rollback: bool = True, preempted: bool = False) -> None:
+    def __init__(self, with_rollback: bool = True, preempted: bool = False,
+                 handed_over: bool = False) -> None:
+        self.handed_over = handed_over
+        preempted = preempted or handed_over
         self.with_rollback = with_rollback and not preempted
         self.preempted = preempted
         super().__init__("Stack action cancelled" + ("" if with_rollback else " (no rollback)"))

@@ -15,12 +15,14 @@ import random
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 
 import pytest
 import requests
 
 from tests.fixtures.engine_kills import (
     check_round,
+    continued_at,
     create,
     kill_rounds,
     layered_template,
@@ -267,3 +269,24 @@ def test_an_engine_taken_for_dead_writes_nothing_when_it_wakes(cluster):
     log = first.log.read_text()
     assert "was taken over by another engine" in log or "no longer holds the lock" in log, log
     assert first.alive()
+
+
+def test_a_stopping_engine_hands_its_action_over_at_once(cluster):
+    """SIGTERM (a rolling restart): the action goes on in another engine, nothing fails."""
+    first, second = cluster.start(2)
+    template = layered_template(resources=4, layers=2, wait=3)
+    answer = requests.post(f"{first.url}/stacks", timeout=30,
+                           json={"stack_name": "moved", "template": template})
+    assert answer.status_code == 201, answer.text
+    stack_id = answer.json()["stack"]["id"]
+    wait_for(lambda: cluster.acting(stack_id) is first, 20)
+    time.sleep(1)
+    first.stop()
+    stopped = datetime.now(UTC).replace(tzinfo=None)
+    settled = wait_settled(cluster, "moved", stack_id, 60)
+    assert settled["stack_status"] == "CREATE_COMPLETE", settled
+    # a deregistered engine is dead at once: no life checks to wait for
+    assert (continued_at(cluster, stack_id) - stopped).total_seconds() < 3 * LIFE
+    events = stack_events(cluster, "moved", stack_id)
+    assert not [e for e in events if e[1].endswith("FAILED")], events
+    assert [e[2] for e in events if e[0] == "moved" and "continued" in e[2]] != [], events

@@ -151,9 +151,9 @@ def poll(check: Callable[[Any], Any], cookie: Any,
             return
         try:
             yield done if isinstance(done, (int, float)) and not isinstance(done, bool) else None
-        except (exception.ForcedCancel, exception.StackTimeout):
-            if cancel is not None:
-                cancel(cookie)
+        except (exception.ForcedCancel, exception.StackTimeout) as stop:
+            if cancel is not None and not getattr(stop, "handed_over", False):
+                cancel(cookie)  # (handed over, the work goes on in another engine)
             raise
 
 
@@ -168,8 +168,9 @@ def recorded(resource: Any, action: str, steps: Iterable[Any],
     set_state(resource, action, IN_PROGRESS, reason)
     try:
         yield from steps
-    except exception.ForcedCancel:
-        set_state(resource, action, FAILED, f"{action.capitalize()} cancelled")
+    except exception.ForcedCancel as cancel:
+        if not cancel.handed_over:  # (handed over, another engine continues it)
+            set_state(resource, action, FAILED, f"{action.capitalize()} cancelled")
         raise
     except exception.StackTimeout:
         set_state(resource, action, FAILED, f"{action.capitalize()} timed out")

@@ -142,6 +142,9 @@ class EngineService(StackKeeping, StackReads):
         from hearth.engine.stacks import actions as stack_actions
         stack = self._new_stack(ctx, stack_name, template, params, files, environment,
                                 environment_files, disable_rollback, timeout_mins, tags)
+        # listed from the answer on, as Heat's: a client reading a resource right after the
+        # create request finds it (the walk would store them a moment later)
+        stack.store_new_resources()
         self._run(stack, CREATE, lambda: stack_actions.run_action(stack, CREATE))
         return {"id": stack.id, "stack_name": stack.name}
 

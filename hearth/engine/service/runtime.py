@@ -145,7 +145,7 @@ class EngineRuntime:
         engine lost the lock to one that finishes the action; every state
         write of the stopped walk is refused already (the writes hold only
         under the lock: :class:`hearth.db.api_batch.Fence`), and the walk
-        stops as a preempted one, recording nothing.
+        stops as a handed-over one, recording nothing.
         """
         if not self.live_stacks:
             return
@@ -156,7 +156,7 @@ class EngineRuntime:
                 LOG.error("engine %s: stack %s was taken over by another engine (this one "
                           "was taken for dead); its action stops here", self.engine_id,
                           stack.name)
-                walker.cancel(exception.ForcedCancel(with_rollback=False, preempted=True))
+                walker.cancel(exception.ForcedCancel(handed_over=True))
 
     def recover(self) -> list[str]:
         """Take over (or fail) the stacks dead engines left IN_PROGRESS; return those taken.
@@ -330,9 +330,23 @@ class EngineRuntime:
         return True
 
     def stop(self) -> None:
-        """Cancel running actions (they end FAILED), stop beating, deregister."""
-        for stack_id in list(self.live_stacks):
-            self.cancel(stack_id, with_rollback=False)
+        """Hand the running actions over (or cancel them), stop beating, deregister.
+
+        Under ``engine_takeover = resume`` each running walk stops where it
+        is, recording nothing, and deregistering releases its lock: another
+        engine takes the action over at its next beat (a stopping engine
+        loses no work; a rolling restart fails nothing).  Under ``fail``
+        the actions are cancelled and end FAILED, as Heat's.
+        """
+        handing_over = recovery.resuming()
+        for stack_id, stack in list(self.live_stacks.items()):
+            walker = getattr(stack, "walker", None)
+            if not handing_over:
+                self.cancel(stack_id, with_rollback=False)
+            elif walker is not None:
+                LOG.info("stack %s: its %s is handed over to the other engines", stack.name,
+                         stack.action)
+                walker.cancel(exception.ForcedCancel(handed_over=True))
         for stack_id in list(self.running):
             self.wait(stack_id, timeout=CONF.api.graceful_shutdown_timeout)
         self._beating = False
