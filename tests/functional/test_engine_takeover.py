@@ -290,3 +290,52 @@ def test_a_stopping_engine_hands_its_action_over_at_once(cluster):
     events = stack_events(cluster, "moved", stack_id)
     assert not [e for e in events if e[1].endswith("FAILED")], events
     assert [e[2] for e in events if e[0] == "moved" and "continued" in e[2]] != [], events
+
+
+def counted(value: str, **properties) -> dict:
+    return {"type": "Test::CountedResource", "properties": {"value": value, **properties}}
+
+
+def test_an_update_whose_engine_died_is_finished_by_another(cluster):
+    """In place, replaced, added, removed and not yet reached resources, the engine killed."""
+    from tests.fixtures.engine_kills import count_markers
+    first, _second = cluster.start(2)
+    waits = {"action_wait_secs": {"update": 4, "create": 4}}
+    before = {"heat_template_version": "2021-04-16", "resources": {
+        "inplace": counted("a"), "replaced": counted("a", update_replace=True),
+        "removed": counted("a"),
+        "later": {**counted("a"), "depends_on": ["inplace"]}}}
+    created = cluster.request("POST", "/stacks", json={"stack_name": "upd", "template": before})
+    stack_id = created.json()["stack"]["id"]
+    assert wait_settled(cluster, "upd", stack_id, 60)["stack_status"] == "CREATE_COMPLETE"
+    after = {"heat_template_version": "2021-04-16", "resources": {
+        "inplace": counted("b", **waits), "replaced": counted("b", update_replace=True, **waits),
+        "added": counted("b", **waits),
+        "later": {**counted("b"), "depends_on": ["inplace"]}},
+        "outputs": {name: {"value": {"get_attr": [name, "output"]}}
+                    for name in ("inplace", "replaced", "added", "later")}}
+    updated = requests.put(f"{first.url}/stacks/upd/{stack_id}", json={"template": after},
+                           timeout=30)
+    assert updated.status_code == 202, updated.text
+    wait_for(lambda: {name: status for name, status in resource_statuses(
+        cluster, "upd", stack_id).items() if name in ("inplace", "replaced", "added")}
+        == {"inplace": "UPDATE_IN_PROGRESS", "replaced": "CREATE_IN_PROGRESS",
+            "added": "CREATE_IN_PROGRESS"}, 30)
+    time.sleep(1)
+    first.kill()
+    settled = wait_settled(cluster, "upd", stack_id, 60)
+    assert (settled["stack_status"], settled["stack_status_reason"]) == (
+        "UPDATE_COMPLETE", "Stack UPDATE completed successfully"), settled
+    outputs = {o["output_key"]: o["output_value"] for o in settled["outputs"]}
+    assert outputs == {"inplace": "b", "replaced": "b", "added": "b", "later": "b"}
+    assert set(resource_statuses(cluster, "upd", stack_id)) == {
+        "inplace", "replaced", "added", "later"}
+    events = stack_events(cluster, "upd", stack_id)
+    assert [e[1:] for e in events if e[0] == "inplace"][-3:] == [
+        ("UPDATE_IN_PROGRESS", "state changed"),
+        ("UPDATE_IN_PROGRESS",
+         "Engine went down during the action: continued by another engine"),
+        ("UPDATE_COMPLETE", "state changed")], events
+    made, _adopted = count_markers(cluster.markers, "upd")
+    # the original and one replacement; one of each other: nothing made twice
+    assert made == {"inplace": 1, "replaced": 2, "removed": 1, "added": 1, "later": 1}

@@ -224,6 +224,22 @@ def clear_hook(resource: Any, hook: str) -> None:
 
 # --- actions ---------------------------------------------------------------
 
+def continued_start(resource: Any, action: str) -> tuple[Callable[..., Any] | None, str]:
+    """Return (what starts ``action``, its IN_PROGRESS reason) for the resource.
+
+    The handle (None) and the ordinary reason, unless the resource is one
+    a dead engine left ``<action>_IN_PROGRESS`` in a walk this engine took
+    over (``resource.continuing``): then the plug-in's way to continue it
+    (:func:`hearth.engine.resources.continuation.continuation`).
+    """
+    if not (getattr(resource, "continuing", False)
+            and (resource.action, resource.status) == (action, IN_PROGRESS)):
+        return None, STATE_CHANGED
+    from hearth.engine.resources import continuation
+    resource.continuing = False
+    return continuation.continuation(resource, action), continuation.CONTINUED
+
+
 def resolved_field(definition: Any, key: str) -> Any:
     """Return a resource definition's field (``deletion_policy``...) resolved."""
     from hearth.engine.template import function
@@ -239,9 +255,11 @@ def create(resource: Any) -> Task:
         yield from keeping.adopt(resource, {"resource_id": str(external_id)})
         yield from check(resource)
         return
-    yield from paused_at_hook(resource, CREATE, "pre-create")
+    start, reason = continued_start(resource, CREATE)
+    if start is None:
+        yield from paused_at_hook(resource, CREATE, "pre-create")
     resource.validate()
-    yield from recorded(resource, CREATE, plugin_steps(resource, CREATE))
+    yield from recorded(resource, CREATE, plugin_steps(resource, CREATE, start=start), reason)
     yield from paused_at_hook(resource, CREATE, "post-create")
 
 
@@ -326,8 +344,10 @@ def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = N
         raise
     check_restricted(resource, "update")
     after_props.validate()
+    start, reason = continued_start(resource, UPDATE)
     yield from recorded(resource, UPDATE,
-                        plugin_steps(resource, UPDATE, after, tmpl_diff, prop_diff))
+                        plugin_steps(resource, UPDATE, after, tmpl_diff, prop_diff, start=start),
+                        reason)
     resource.t, resource.properties = after, after_props
     yield from paused_at_hook(resource, UPDATE, "post-update")
 

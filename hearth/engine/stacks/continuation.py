@@ -11,8 +11,9 @@ nested stack's parent resource continues its child the same way.
 
 The stack's state keeps its time (the action's start, by which a failure
 of this action is told from an older one); an event says who continues.
-Actions that cannot be continued (:data:`CONTINUED_ACTIONS` has no entry)
-are failed by :func:`fail_left`, with Heat's reason, as the ``fail``
+An UPDATE continues too (:mod:`hearth.engine.update.continuation`); an
+update's rollback, a snapshot, a restore and an adopt do not: those are
+failed by :func:`fail_left`, with Heat's reason, as the ``fail``
 setting of ``engine_takeover`` does for every action.
 """
 
@@ -33,6 +34,7 @@ from hearth.engine.states import (
     RESUME,
     ROLLBACK,
     SUSPEND,
+    UPDATE,
 )
 
 if TYPE_CHECKING:
@@ -60,8 +62,16 @@ CONTINUED_ACTIONS: dict[str, Callable[[Stack], bool]] = {
 }
 
 
+def _continue_update(stack: Stack) -> bool:
+    from hearth.engine.update.continuation import continue_update
+    since, stack.continuing_since = stack.continuing_since, None
+    return continue_update(stack, since)
+
+
 def continuer(stack: Stack) -> Callable[[Stack], bool] | None:
     """Return what finishes the stack's action in another engine, or None if nothing can."""
+    if stack.action == UPDATE and stack.row.prev_raw_template_id is not None:
+        return _continue_update
     if stack.action == ROLLBACK:
         # a create's rollback (no earlier template) deletes what the create made
         return _run(ROLLBACK) if stack.row.prev_raw_template_id is None else None

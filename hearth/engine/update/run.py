@@ -38,6 +38,7 @@ from hearth.engine.scheduler import Direction, Task, WalkResult
 from hearth.engine.stacks import actions as stack_actions
 from hearth.engine.stacks.stack import required_by
 from hearth.engine.states import COMPLETE, DELETE, FAILED, IN_PROGRESS, INIT, ROLLBACK, SUSPEND
+from hearth.engine.states import CREATE as CREATE_ACTION
 from hearth.engine.states import UPDATE as UPDATE_ACTION
 from hearth.engine.update import leftovers as update_leftovers
 from hearth.engine.update import plan as update_plan
@@ -116,6 +117,9 @@ class StackUpdate:
         """Update ``name`` in place, or replace it (create the new one first)."""
         after = self.target.definitions[name]
         resource = self.target.resources[name]
+        if getattr(resource, "continuing", False) and resource.action == CREATE_ACTION:
+            yield from resource.create()  # a create (or replacement) a dead engine began
+            return
         if (update_plan.exists(resource) and resource.same_type(after.type)
                 and resource.same_implementation(self.new_class(name, after))):
             try:
@@ -260,8 +264,8 @@ def run_update(stack: Stack, raw_template_id: int, action: str = UPDATE_ACTION,
                current: Mapping[str, Any] | None = None,
                doomed: Mapping[str, list[Any]] | None = None,
                originals: Mapping[str, Any] | None = None,
-               values: Mapping[str, Any] | None = None, target: Stack | None = None
-               ) -> bool:
+               values: Mapping[str, Any] | None = None, target: Stack | None = None,
+               previous: int | None = None) -> bool:
     """Update ``stack`` to template ``raw_template_id``; return whether it completed.
 
     ``stack`` is the runtime's stack (its record, recorder and cancel handle);
@@ -271,8 +275,10 @@ def run_update(stack: Stack, raw_template_id: int, action: str = UPDATE_ACTION,
     as ``prev_raw_template_id``; so does RESTORE, a snapshot's); a failed
     UPDATE rolls back when
     :func:`~hearth.engine.stacks.actions.wants_rollback` says so.
+    ``previous`` is the template before the update (default: the stack's
+    now; an update another engine continues gives the one it had).
     """
-    previous = stack.row.raw_template_id
+    previous = stack.row.raw_template_id if previous is None else previous
     updaters: list[StackUpdate] = []
 
     def rolls_back(result: WalkResult) -> bool:
