@@ -3,8 +3,9 @@
 Covers what a user sees: one engine per setting, reused; replaced when its
 configuration or plug-ins change; stopped when idle, when its home is
 removed, or by ``engine-stop``; an action that outlives a killed stackctl
-(as in Heat) and a killed engine that leaves the stack FAILED, never
-IN_PROGRESS; clear errors when it cannot start.
+(as in Heat) and a killed engine whose create the next engine finishes
+(or, with ``engine_takeover = fail``, that leaves it FAILED, never
+IN_PROGRESS); clear errors when it cannot start.
 """
 
 import concurrent.futures
@@ -138,19 +139,41 @@ def test_a_killed_stackctl_leaves_the_action_running_to_its_end(hearth_home, tmp
     assert wait_for(created, timeout=30)
 
 
-@pytest.mark.slow
-def test_a_killed_engine_is_reported_by_its_follower_and_fails_the_stack(hearth_home,
-                                                                         tmp_path):
-    (tmp_path / "slow.yaml").write_text(SLOW_TEMPLATE)
-    process = start(hearth_home, "stack-create", "-f", str(tmp_path / "slow.yaml"), "doomed")
+def _kill_the_engine_mid_create(hearth_home, template, config=None):
+    """Start a create of ``template``, SIGKILL its engine; return (rc, out, err)."""
+    process = start(hearth_home, "stack-create", "-f", str(template), "doomed", config=config)
     read_until(process, "[slow]: CREATE_IN_PROGRESS")
     for pid in engine_pids(hearth_home):
         os.kill(pid, signal.SIGKILL)
-    out, err = process.communicate(timeout=60)
-    assert process.returncode == 1
+    out, err = process.communicate(timeout=90)
+    assert "Traceback" not in err
+    return process.returncode, out, err
+
+
+@pytest.mark.slow
+def test_a_killed_engine_s_create_is_finished_by_the_next_engine(hearth_home, tmp_path):
+    """engine_takeover = resume (the default): the follower's next engine continues."""
+    template = tmp_path / "slow.yaml"
+    template.write_text(SLOW_TEMPLATE.replace("create: 30", "create: 3"))
+    returncode, out, err = _kill_the_engine_mid_create(hearth_home, template)
+    assert returncode == 0, err
+    assert "Engine went down during stack CREATE: continued by engine" in out
+    assert "[slow]: CREATE_IN_PROGRESS  Engine went down during the action: continued" in out
+    assert out.rstrip().endswith("Stack doomed CREATE_COMPLETE")
+
+
+@pytest.mark.slow
+def test_a_killed_engine_is_reported_by_its_follower_and_fails_the_stack(hearth_home,
+                                                                         tmp_path):
+    """engine_takeover = fail (Heat's behaviour): the stack fails, never IN_PROGRESS."""
+    template = tmp_path / "slow.yaml"
+    template.write_text(SLOW_TEMPLATE)
+    config = tmp_path / "hearth.conf"
+    config.write_text("[DEFAULT]\nengine_takeover = fail\n")
+    returncode, out, err = _kill_the_engine_mid_create(hearth_home, template, config)
+    assert returncode == 1
     assert "Stack doomed CREATE_FAILED" in out
     assert "ERROR: Engine went down during stack CREATE" in err
-    assert "Traceback" not in err
 
 
 @pytest.mark.slow
