@@ -61,6 +61,8 @@ CLIENT_VARIABLES = frozenset({"HEARTH_URL", "HEARTH_TOKEN", "HEARTH_IN_PROCESS",
 START_TIMEOUT = 120.0
 #: Seconds one request may take (a create answers once stored, not once done).
 REQUEST_TIMEOUT = 300.0
+#: Seconds a stopped engine gets to end (finishing its actions) before it is killed.
+STOP_TIMEOUT = 30.0
 #: The project of the local admin, as in the in-process mode.
 LOCAL_PROJECT = "admin"
 #: Most engines of one user kept running: starting another retires the least
@@ -172,7 +174,20 @@ def engines(directory: str | None = None) -> list[dict[str, Any]]:
 
 
 def pid_alive(pid: int) -> bool:
-    """Return whether a process of that id exists."""
+    """Return whether a process of that id exists and has not ended.
+
+    An engine this process started (stackctl run as a library, ``main.main``)
+    is its child: once it ends it stays a zombie, which signal 0 still finds,
+    until it is reaped; it is reaped here.
+    """
+    if pid <= 0:
+        return False
+    try:
+        ended, _ = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:  # another process's: signal 0 tells
+        pass
+    else:
+        return ended != pid
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -302,7 +317,7 @@ def local_backend(args: Any) -> Any:
     return LocalBackend(f"http://localhost/v1/{LOCAL_PROJECT}", engine.session())
 
 
-def stop_engines(infos: list[dict[str, Any]], timeout: float = 30.0) -> list[int]:
+def stop_engines(infos: list[dict[str, Any]], timeout: float = STOP_TIMEOUT) -> list[int]:
     """Stop these engines (SIGTERM: running actions get the graceful timeout); return pids.
 
     An engine still alive after ``timeout`` seconds is killed.

@@ -203,6 +203,27 @@ def test_engine_stop_stops_this_settings_engine(hearth_home):
     assert engine_pids(hearth_home) == []
 
 
+def test_engine_stop_in_the_process_that_started_the_engine_returns_once_it_ended(
+        hearth_home, capsys):
+    """stackctl run as a library (main.main) is the parent of the engine it starts.
+
+    The stopped engine stays a zombie until its parent reaps it: engine-stop
+    reaps it and returns (it used to take the zombie for a live engine and wait
+    out its 30-second kill deadline).
+    """
+    from hearth.cli import main
+    assert main.main(["stack-list"]) == 0
+    (pid,) = engine_pids(hearth_home)
+    assert os.waitpid(pid, os.WNOHANG) == (0, 0)   # this process's own child, running
+    started = time.monotonic()
+    assert main.main(["engine-stop"]) == 0
+    assert capsys.readouterr().out.endswith("Stopped 1 local engine(s).\n")
+    assert time.monotonic() - started < local_engine.STOP_TIMEOUT / 2
+    with pytest.raises(ChildProcessError):   # reaped: no zombie left behind
+        os.waitpid(pid, os.WNOHANG)
+    assert engine_pids(hearth_home) == []
+
+
 def test_an_engine_that_cannot_start_says_why(hearth_home, tmp_path):
     config = tmp_path / "hearth.conf"
     config.write_text("[database]\nconnection = nosuchdb://x\n")
