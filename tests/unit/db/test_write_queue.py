@@ -71,16 +71,24 @@ def test_an_unwaited_write_commits_with_the_next_waited_one_in_order(db, db_url,
         ("a", "IN_PROGRESS"), ("a", "COMPLETE"), ("b", "IN_PROGRESS")]
 
 
-def test_an_unwaited_write_is_committed_within_the_delay(db, db_url, stack_id):
+def test_an_unwaited_write_is_committed_within_the_delay(db, db_url, stack_id, monkeypatch):
     db.writes._delay = 0.02
     resource_id = new_resource(db, stack_id, "a")
+    # the queue's timer is held until the write has been seen uncommitted (reading it on
+    # PostgreSQL lets green threads run: a slow read would have let the timer commit first)
+    timers = []
+    monkeypatch.setattr(green, "spawn_after", lambda *timer: timers.append(timer))
     committed = green.Event()
     api_batch.resource_state_record(
         db, resource_id, state("COMPLETE"), event(stack_id, "a", "COMPLETE"), wait=False,
         on_commit=lambda uuid: committed.send(stored_events(db_url, stack_id)))
+    assert [timer[0] for timer in timers] == [0.02]  # one timer, of the delay
     assert stored_events(db_url, stack_id) == [("a", "IN_PROGRESS")]  # not yet
+    monkeypatch.undo()
+    green.spawn_after(*timers[0])  # the timer runs as armed: nothing else commits the write
     # the callback runs after the commit: it already sees the event
-    assert committed.wait(timeout=2) == [("a", "IN_PROGRESS"), ("a", "COMPLETE")]
+    assert committed.wait(timeout=30) == [("a", "IN_PROGRESS"), ("a", "COMPLETE")]
+    assert not db.writes.pending
 
 
 def test_every_session_reads_the_queued_writes_first(db, stack_id):
