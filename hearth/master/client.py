@@ -127,10 +127,11 @@ class MasterClient:
             return None
         return wire.decode(self._socket.recv(), max_depth=None)  # it relays agents' returns
 
-    def _request(self, op: str, timeout: float | None = None, **payload: Any) -> Any:
+    def _request(self, op: str, **payload: Any) -> Any:
         """Send one request and return its answer's data (pushes meanwhile are kept)."""
         rid = self._send(op, **payload)
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        # the wait is the client's own: a "timeout" in the payload is the job's (publish)
+        deadline = time.monotonic() + self.timeout
         while (remaining := deadline - time.monotonic()) > 0:
             message = self._receive(remaining)
             if message is None:

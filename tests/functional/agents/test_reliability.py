@@ -2,6 +2,7 @@
 
 import json
 import signal
+import threading
 import time
 
 import pytest
@@ -38,6 +39,29 @@ def test_stopped_agent_is_reported_within_the_timeout(master_dir, agents_of):
         time.sleep(0.3)
     assert {a: r["return"] for a, r in shown["returns"].items()} == {"awake": True,
                                                                      "sleeper": True}
+
+
+@pytest.mark.slow
+def test_the_timeout_given_to_run_is_the_jobs_not_the_masters(master_dir, agents_of):
+    # the master's [master] timeout is 5 s; an agent stopped for 7 s still counts with
+    # --timeout 20 (the client passed the job's timeout as its own request wait: the
+    # master gave the agent up after its 5 s while stackctl went on waiting)
+    master = master_dir(agent_timeout=60)
+    (late,) = agents_of(master, "late1")
+    wait_answering(master, ["late1"], timeout=30)
+    late.signal(signal.SIGSTOP)
+    timer = threading.Timer(7.0, late.signal, (signal.SIGCONT,))
+    timer.start()
+    try:
+        started = time.monotonic()
+        result = master.stackctl("run", "late1", "test.ping", "--timeout", "20",
+                                 "--format", "json")
+        elapsed = time.monotonic() - started
+    finally:
+        timer.join()
+        late.signal(signal.SIGCONT)
+    assert (result.returncode, json.loads(result.stdout)) == (0, {"late1": True}), result.stderr
+    assert 6.5 < elapsed < 20
 
 
 @pytest.mark.slow
