@@ -26,8 +26,8 @@ from collections.abc import Iterable, Mapping, MutableMapping
 from typing import Any
 
 from hearth.cli.command import CommandError
+from hearth.common.template_names import TEMPLATE_SUFFIXES, is_template
 
-TEMPLATE_SUFFIXES = (".yaml", ".template")
 MAX_DEPTH = 10
 
 
@@ -79,10 +79,6 @@ def read_file_contents(url: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return base64.encodebytes(data).decode("ascii")
-
-
-def _is_template(value: Any) -> bool:
-    return isinstance(value, str) and value.endswith(TEMPLATE_SUFFIXES)
 
 
 def _type_key(data: Any) -> str:
@@ -141,7 +137,7 @@ class FileGatherer:
                     if url not in self.files:
                         self.files[url] = read_file_contents(url)
                     node[key] = url
-                elif key == type_key and _is_template(value):
+                elif key == type_key and is_template(value):
                     node[key] = self._nested(value, base_url, depth)
                 else:
                     self._rewrite_functions(value, base_url, depth, type_key)
@@ -172,7 +168,7 @@ class FileGatherer:
                         if isinstance(value, dict))
         for mapping in mappings:
             for key, value in mapping.items():
-                if key != "base_url" and _is_template(value):
+                if key != "base_url" and is_template(value):
                     mapping[key] = self._nested(value, base, 0)
                     changed = True
         return changed

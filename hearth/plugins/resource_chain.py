@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from hearth.common import exception
+from hearth.common.template_names import is_template
 from hearth.engine import attributes, properties, support
 from hearth.engine.nested.stack_resource import StackResource
-from hearth.engine.registry.types import is_template_name
 from hearth.plugins._group import attributes as group_attributes
 from hearth.plugins._group import definitions
 
@@ -67,7 +67,7 @@ class ResourceChain(StackResource):
     def validate_nested_stack(self) -> None:
         """Refuse templates among the types, then validate the members."""
         for index, type_name in enumerate(self._types()):
-            if isinstance(type_name, str) and is_template_name(type_name):
+            if is_template(type_name):
                 raise exception.StackValidationFailed(
                     f'"{type_name}" is a template: the resources of a ResourceChain are '
                     "resource types or aliases of the resource registry",

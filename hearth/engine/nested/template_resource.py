@@ -24,9 +24,9 @@ from types import SimpleNamespace
 from typing import Any, ClassVar
 
 from hearth.common import exception
+from hearth.common.template_names import is_template
 from hearth.engine import attributes, properties
 from hearth.engine.nested.stack_resource import StackResource
-from hearth.engine.template.environment import is_template
 
 #: The output whose value is the resource's reference id.
 STACK_ID_OUTPUT = "OS::stack_id"

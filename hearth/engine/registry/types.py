@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from hearth.common import exception
+from hearth.common.template_names import is_template
 from hearth.engine import support
 from hearth.engine.registry.plugin_manager import PluginManager
 
@@ -66,7 +67,7 @@ class TypeRegistry:
         """
         resolved = self.resolve_name(type_name, env, resource_name)
         if not isinstance(resolved, str) or resolved not in self.classes:
-            if self.template_class_factory is not None and _is_template(resolved):
+            if self.template_class_factory is not None and _names_template(resolved):
                 from hearth.engine.nested.provider_defaults import with_parameter_defaults
                 return with_parameter_defaults(
                     self.template_class_factory(resolved, files or {}), env)
@@ -78,15 +79,13 @@ class TypeRegistry:
         return resource_class
 
 
-def is_template_name(type_name: str) -> bool:
-    """Return whether a type name is itself a provider template (a file name or URL)."""
-    return _is_template(type_name)
+def _names_template(resolved: Any) -> bool:
+    """Return whether a resolved type is a provider template.
 
-
-def _is_template(resolved: Any) -> bool:
-    if not isinstance(resolved, str):
-        return resolved is not None
-    return resolved.endswith((".yaml", ".yml", ".template", ".json")) or "://" in resolved
+    The environment resolves a template to a reference object; without an
+    environment a type name is one by :func:`~hearth.common.template_names.is_template`.
+    """
+    return is_template(resolved) if isinstance(resolved, str) else resolved is not None
 
 
 def check_support(type_name: str, resource_class: type, allow_hidden: bool = False) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hearth.common import document_bounds, exception
+from hearth.common.template_names import is_template
 from hearth.engine.template.environment_structure import check_environment
 from hearth.engine.template.located import line_of, plain
 
@@ -28,7 +29,6 @@ HOOK_TYPES = ("pre-create", "pre-update", "pre-delete", "post-create", "post-upd
               "post-delete")
 RESTRICTED_ACTIONS = ("update", "replace")
 MERGE_STRATEGIES = (OVERWRITE, MERGE, DEEP_MERGE) = ("overwrite", "merge", "deep_merge")
-TEMPLATE_SUFFIXES = (".yaml", ".template")
 _MAX_ALIAS_DEPTH = 20
 
 
@@ -37,11 +37,6 @@ class ProviderTemplate:
     """A resource type implemented by a template (a files-map key or URL)."""
 
     url: str
-
-
-def is_template(name: Any) -> bool:
-    """Return whether a type or registry value names a provider template."""
-    return isinstance(name, str) and name.endswith(TEMPLATE_SUFFIXES)
 
 
 def _invalid(message: str, filename: str | None, path: list[Any],

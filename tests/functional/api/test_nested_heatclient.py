@@ -141,6 +141,22 @@ def test_a_provider_template_missing_from_files_is_a_clear_400(heat):
         heat.stacks.get("nofile")
 
 
+def test_only_yaml_and_template_names_are_templates_even_in_the_files_map(heat):
+    # Heat's rule (the client's and the engine's): "server.yml" or a URL without
+    # one of the suffixes is a type name, unknown here, though the file was sent
+    template = {"heat_template_version": "2018-08-31",
+                "resources": {"web": {"type": "server.yml"}}}
+    files = {"server.yml": SERVER}
+    for name in ("server.yml", "http://example.com/server"):
+        template["resources"]["web"]["type"] = name
+        with pytest.raises(exc.HTTPBadRequest) as raised:
+            heat.stacks.validate(template=template, files=files)
+        assert f"resources.web.type: The Resource Type ({name}) could not be found." in str(
+            raised.value)
+    with pytest.raises(exc.HTTPBadRequest):
+        heat.stacks.create(stack_name="yml", template=template, files=files)
+
+
 def _status_or_deleted(heat, identity):
     try:
         return heat.stacks.get(identity, resolve_outputs=False).to_dict()

@@ -96,6 +96,19 @@ def test_validate_and_create_refuse_an_unknown_property_naming_it(hearth_home, t
         assert "Traceback" not in result.stderr
 
 
+def test_a_yml_type_is_an_unknown_type_not_a_template(hearth_home, tree):
+    # Heat's rule, in the client and in the engine alike: only .yaml and
+    # .template name templates (the engine took .yml for one the client had not sent)
+    (tree / "lib" / "server.yml").write_text(SERVER)
+    (tree / "main.yaml").write_text(MAIN.replace("lib/server.yaml", "lib/server.yml"))
+    result = run(hearth_home, "template-validate", "-f", str(tree / "main.yaml"),
+                 "-e", str(tree / "env.yaml"))
+    assert result.returncode == 1
+    assert "resources.web.type: The Resource Type (lib/server.yml) could not be found." in \
+        result.stderr, result.stderr
+    assert "files map" not in result.stderr
+
+
 FED = """
 heat_template_version: 2018-08-31
 resources:
