@@ -237,6 +237,23 @@ MASTER_OPTS = [
     cfg.MultiStrOpt("nodegroups", default=[],
                     help="Named targets for -N, one 'NAME=COMPOUND EXPRESSION' per line, "
                          "e.g. 'web=web* and G@os:Debian'."),
+    cfg.StrOpt("key_store", default="files", choices=("files", "database"),
+               help="Where the master keeps agents' keys (accepted, pending, rejected, "
+                    "denied, enrollment keys) and their recorded grains: 'files', one file "
+                    "per agent id under pki_dir as Salt keeps them; 'database', the server "
+                    "database ([database] connection), so that several masters using it "
+                    "share them (a key accepted on one is accepted on all, within "
+                    "heartbeat_interval). See the operations guide, 'Two masters'."),
+    cfg.FloatOpt("heartbeat_interval", default=1.0, min=0.1,
+                 help="Seconds between two heartbeats this master counts in the database, "
+                      "where the masters sharing it watch each other; each also checks "
+                      "then for key changes made on another master (key_store = database)."),
+    cfg.FloatOpt("peer_timeout", default=5.0, min=0.5,
+                 help="Seconds without a heartbeat after which another master sharing the "
+                      "database counts as stopped: this master then takes over the jobs it "
+                      "left unfinished (sends them to the agents that owe a return; an agent "
+                      "runs a job once) and stores the returns its agents bring after failing "
+                      "over. A master stopped by SIGTERM is taken over at once."),
     cfg.BoolOpt("trust_agent_grains", default=False,
                 help="Let the grains an agent reports about itself count where they decide "
                      "access: pillar top-file targets, file_tree nodegroups and the grains "

@@ -848,6 +848,15 @@ class MasterUnreachable(HearthException):
     msg_fmt = ("The master at %(address)s did not answer within %(timeout)s s: %(hint)s")
 
 
+class MasterLostDuringJob(HearthException):
+    """The master stopped answering while a client waited for a job's returns."""
+
+    msg_fmt = ("The master at %(address)s stopped answering while job %(jid)s ran. The "
+               "agents keep their returns until a master stores them in the job cache (a "
+               "master sharing its database takes the job over): 'stackctl job-show "
+               "%(jid)s' shows them.")
+
+
 class MasterKeyMismatch(HearthException):
     """The master's public key does not match the pinned fingerprint or cached key."""
 

@@ -36,7 +36,9 @@ def jobs_publish_store(db: Database, jobs: Sequence[Mapping[str, Any]]) -> None:
     """Store published jobs (merged over an earlier record of the same jid).
 
     Each is a mapping of jid, fun, args, kwargs, target, target_type,
-    targeted, not_connected, user, started_at and expires_at.
+    targeted, not_connected, user, started_at and expires_at, and
+    optionally master_id (the master running it), batch, timeout and
+    finished_at (once it is done).
     """
     with db.session_scope(write=True) as session:
         for job in jobs:
@@ -46,7 +48,10 @@ def jobs_publish_store(db: Database, jobs: Sequence[Mapping[str, Any]]) -> None:
                 target_type=job["target_type"], targeted=list(job["targeted"]),
                 not_connected=list(job["not_connected"]), user=job.get("user"),
                 started_at=_naive(job["started_at"]),
-                expires_at=_naive(job["expires_at"]) if job.get("expires_at") else None))
+                expires_at=_naive(job["expires_at"]) if job.get("expires_at") else None,
+                master_id=job.get("master_id"), batch=job.get("batch"),
+                timeout=job.get("timeout"),
+                finished_at=_naive(job["finished_at"]) if job.get("finished_at") else None))
 
 
 def job_returns_store(db: Database, returns: Sequence[Mapping[str, Any]]) -> list[Mapping]:

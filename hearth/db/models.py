@@ -15,8 +15,10 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -277,6 +279,11 @@ class Job(Base):
     targeted: Mapped[Any] = mapped_column(Json, nullable=True)
     not_connected: Mapped[Any] = mapped_column(Json, nullable=True)
     user: Mapped[str | None] = mapped_column(String(255))
+    # the master running the job (None once finished); its batch size and timeout, so that
+    # another master sharing the database can take over a job its master left unfinished
+    master_id: Mapped[str | None] = mapped_column(String(32), index=True)
+    batch: Mapped[int | None] = mapped_column(Integer)
+    timeout: Mapped[float | None] = mapped_column(Float)
 
 
 class JobReturn(Base):
@@ -303,3 +310,51 @@ class Agent(Base):
     grains: Mapped[Any] = mapped_column(Json, nullable=False, default=dict)
     first_seen: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)
     last_seen: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)
+
+
+class Master(Base):
+    """A hearth-master using this database, and its heartbeat (masters sharing one database).
+
+    ``beats`` counts the master's heartbeats: a peer judges a master dead when
+    the count stops moving for ``[master] peer_timeout`` seconds of its own
+    clock, so that the masters' clocks need not agree.
+    """
+
+    __tablename__ = "master"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    host: Mapped[str] = mapped_column(String(255), nullable=False)
+    pid: Mapped[int] = mapped_column(Integer, nullable=False)
+    address: Mapped[str] = mapped_column(String(300), nullable=False)
+    fingerprint: Mapped[str] = mapped_column(String(128), nullable=False)
+    pillar_digest: Mapped[str | None] = mapped_column(String(64))
+    beats: Mapped[int] = mapped_column(BigInteger, nullable=False, default=0)
+    started_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)
+    beat_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)
+    stopped: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+
+
+class PkiEntry(Base):
+    """One record of the masters' pki store when it is the database (``[master] key_store``).
+
+    ``category`` is what Salt keeps as a directory of the master's pki dir
+    (``accepted``, ``pending``, ``rejected``, ``denied``, ``enroll``,
+    ``grains``), ``name`` the agent id, ``value`` the file's text.
+    """
+
+    __tablename__ = "pki_entry"
+
+    category: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(255), primary_key=True)
+    value: Mapped[str] = mapped_column(Text, nullable=False)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, nullable=False)
+
+
+class PkiRevision(Base):
+    """One row counting the changes of the pki store, so masters notice another's change."""
+
+    __tablename__ = "pki_revision"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    revision: Mapped[int] = mapped_column(BigInteger, nullable=False, default=0)
+

@@ -104,6 +104,8 @@ class AgentMessages:
                         agent_id, jid)
             master.send(route, {"cmd": "ack", "jid": jid})
             return
+        if job is None:  # maybe a job of a master that stopped, not taken over yet
+            master.jobs.orphan(jid, agent_id, ret)
         if job is None or master.jobs.returned(job, agent_id, ret):
             master.fire(f"hearth/job/{jid}/ret/{agent_id}",
                         {"cmd": "_return", "id": agent_id, "jid": jid,

@@ -45,11 +45,16 @@ class JobCacheWriter:
         self._last_purge = 0.0
         self._thread = daemon.watch_thread("job-cache writer", self._run, on_death)
 
-    def job(self, record: dict[str, Any]) -> None:
-        """Queue a published job's record."""
+    def job(self, record: dict[str, Any], then: Callable[[], None] | None = None) -> None:
+        """Queue a published job's record; ``then()`` runs once it is written (or failed).
+
+        A master sends a job to its agents only once its record is in the
+        database, so that another master sharing the database can always
+        take over the job, and store its returns, should this one die.
+        """
         now = datetime.datetime.now(datetime.UTC)
-        self._queue.put(("job", {**record, "expires_at": now + datetime.timedelta(
-            seconds=self.keep_seconds)}))
+        self._queue.put(("job", ({**record, "expires_at": now + datetime.timedelta(
+            seconds=self.keep_seconds)}, then)))
 
     def ret(self, ret: dict[str, Any]) -> None:
         """Queue an agent's return (with ``received_at``)."""
@@ -101,7 +106,11 @@ class JobCacheWriter:
 
     def _write(self, batch: dict[str, list[Any]], api: Any) -> None:
         if self.keep_seconds > 0 and batch["job"]:
-            self._guarded("storing jobs", api.jobs_publish_store, self.database, batch["job"])
+            self._guarded("storing jobs", api.jobs_publish_store, self.database,
+                          [record for record, _ in batch["job"]])
+        for _, then in batch["job"]:
+            if then is not None:
+                then()
         if batch["ret"]:
             if self.keep_seconds > 0:
                 stored = self._guarded("storing returns", api.job_returns_store,

@@ -206,7 +206,11 @@ class MasterClient:
         while not status.done:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                fresh = self._request("status", jid=status.jid)
+                try:
+                    fresh = self._request("status", jid=status.jid)
+                except exception.MasterUnreachable:
+                    raise exception.MasterLostDuringJob(address=self.address,
+                                                        jid=status.jid) from None
                 if fresh["done"] or not fresh.get("running"):
                     status = JobStatus.from_snapshot(fresh)
                     break

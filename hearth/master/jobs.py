@@ -28,6 +28,9 @@ NOT_CONNECTED = "Not connected"
 KEEP_DONE_SECONDS = 120.0
 #: Seconds an unfinished job (some agent never answered) stays in memory.
 KEEP_UNFINISHED_SECONDS = 3600.0
+#: Seconds, and jobs at most, for which returns to unknown jobs are kept (:meth:`JobTable.orphan`).
+KEEP_ORPHANS_SECONDS = 120.0
+MAX_ORPHAN_JOBS = 10000
 
 
 @dataclass
@@ -54,6 +57,8 @@ class JobState:
     timed_out: set[str] = field(default_factory=set)
     watchers: set[bytes] = field(default_factory=set)
     finished: float | None = None
+    #: when the job was done, in UTC (recorded in the job cache)
+    finished_at_utc: datetime.datetime | None = None
     created: float = 0.0
     _targeted: frozenset[str] = field(init=False, repr=False)
 
@@ -97,11 +102,16 @@ class JobState:
                 "running": sorted(a for a in missing if is_running(a, self.jid))}
 
     def record(self) -> dict[str, Any]:
-        """Return the job cache's record of this job."""
+        """Return the job cache's record of this job (``finished_at`` once it is done).
+
+        The batch size and timeout are kept so that another master can go
+        on with the job should this one stop (:mod:`hearth.master.takeover`).
+        """
         return {"jid": self.jid, "fun": self.fun, "args": self.args, "kwargs": self.kwargs,
                 "target": self.target, "target_type": self.target_type,
                 "targeted": self.targeted, "not_connected": sorted(self.not_connected),
-                "user": self.user, "started_at": self.started_at}
+                "user": self.user, "started_at": self.started_at, "batch": self.batch,
+                "timeout": self.timeout, "finished_at": self.finished_at_utc}
 
 
 def snapshot_from_cache(data: dict[str, Any]) -> dict[str, Any]:
@@ -124,6 +134,8 @@ class JobTable:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._jobs: dict[str, JobState] = {}
+        self._orphans: collections.OrderedDict[
+            str, tuple[float, dict[str, dict[str, Any]]]] = collections.OrderedDict()
 
     def add(self, job: JobState) -> None:
         """Start tracking ``job``."""
@@ -184,11 +196,18 @@ class JobTable:
         return changed
 
     def release(self, agent_id: str) -> list[JobState]:
-        """Return the jobs held for ``agent_id`` (now connected), marking it in flight."""
+        """Return the jobs held for ``agent_id`` (now connected), marking it in flight.
+
+        A batch job whose slots are all taken puts the agent first in line
+        instead: it gets the job when a slot frees.
+        """
         released = []
         for job in self.active():
             if agent_id in job.held:
                 job.held.discard(agent_id)
+                if job.batch and len(job.in_flight) >= job.batch:
+                    job.waiting.appendleft(agent_id)
+                    continue
                 job.in_flight[agent_id] = self._clock()
                 released.append(job)
         return released
@@ -208,6 +227,26 @@ class JobTable:
     def finish(self, job: JobState) -> None:
         """Mark ``job`` finished (it stays in memory a while for late watchers)."""
         job.finished = self._clock()
+        job.finished_at_utc = datetime.datetime.now(datetime.UTC)
+
+    def orphan(self, jid: str, agent_id: str, ret: dict[str, Any]) -> None:
+        """Keep a while a return for a job this master does not know (yet).
+
+        An agent that failed over from a master that died sends the returns
+        it kept to this master, maybe before this master takes the dead
+        one's jobs over (:meth:`orphans`).
+        """
+        now = self._clock()
+        while self._orphans:
+            oldest = next(iter(self._orphans.values()))
+            if now - oldest[0] <= KEEP_ORPHANS_SECONDS and len(self._orphans) < MAX_ORPHAN_JOBS:
+                break
+            self._orphans.popitem(last=False)
+        self._orphans.setdefault(jid, (now, {}))[1][agent_id] = ret
+
+    def orphans(self, jid: str) -> dict[str, dict[str, Any]]:
+        """Return (and forget) the returns kept for ``jid`` by :meth:`orphan`."""
+        return self._orphans.pop(jid, (0.0, {}))[1]
 
     def forget_old(self) -> None:
         """Forget finished jobs after a while, and jobs some agent never answered."""

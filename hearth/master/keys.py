@@ -1,9 +1,10 @@
 """Agent keys, as salt-key keeps them: one file per agent id in four directories.
 
 ``<pki_dir>/accepted/<id>``, ``pending/<id>``, ``rejected/<id>`` and
-``denied/<id>`` each hold one Z85 public key.  An agent presents its id and
-key (:meth:`KeyStore.authenticate`): the same key as the accepted one is
-let in; another key for an accepted id is *denied* (recorded, never
+``denied/<id>`` each hold one Z85 public key (or the same records in the
+server database, shared by several masters: :mod:`hearth.master.pki_store`).
+An agent presents its id and key (:meth:`KeyStore.authenticate`): the
+same key as the accepted one is let in; another key for an accepted id is *denied* (recorded, never
 admitted); a rejected id stays refused; an unknown id becomes pending,
 unless ``auto_accept``.  :meth:`KeyStore.agent_of` answers the ZAP handler
 from memory, so a deleted or rejected key stops being admitted at once.
@@ -24,7 +25,6 @@ from __future__ import annotations
 import fnmatch
 import json
 import logging
-import os
 import re
 import threading
 import time
@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hearth.common import exception
+from hearth.master.pki_store import FilePki, PkiStore
 from hearth.transport import keys
 
 LOG = logging.getLogger(__name__)
@@ -52,44 +53,57 @@ class KeyDecision:
 
 
 class KeyStore:
-    """The master's agent keys on disk, with an in-memory index of the accepted ones."""
+    """The master's agent keys (in a :class:`~hearth.master.pki_store.PkiStore`).
+
+    An in-memory index of the accepted keys answers the ZAP handler; with a
+    shared store, :meth:`refresh` brings it up to date with the other
+    masters' changes.
+    """
 
     def __init__(self, pki_dir: str, auto_accept: bool = False,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, store: PkiStore | None = None) -> None:
         self.pki_dir = pki_dir
         self.auto_accept = auto_accept
+        self.store = store or FilePki(pki_dir, (*CATEGORIES, ENROLL))
         self._clock = clock
         self._lock = threading.Lock()
-        for category in (*CATEGORIES, ENROLL):
-            os.makedirs(os.path.join(pki_dir, category), mode=0o700, exist_ok=True)
         # the ZAP thread reads these while the I/O thread changes them one key at a time
         # (each change is one dict operation: safe without the lock)
         self._accepted_by_key: dict[bytes, str] = {}
         self._key_of: dict[str, bytes] = {}
         self._accepted_at: dict[str, float] = {}   # accepted while this master runs
-        for agent_id in self._ids(ACCEPTED):
-            key = self._read(ACCEPTED, agent_id)
-            if key:
-                self._index(agent_id, key)
+        self.refresh()
 
     # --- reading ---------------------------------------------------------
 
-    def _path(self, category: str, agent_id: str) -> str:
-        return os.path.join(self.pki_dir, category, agent_id)
-
     def _ids(self, category: str) -> list[str]:
-        try:
-            return sorted(name for name in os.listdir(os.path.join(self.pki_dir, category))
-                          if not name.startswith("."))
-        except OSError:
-            return []
+        return self.store.names(category)
 
     def _read(self, category: str, agent_id: str) -> bytes | None:
-        try:
-            with open(self._path(category, agent_id), "rb") as handle:
-                return handle.read().strip() or None
-        except OSError:
-            return None
+        value = self.store.read(category, agent_id)
+        return value.strip().encode() or None if value is not None else None
+
+    def _where(self, category: str, agent_id: str) -> str:
+        """Return where an operator finds a record (a file, or the database)."""
+        if isinstance(self.store, FilePki):
+            return self.store.path(category, agent_id)
+        return f"'stackctl key-list' (the {category} keys)"
+
+    def refresh(self) -> list[str]:
+        """Index the accepted keys again; return the ids no longer accepted with their key.
+
+        With a shared store another master may have accepted, rejected or
+        deleted keys; the caller cuts off the agents whose key went.
+        """
+        with self._lock:  # not between another change's read and write
+            key_of = {agent_id: value.strip().encode()
+                      for agent_id, value in self.store.values(ACCEPTED).items()
+                      if value.strip()}
+            gone = {agent_id for agent_id, key in self._key_of.items()
+                    if key_of.get(agent_id) != key}
+            self._accepted_by_key = {key: agent_id for agent_id, key in key_of.items()}
+            self._key_of = key_of
+        return sorted(gone)
 
     def agent_of(self, key: bytes) -> str | None:
         """Return the id under which ``key`` is accepted, or None."""
@@ -106,16 +120,10 @@ class KeyStore:
     # --- writing ---------------------------------------------------------
 
     def _write(self, category: str, agent_id: str, key: bytes) -> None:
-        path = self._path(category, agent_id)
-        temporary = f"{path}.tmp"
-        with open(temporary, "wb") as handle:
-            handle.write(key + b"\n")
-        os.replace(temporary, path)
+        self.store.write(category, agent_id, key.decode() + "\n")
 
     def _remove(self, category: str, agent_id: str) -> bool:
-        try:
-            os.unlink(self._path(category, agent_id))
-        except FileNotFoundError:
+        if not self.store.remove(category, agent_id):
             return False
         if category == ACCEPTED:
             key = self._key_of.pop(agent_id, None)
@@ -146,6 +154,8 @@ class KeyStore:
         """Decide about agent ``agent_id`` presenting ``key``; record what is new."""
         if not VALID_ID.match(agent_id or ""):
             return KeyDecision(REJECTED, False)
+        if self._accepted_by_key.get(key) == agent_id:
+            return KeyDecision(ACCEPTED, False)  # a fleet coming back: no read per agent
         with self._lock:
             accepted = self._read(ACCEPTED, agent_id)
             if accepted is not None:
@@ -175,7 +185,7 @@ class KeyStore:
         if changed:
             self._write(DENIED, agent_id, key)
             LOG.warning("agent %s presented a key that differs from its recorded one: "
-                        "denied (see %s)", agent_id, self._path(DENIED, agent_id))
+                        "denied (see %s)", agent_id, self._where(DENIED, agent_id))
         return KeyDecision(DENIED, changed)
 
     def _matching(self, pattern: str, categories: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -284,16 +294,10 @@ class KeyStore:
 
     def _read_enrollment(self, agent_id: str) -> dict | None:
         try:
-            with open(self._path(ENROLL, agent_id), encoding="utf-8") as handle:
-                record = json.load(handle)
-        except (OSError, ValueError):
+            record = json.loads(self.store.read(ENROLL, agent_id) or "null")
+        except ValueError:
             return None
         return record if isinstance(record, dict) else None
 
     def _write_enrollment(self, agent_id: str, record: dict) -> None:
-        path = self._path(ENROLL, agent_id)
-        temporary = f"{path}.tmp"
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            json.dump(record, handle)
-        os.replace(temporary, path)
+        self.store.write(ENROLL, agent_id, json.dumps(record), private=True)

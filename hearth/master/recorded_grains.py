@@ -9,45 +9,46 @@ publisher_acl rule targets match on these (plus the id and nodegroups),
 never on reported grains unless ``[master] trust_agent_grains`` says so.
 
 One JSON object per agent in ``<pki_dir>/grains/<id>``, beside the keys, so
-they live and die with the key (deleting a key deletes them).  Ids are
-checked as key ids are, so a name can never leave the directory.
+they live and die with the key (deleting a key deletes them); with
+``[master] key_store = database``, in the database beside the keys
+(:mod:`hearth.master.pki_store`), shared by the masters.  Ids are checked as
+key ids are, so a name can never leave the directory.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hearth.common import exception
 from hearth.master.keys import VALID_ID
+from hearth.master.pki_store import FilePki, PkiStore
 
 LOG = logging.getLogger(__name__)
 
-DIRECTORY = "grains"
+CATEGORY = "grains"
 
 
 class RecordedGrains:
-    """The recorded grains of every agent, as files under the master's pki dir."""
+    """The recorded grains of every agent, in the master's pki store."""
 
-    def __init__(self, pki_dir: str) -> None:
-        self.directory = os.path.join(pki_dir, DIRECTORY)
+    def __init__(self, pki_dir: str, store: PkiStore | None = None) -> None:
+        self.store = store or FilePki(pki_dir)
 
-    def _path(self, agent_id: str) -> str:
+    @staticmethod
+    def _check(agent_id: str) -> str:
         if not VALID_ID.match(agent_id or ""):
             raise exception.BadRequest(message=f"{agent_id!r} is not a valid agent id")
-        return os.path.join(self.directory, agent_id)
+        return agent_id
 
     def get(self, agent_id: str) -> dict[str, Any]:
         """Return ``agent_id``'s recorded grains (``{}`` when none or unreadable)."""
         try:
-            with open(self._path(agent_id), encoding="utf-8") as handle:
-                grains = json.load(handle)
-        except FileNotFoundError:
-            return {}
-        except (OSError, ValueError, exception.BadRequest) as error:
+            text = self.store.read(CATEGORY, self._check(agent_id))
+            grains = json.loads(text) if text is not None else {}
+        except (ValueError, exception.BadRequest) as error:
             LOG.error("recorded grains of agent %s are unreadable (ignored): %s", agent_id,
                       error)
             return {}
@@ -62,19 +63,13 @@ class RecordedGrains:
             raise exception.BadRequest(message="recorded grains must be a map of names")
         merged = {**self.get(agent_id), **grains}
         merged = {key: value for key, value in merged.items() if value is not None}
-        path = self._path(agent_id)
-        os.makedirs(self.directory, mode=0o700, exist_ok=True)
-        temporary = f"{path}.tmp"
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            json.dump(merged, handle, indent=1, sort_keys=True, default=str)
-        os.replace(temporary, path)
+        self.store.write(CATEGORY, self._check(agent_id),
+                         json.dumps(merged, indent=1, sort_keys=True, default=str),
+                         private=True)
         return merged
 
     def forget(self, agent_ids: Iterable[str]) -> None:
         """Remove the recorded grains of ``agent_ids`` (their keys were deleted)."""
         for agent_id in agent_ids:
-            try:
-                os.unlink(self._path(agent_id))
-            except (FileNotFoundError, exception.BadRequest):
-                pass
+            if VALID_ID.match(agent_id or ""):
+                self.store.remove(CATEGORY, agent_id)

@@ -90,16 +90,11 @@ class ClientRequests:
         master.jobs.add(job)
         if request.get("watch"):
             job.watchers.add(route)
-        chosen = master.next_agents(job)
-        master.writer.job(job.record())
+        master.publish(job, master.next_agents(job))
         master.fire(f"hearth/job/{job.jid}/new",
                     {"jid": job.jid, "tgt": target, "tgt_type": target_type, "fun": job.fun,
                      "arg": job.args, "minions": job.targeted, "user": job.user})
-        master.send_job(job, chosen)
-        master.send(route, {"rid": request.get("rid"),
-                            "data": {"jid": job.jid, "targeted": job.targeted}})
-        master.finish_if_done(job)
-        return _LATER
+        return {"jid": job.jid, "targeted": job.targeted}
 
     def _snapshot(self, job: JobState) -> dict[str, Any]:
         agents = self.master.agents

@@ -44,14 +44,17 @@ import zmq
 
 from hearth import bus, protocol
 from hearth.common.exception import DaemonStartFailed, MessageRefused
+from hearth.master import storage
 from hearth.master.agent_messages import AgentMessages
 from hearth.master.agents import AgentRegistry
 from hearth.master.cache import JobCacheWriter
 from hearth.master.jobs import JobState, JobTable
 from hearth.master.keys import KeyStore
+from hearth.master.peers import MasterPeers, peer_record
 from hearth.master.recorded_grains import RecordedGrains
 from hearth.master.requests import ClientRequests
 from hearth.master.settings import MasterSettings
+from hearth.master.takeover import adopt
 from hearth.pillar.settings import MasterOpts
 from hearth.transport import curve, keys, wire
 from hearth.transport.gate import Gate
@@ -90,11 +93,11 @@ class Master:
         self._last_arrival = 0.0
         # two ZeroMQ threads: a fleet's CURVE handshakes and encryption use both cores
         self._context = zmq.Context(io_threads=IO_THREADS)
+        self._adopted = 0.0
+        self.peers: MasterPeers | None = None
         self.requests = ClientRequests(self)
         self._pillar_opts = MasterOpts()
         self.agent_messages = AgentMessages(self)
-        for agent_id in self.keys.accepted_ids():
-            self.agents.get(agent_id).recorded_grains = self.recorded_grains.get(agent_id)
 
     # --- life cycle ------------------------------------------------------
 
@@ -105,6 +108,7 @@ class Master:
         that cannot be opened); whatever was opened is closed again.
         """
         try:
+            database = self._open_database()
             self.zap = curve.ZapHandler(self._context, self._authorize, on_death=self._died)
             self.socket = self._bind(self.settings.port, "port", self.master_keys,
                                      DOMAIN_MASTER, router_mandatory=1, sndhwm=100000,
@@ -112,13 +116,15 @@ class Master:
             self.auth_socket = self._bind(self.settings.auth_port, "auth_port",
                                           keys.AUTH_BOOTSTRAP, DOMAIN_AUTH,
                                           maxmsgsize=protocol.AUTH_MAX_MESSAGE_SIZE)
-            database = self._open_database()
+            self.writer = JobCacheWriter(database, self.settings.keep_jobs_seconds,
+                                         lambda stored: self.outbox.put(("acks", stored)),
+                                         on_death=self._died)
+            record = peer_record(self.boot, self.settings, self.master_keys.public)
+            self.peers = MasterPeers(database, record, self.settings, self.outbox.put,
+                                     self.keys, on_death=self._died)
         except BaseException:
             self._close()
             raise
-        self.writer = JobCacheWriter(database, self.settings.keep_jobs_seconds,
-                                     lambda stored: self.outbox.put(("acks", stored)),
-                                     on_death=self._died)
         LOG.info("master listening on %s ports %s (jobs) and %s (auth), key fingerprint %s",
                  self.settings.interface, self.settings.port, self.settings.auth_port,
                  keys.fingerprint(self.master_keys.public))
@@ -136,29 +142,19 @@ class Master:
                                            f"{zmq.strerror(error.errno)}{hint}") from None
 
     def _open_database(self) -> Any:
-        """Open the job cache's database and recall the known agents from it."""
+        """Open the database; recall the known agents; choose where agents' keys live."""
         from hearth.db import api_agents
 
+        if self._database is None:
+            self._database = storage.open_database()
         database = self._database
-        if database is None:
-            from hearth.common import config
-            from hearth.db.session import get_database
-
-            url = config.database_url()
-            try:
-                database = get_database(url)
-            except Exception as error:  # noqa: BLE001 - SQLAlchemy, alembic, OS errors
-                from sqlalchemy.engine import make_url
-
-                shown = make_url(url).render_as_string(hide_password=True)
-                reason = str(getattr(error, "orig", None) or error).splitlines()[0]
-                raise DaemonStartFailed(reason=f"cannot open the job cache's database "
-                                               f"{shown}: {reason}") from None
-            self._database = database
         try:
             self.outbox.put(("remember", api_agents.agents_list(database)))
         except Exception as error:  # noqa: BLE001 - the master runs without the history
             LOG.error("cannot read the known agents from the job cache: %s", error)
+        self.keys, self.recorded_grains = storage.key_stores(self.settings, database)
+        for agent_id in self.keys.accepted_ids():
+            self.agents.get(agent_id).recorded_grains = self.recorded_grains.get(agent_id)
         return database
 
     def _died(self, reason: str) -> None:
@@ -179,7 +175,8 @@ class Master:
                 "agents_dropping": self.agents.dropping(),
                 "jobs_active": len(self.jobs.active()),
                 "max_message_size": self.settings.max_message_size,
-                "messages": self.gate.stats()}
+                "messages": self.gate.stats(), "key_store": self.settings.key_store,
+                "masters": self.peers.view if self.peers else []}
 
     def stop(self) -> None:
         """Ask the loop to drain and stop (safe from any thread or a signal handler)."""
@@ -215,6 +212,8 @@ class Master:
     def _shutdown(self) -> None:
         self.writer.close()
         self._on_internal(self.outbox.drain())
+        if self.peers is not None:
+            self.peers.close()  # after the last writes: the others take over at once
         self._close()
         if self.failure:
             LOG.error("master stopped: %s", self.failure)
@@ -224,6 +223,8 @@ class Master:
     def _close(self) -> None:
         """Close what :meth:`start` opened (any part of it)."""
         self.workers.shutdown(wait=False, cancel_futures=True)
+        if hasattr(self, "writer") and self.peers is None:  # a start that failed
+            self.writer.close()
         if hasattr(self, "zap"):
             self.zap.close()
         for socket in (getattr(self, "socket", None), getattr(self, "auth_socket", None)):
@@ -325,6 +326,13 @@ class Master:
                 self.send(item[1], item[2])
             elif item[0] == "remember":
                 self._remember(item[1])
+            elif item[0] == "call":
+                item[1]()
+            elif item[0] == "adopt":
+                self._adopted = time.monotonic()
+                adopt(self, item[1], item[2])
+            elif item[0] == "keys":
+                self.cut_off(item[1])
 
     # --- sending ---------------------------------------------------------
 
@@ -437,8 +445,9 @@ class Master:
         ``acceptance_wait_time``): ``key-accept`` then ``run`` reaches it.
         """
         now, grace = time.monotonic(), self.settings.agent_timeout
-        quiet = now - max(self._started, self._last_arrival)
-        restarting = now - self._started < self.settings.reconnect_grace and quiet < grace
+        since = max(self._started, self._adopted)  # the agents of a master taken over too
+        quiet = now - max(since, self._last_arrival)
+        restarting = now - since < self.settings.reconnect_grace and quiet < grace
         return restarting or self.keys.accepted_within(agent_id, grace)
 
     def send_job(self, job: JobState, agent_ids: list[str]) -> None:
@@ -453,12 +462,27 @@ class Master:
                 job.in_flight.pop(agent_id, None)
                 job.not_connected.add(agent_id)
 
+    def store_job(self, job: JobState, then: Any = None) -> None:
+        """Record ``job`` (as this master's) in the job cache; ``then()`` once it is written."""
+        self.writer.job({**job.record(), "master_id": self.boot}, then)
+
+    def publish(self, job: JobState, agent_ids: list[str]) -> None:
+        """Send a new job to ``agent_ids`` once its record is in the job cache.
+
+        So another master sharing the database can always take the job over
+        (and store its returns), should this one die in between.
+        """
+        def send() -> None:  # on the I/O thread
+            self.send_job(job, agent_ids)
+            self.finish_if_done(job)
+
+        self.store_job(job, lambda: self.outbox.put(("call", send)))
+
     def finish_if_done(self, job: JobState) -> None:
-        """Tell the job's watchers as soon as the job is done."""
+        """Tell the job's watchers as soon as the job is done; record it finished."""
         if job.finished is None and job.done:
             self.jobs.finish(job)
-            if job.batch or job.not_connected:
-                self.writer.job(job.record())
+            self.store_job(job)
             self.requests.notify_done(job)
 
     def _send_acks(self, stored: list[dict[str, Any]]) -> None:

@@ -29,6 +29,9 @@ class MasterSettings:
     client_timeout: float = 10.0
     max_message_size: int = 32 * 1024 * 1024
     trust_agent_grains: bool = False
+    key_store: str = "files"
+    heartbeat_interval: float = 1.0
+    peer_timeout: float = 5.0
 
     @classmethod
     def from_conf(cls, conf: Any) -> MasterSettings:
@@ -44,7 +47,10 @@ class MasterSettings:
                    reconnect_grace=section.reconnect_grace, ping_rate=section.ping_rate,
                    client_timeout=section.client_timeout,
                    max_message_size=section.max_message_size,
-                   trust_agent_grains=section.trust_agent_grains)
+                   trust_agent_grains=section.trust_agent_grains,
+                   key_store=section.key_store,
+                   heartbeat_interval=section.heartbeat_interval,
+                   peer_timeout=section.peer_timeout)
 
     @property
     def client_host(self) -> str:

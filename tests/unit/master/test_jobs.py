@@ -86,3 +86,30 @@ def test_a_silent_agent_ends_a_job_without_batch_after_its_timeout():
     table.returned(state, "c", {"return": True})
     assert state.done
     assert state.missing() == {"b": "No response"}
+
+
+def test_an_agent_back_while_a_batch_is_full_waits_first_in_line():
+    table, state = JobTable(), job(["a", "b", "c"], batch=1)
+    table.add(state)
+    # nobody connected yet (a master that just took the job over): all held
+    assert table.next_agents(state, lambda agent: False, hold=lambda agent: True) == []
+    assert state.held == {"a", "b", "c"}
+    assert table.release("a") == [state] and list(state.in_flight) == ["a"]
+    assert table.release("b") == [] and list(state.waiting) == ["b"]   # the slot is taken
+    table.returned(state, "a", {"return": True})
+    assert table.next_agents(state, lambda agent: agent == "b") == ["b"]
+
+
+def test_returns_to_unknown_jobs_are_kept_a_while():
+    clock = Clock()
+    table = JobTable(clock)
+    table.orphan("20260101000000000001", "a", {"return": 1})
+    table.orphan("20260101000000000001", "b", {"return": 2})
+    clock.now = 60
+    table.orphan("20260101000000000002", "a", {"return": 3})
+    assert table.orphans("20260101000000000001") == {"a": {"return": 1}, "b": {"return": 2}}
+    assert table.orphans("20260101000000000001") == {}   # handed over once
+    clock.now = 300                                       # kept 120 s
+    table.orphan("20260101000000000003", "a", {"return": 4})
+    assert table.orphans("20260101000000000002") == {}
+    assert table.orphans("20260101000000000003") == {"a": {"return": 4}}

@@ -1,0 +1,114 @@
+"""Two masters sharing one PostgreSQL database, and the active one killed mid-job (issue 24).
+
+Real hearth-master and hearth-agent processes on 127.0.0.1
+(:mod:`tests.fixtures.master_kills`); the small size of
+``bench/failover_bench.py``.
+"""
+
+import json
+import time
+
+import pytest
+
+from tests.fixtures.agents import MasterProcess, start_agents, stop_all
+from tests.fixtures.master_kills import kill_during_batch, start_masters, wait
+
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+
+#: The tests' timings: masters notice a dead peer within 2 s, agents a dead master in 1.5 s.
+PEERS = "heartbeat_interval = 0.5\npeer_timeout = 2\n"
+
+
+@pytest.fixture
+def pair(tmp_path, postgres_url):
+    """Two masters on one database (auto_accept), and a way to start agents listing both."""
+    masters = start_masters(tmp_path, postgres_url, extra=PEERS)
+    started = []
+
+    def agents(*ids, extra=""):
+        made = start_agents(masters[0], tmp_path / "agents", ids, extra, failover=masters[1:])
+        started.extend(made)
+        return made
+
+    yield masters, agents
+    stop_all([*started, *masters])
+
+
+def job_list(master):
+    done = master.stackctl("job-list", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    return {job["jid"] for job in json.loads(done.stdout)}
+
+
+def test_killing_the_active_master_mid_batch_loses_no_return(pair, postgres_url):
+    (first, second), agents = pair
+    started = agents("k1", "k2", "k3", "k4", "k5")
+    wait(lambda: first.stackctl("run", "*", "test.ping", "--timeout", "2").returncode == 0,
+         60, "every agent answering the first master")
+
+    result = kill_during_batch(first, second, started, postgres_url, batch=2)
+
+    assert result.returned_before_kill < 5          # killed during the job
+    assert result.runs == {f"k{n}": 1 for n in range(1, 6)}      # each ran it once
+    assert result.returns == {f"k{n}": "" for n in range(1, 6)} and not result.missing
+    assert result.recorded == 5                     # one row each in the job cache
+    assert result.failover < 10
+    assert f"this master takes over its 1 unfinished job(s): {result.jid}" in \
+        second.log_text()
+    # the job is in the job cache both masters read
+    assert result.jid in job_list(second)
+    first.start()
+    first.wait_ready()
+    assert result.jid in job_list(first)
+
+
+def test_the_masters_share_the_agents_keys(tmp_path, postgres_url):
+    first, second = start_masters(tmp_path, postgres_url, extra=PEERS, auto_accept=False)
+    agents = start_agents(first, tmp_path / "agents", ["shared1"], failover=[second])
+    try:
+        wait(lambda: "shared1" in json.loads(second.stackctl(
+            "key-list", "--format", "json").stdout)["pending"], 30, "a pending key")
+        # accepted on the second master: the agent joins the first, where it waits
+        assert second.stackctl("key-accept", "shared1", "--yes").returncode == 0
+        wait(lambda: first.stackctl("run", "shared1", "test.ping",
+                                    "--timeout", "1").returncode == 0, 30, "the agent joining")
+        # deleted on the second master: the first cuts the agent off within a heartbeat
+        assert second.stackctl("key-delete", "shared1", "--yes").returncode == 0
+        wait(lambda: first.stackctl("run", "shared1", "test.ping",
+                                    "--timeout", "1").returncode != 0, 10, "the agent cut off")
+        wait(lambda: "shared1" in json.loads(first.stackctl(
+            "key-list", "--format", "json").stdout)["pending"], 30, "the key pending again")
+    finally:
+        stop_all([*agents, first, second])
+
+
+def test_a_master_with_another_key_pair_refuses_to_share_the_database(tmp_path, postgres_url):
+    first, = start_masters(tmp_path, postgres_url, count=1, extra=PEERS)
+    stranger = MasterProcess(tmp_path / "stranger", database=postgres_url,
+                             extra=f"key_store = database\n{PEERS}")
+    try:
+        stranger.start()
+        assert stranger.process.wait(60) == 1
+        log = stranger.log_text()
+        assert f"hearth-master cannot start: the master at 127.0.0.1:{first.port}" in log
+        assert "shares this database with another key pair" in log
+        assert "copy master.key and master.key_secret" in log
+    finally:
+        stop_all([stranger, first])
+
+
+def test_a_stopped_master_hands_its_jobs_over_at_once(pair, postgres_url):
+    (first, second), agents = pair
+    started = agents("s1", "s2", "s3")
+    wait(lambda: first.stackctl("run", "*", "test.ping", "--timeout", "2").returncode == 0,
+         60, "every agent answering the first master")
+    done = first.stackctl("run", "*", "test.sleep", "1", "--batch", "1", "--async")
+    jid = done.stdout.split()[-1]
+    time.sleep(0.5)
+    assert first.stop() == 0                  # SIGTERM: no peer_timeout to wait for
+    wait(lambda: f"this master takes over its 1 unfinished job(s): {jid}" in
+         second.log_text(), 5, "the takeover")
+    wait(lambda: len(json.loads(second.stackctl("job-show", jid, "--format", "json").stdout)
+                     ["returns"]) == 3, 60, "every return")
+    assert "has not beaten" not in second.log_text()
+    assert started
