@@ -75,9 +75,16 @@ class MasterPeers:
     """The thread that beats for this master and watches the others (module docstring)."""
 
     def __init__(self, database: Any, record: dict[str, Any], settings: MasterSettings,
-                 post: Callable[[tuple], None], key_store: KeyStore,
-                 on_death: Callable[[str], None],
+                 key_store: KeyStore, *, on_death: Callable[[str], None],
+                 on_adopt: Callable[[dict[str, Any], list[dict[str, Any]]], None],
+                 on_keys_gone: Callable[[list[str]], None],
                  clock: Callable[[], float] = time.monotonic) -> None:
+        """Register this master (``record``) and start watching.
+
+        ``on_adopt(peer, job_records)`` and ``on_keys_gone(agent_ids)`` are
+        called on this thread; ``on_death(reason)`` if it dies.  Raise
+        DaemonStartFailed when a live peer has another key pair.
+        """
         from hearth.db import api_masters
         from hearth.db.timeutils import utcnow
 
@@ -87,7 +94,7 @@ class MasterPeers:
         self.id = record["id"]
         self._interval = settings.heartbeat_interval
         self._timeout = settings.peer_timeout
-        self._post = post
+        self._on_adopt, self._on_keys_gone = on_adopt, on_keys_gone
         self._keys = key_store
         self._clock = clock
         #: peer id -> (its heartbeat count, when this master saw the count change)
@@ -161,7 +168,7 @@ class MasterPeers:
         api = self._api
         jids = api.jobs_claim(self._database, peer["id"], self.id)
         if jids:
-            self._post(("adopt", peer, api.jobs_load(self._database, jids)))
+            self._on_adopt(peer, api.jobs_load(self._database, jids))
         api.master_forget(self._database, peer["id"])
         LOG.warning("the master at %s (host %s, pid %s) %s: this master takes over its %d "
                     "unfinished job(s)%s", peer["address"], peer["host"], peer["pid"], why,
@@ -175,4 +182,4 @@ class MasterPeers:
         revision = store.revision()
         if revision != self._revision:
             self._revision = revision
-            self._post(("keys", self._keys.refresh()))
+            self._on_keys_gone(self._keys.refresh())

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import errno
 import logging
-import os
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -49,9 +48,7 @@ from hearth.master.agent_messages import AgentMessages
 from hearth.master.agents import AgentRegistry
 from hearth.master.cache import JobCacheWriter
 from hearth.master.jobs import JobState, JobTable
-from hearth.master.keys import KeyStore
 from hearth.master.peers import MasterPeers, peer_record
-from hearth.master.recorded_grains import RecordedGrains
 from hearth.master.requests import ClientRequests
 from hearth.master.settings import MasterSettings
 from hearth.master.takeover import adopt
@@ -74,8 +71,7 @@ class Master:
     def __init__(self, settings: MasterSettings, database: Any = None) -> None:
         self.settings = settings
         self.boot = uuid.uuid4().hex
-        self.keys = KeyStore(os.path.join(settings.pki_dir), settings.auto_accept)
-        self.recorded_grains = RecordedGrains(settings.pki_dir)
+        self.keys, self.recorded_grains = storage.key_stores(settings)  # start() may move them
         self.master_keys = keys.load_or_create(settings.pki_dir, "master")
         self.client_keys = keys.load_or_create(settings.pki_dir, "client")
         self.agents = AgentRegistry(settings.agent_timeout)
@@ -93,7 +89,8 @@ class Master:
         self._last_arrival = 0.0
         # two ZeroMQ threads: a fleet's CURVE handshakes and encryption use both cores
         self._context = zmq.Context(io_threads=IO_THREADS)
-        self._adopted = 0.0
+        #: when this master last took over a stopped master's jobs (their agents are on the way)
+        self.adopted_at = 0.0
         self.peers: MasterPeers | None = None
         self.requests = ClientRequests(self)
         self._pillar_opts = MasterOpts()
@@ -117,11 +114,13 @@ class Master:
                                           keys.AUTH_BOOTSTRAP, DOMAIN_AUTH,
                                           maxmsgsize=protocol.AUTH_MAX_MESSAGE_SIZE)
             self.writer = JobCacheWriter(database, self.settings.keep_jobs_seconds,
-                                         lambda stored: self.outbox.put(("acks", stored)),
+                                         lambda stored: self.later(self._send_acks, stored),
                                          on_death=self._died)
-            record = peer_record(self.boot, self.settings, self.master_keys.public)
-            self.peers = MasterPeers(database, record, self.settings, self.outbox.put,
-                                     self.keys, on_death=self._died)
+            self.peers = MasterPeers(
+                database, peer_record(self.boot, self.settings, self.master_keys.public),
+                self.settings, self.keys, on_death=self._died,
+                on_adopt=lambda *args: self.later(adopt, self, *args),
+                on_keys_gone=lambda agent_ids: self.later(self.cut_off, agent_ids))
         except BaseException:
             self._close()
             raise
@@ -142,30 +141,35 @@ class Master:
                                            f"{zmq.strerror(error.errno)}{hint}") from None
 
     def _open_database(self) -> Any:
-        """Open the database; recall the known agents; choose where agents' keys live."""
+        """Open the database, choose where agents' keys live, recall the known agents.
+
+        Before the loop and the ZAP handler run: nothing else touches the agents yet.
+        """
         from hearth.db import api_agents
 
         if self._database is None:
             self._database = storage.open_database()
         database = self._database
+        self.keys, self.recorded_grains = storage.key_stores(self.settings, database)
         try:
-            self.outbox.put(("remember", api_agents.agents_list(database)))
+            known = {record["id"]: record for record in api_agents.agents_list(database)}
         except Exception as error:  # noqa: BLE001 - the master runs without the history
             LOG.error("cannot read the known agents from the job cache: %s", error)
-        self.keys, self.recorded_grains = storage.key_stores(self.settings, database)
+            known = {}
         for agent_id in self.keys.accepted_ids():
             self.agents.get(agent_id).recorded_grains = self.recorded_grains.get(agent_id)
+            if agent_id in known:
+                self.agents.remember(agent_id, known[agent_id]["grains"],
+                                     known[agent_id]["last_seen"])
         return database
+
+    def later(self, function: Any, *args: Any) -> None:
+        """Have the I/O thread run ``function(*args)`` (safe from any thread)."""
+        self.outbox.put(("call", function, *args))
 
     def _died(self, reason: str) -> None:
         """Stop the master because one of its threads died (called from that thread)."""
         self.outbox.put(("died", reason))
-
-    def _remember(self, records: list[dict[str, Any]]) -> None:
-        accepted = set(self.keys.accepted_ids())
-        for record in records:
-            if record["id"] in accepted and not self.agents.is_connected(record["id"]):
-                self.agents.remember(record["id"], record["grains"], record["last_seen"])
 
     def stats(self) -> dict[str, Any]:
         """Return what an operator checks: uptime, agents, jobs and the message counters."""
@@ -320,19 +324,8 @@ class Master:
             elif item[0] == "died":
                 self._stopping, self.failure = True, item[1]
                 LOG.error("hearth-master stops: %s", item[1])
-            elif item[0] == "acks":
-                self._send_acks(item[1])
-            elif item[0] == "reply":
-                self.send(item[1], item[2])
-            elif item[0] == "remember":
-                self._remember(item[1])
-            elif item[0] == "call":
-                item[1]()
-            elif item[0] == "adopt":
-                self._adopted = time.monotonic()
-                adopt(self, item[1], item[2])
-            elif item[0] == "keys":
-                self.cut_off(item[1])
+            elif item[0] == "call":  # work of another thread for this one (peers, writer)
+                item[1](*item[2:])
 
     # --- sending ---------------------------------------------------------
 
@@ -371,7 +364,7 @@ class Master:
                 LOG.debug("request failed", exc_info=True)
                 answer = {**reply, "error": {"type": type(error).__name__,
                                              "message": str(error)}}
-            self.outbox.put(("reply", route, answer))
+            self.later(self.send, route, answer)
 
         self.workers.submit(job)
 
@@ -445,7 +438,7 @@ class Master:
         ``acceptance_wait_time``): ``key-accept`` then ``run`` reaches it.
         """
         now, grace = time.monotonic(), self.settings.agent_timeout
-        since = max(self._started, self._adopted)  # the agents of a master taken over too
+        since = max(self._started, self.adopted_at)  # the agents of a master taken over too
         quiet = now - max(since, self._last_arrival)
         restarting = now - since < self.settings.reconnect_grace and quiet < grace
         return restarting or self.keys.accepted_within(agent_id, grace)
@@ -476,7 +469,7 @@ class Master:
             self.send_job(job, agent_ids)
             self.finish_if_done(job)
 
-        self.store_job(job, lambda: self.outbox.put(("call", send)))
+        self.store_job(job, lambda: self.later(send))
 
     def finish_if_done(self, job: JobState) -> None:
         """Tell the job's watchers as soon as the job is done; record it finished."""

@@ -33,8 +33,13 @@ def open_database() -> Any:
                                        f"{shown}: {reason}") from None
 
 
-def key_stores(settings: MasterSettings, database: Any) -> tuple[KeyStore, RecordedGrains]:
-    """Return the agents' key store and recorded grains as ``[master] key_store`` chooses."""
-    store = DatabasePki(database) if settings.key_store == "database" else None
+def key_stores(settings: MasterSettings,
+               database: Any = None) -> tuple[KeyStore, RecordedGrains]:
+    """Return the agents' key store and recorded grains as ``[master] key_store`` chooses.
+
+    Without ``database`` (a master not started yet), the files.
+    """
+    shared = database is not None and settings.key_store == "database"
+    store = DatabasePki(database) if shared else None
     return (KeyStore(settings.pki_dir, settings.auto_accept, store=store),
             RecordedGrains(settings.pki_dir, store))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import collections
 import datetime
 import logging
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +62,7 @@ def job_from_record(record: Mapping[str, Any], late: Mapping[str, dict[str, Any]
 
 def adopt(master: Master, peer: Mapping[str, Any], records: list[dict[str, Any]]) -> None:
     """Continue on ``master`` (its I/O thread) the jobs of ``peer``, a master that stopped."""
+    master.adopted_at = time.monotonic()
     for record in records:
         if master.jobs.get(record["jid"]) is not None:
             continue

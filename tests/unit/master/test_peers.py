@@ -35,8 +35,9 @@ def watcher(db, tmp_path):
 
     def make(master_id, clock, posted):
         keys = KeyStore(str(tmp_path / master_id), store=DatabasePki(db))
-        peers = MasterPeers(db, record(master_id), SETTINGS, posted.append, keys,
-                            on_death=posted.append, clock=clock)
+        peers = MasterPeers(db, record(master_id), SETTINGS, keys, on_death=posted.append,
+                            on_adopt=lambda *args: posted.append(("adopt", *args)),
+                            on_keys_gone=lambda ids: posted.append(("keys", ids)), clock=clock)
         made.append(peers)
         return peers
 
