@@ -19,11 +19,11 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from hearth.common import exception
+from hearth.common.secret_mask import SECRET_MASK
 
 LOG = logging.getLogger(__name__)
 
 #: What a secret is shown as.
-HIDDEN = "******"
 
 #: Parts of a key name that mark its value as a secret (compared in lower case).
 SECRET_KEY_WORDS = ("password", "passwd", "secret", "token", "private_key", "priv_key",
@@ -100,12 +100,12 @@ def scrub(value: Any, secret_values: Iterable[str] = ()) -> Any:
 
 def _scrub(value: Any, known: tuple[str, ...]) -> Any:
     if isinstance(value, Mapping):
-        return {key: HIDDEN if is_secret_key(key) and item not in (None, "")
+        return {key: SECRET_MASK if is_secret_key(key) and item not in (None, "")
                 else _scrub(item, known) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
         return [_scrub(item, known) for item in value]
     if isinstance(value, str) and any(secret in value for secret in known):
-        return HIDDEN
+        return SECRET_MASK
     return value
 
 
@@ -375,7 +375,7 @@ from hearth.clouds.salt_deploy import (  # noqa: E402 - re-exported as salt.util
 )
 
 __all__ = [
-    "HIDDEN", "NODE_FIELDS", "action_only_message", "basic_nodes", "cache_node",
+    "NODE_FIELDS", "action_only_message", "basic_nodes", "cache_node",
     "cache_node_list", "cachedir_index_add", "cachedir_index_del", "capture_events",
     "check_name", "cloud_event", "delete_minion_cachedir", "event_tag", "filter_event",
     "finish_or_destroy", "fire_event", "function_only_message", "get_salt_interface",

@@ -75,11 +75,10 @@ from hearth.db.api_stacks import (
     stack_list,
     stack_update,
 )
-from hearth.db.redaction import REDACTED
 from hearth.db.session import Database, get_database
 
 __all__ = [
-    "Database", "get_database", "REDACTED",
+    "Database", "get_database",
     "EVENT_FILTERS", "EVENT_SORT_KEYS", "RESOURCE_FILTERS", "STACK_FILTERS", "STACK_SORT_KEYS",
     "engine_deregister", "engine_get", "engine_heartbeat", "engine_is_alive", "engine_list",
     "engine_register", "engine_status",

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
+from hearth.common.secret_mask import SECRET_MASK
 from hearth.engine import states
 
 if TYPE_CHECKING:  # the scheduler (eventlet) is imported where an engine runs
@@ -74,7 +75,6 @@ TRANSITIONS: frozenset[tuple[State, State]] = frozenset(
 
 #: Reason written with every state change that has nothing more specific to say.
 STATE_CHANGED = "state changed"
-HIDDEN = "******"
 
 
 class InvalidResourceTransition(exception.HearthException):
@@ -425,7 +425,7 @@ def mask(value: Any, secrets: Iterable[str]) -> Any:
     if not secrets:
         return value
     if isinstance(value, str):
-        return HIDDEN if any(secret in value for secret in secrets) else value
+        return SECRET_MASK if any(secret in value for secret in secrets) else value
     if isinstance(value, dict):
         return {key: mask(item, secrets) for key, item in value.items()}
     if isinstance(value, (list, tuple)):

@@ -27,9 +27,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from hearth.common import exception
+from hearth.common.secret_mask import SECRET_MASK
 from hearth.engine.resources import actions as resource_actions
 from hearth.engine.scheduler import Task
-from hearth.engine.service.api_format import HIDDEN
 from hearth.engine.states import ADOPT, DELETE, UPDATE
 
 
@@ -44,7 +44,7 @@ def default_adopt(resource: Any, resource_data: Mapping[str, Any] | None) -> Non
     data = entry.get("resource_data")
     if isinstance(data, Mapping):
         for key, value in data.items():
-            if value != HIDDEN:  # a secret abandon masked: not the secret, not kept
+            if value != SECRET_MASK:  # a secret abandon masked: not the secret, not kept
                 resource.data_set(key, value)
     if entry.get("metadata") is not None:
         resource.metadata_set(entry["metadata"])

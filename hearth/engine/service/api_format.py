@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-HIDDEN = "******"
+from hearth.common.secret_mask import SECRET_MASK
 
 
 def format_time(value: datetime | None) -> str | None:
@@ -35,7 +35,7 @@ def format_parameters(row: Any, parameters: Mapping[str, Any],
     identity = {"OS::stack_id": row.id, "OS::stack_name": row.name,
                 "OS::project_id": row.project_id}
     return {name: identity[name] if name in identity else
-            HIDDEN if name in hidden else _text(value) for name, value in parameters.items()}
+            SECRET_MASK if name in hidden else _text(value) for name, value in parameters.items()}
 
 
 def _text(value: Any) -> str:

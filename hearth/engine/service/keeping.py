@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.common.context import RequestContext
+from hearth.common.secret_mask import SECRET_MASK
 from hearth.engine.states import ADOPT, COMPLETE, DELETE, IN_PROGRESS, RESTORE, SNAPSHOT
 
 if TYPE_CHECKING:
@@ -56,13 +57,12 @@ def adopt_parameters(adopt_data: Mapping[str, Any],
     A hidden parameter's value shows as ``******`` in abandon data: it is
     not taken as a value (its default applies, or the request gives it).
     """
-    from hearth.engine.service.api_format import HIDDEN
     from hearth.engine.stacks.export import hidden_parameter_names
     environment = adopt_data.get("environment")
     given = environment.get("parameters") if isinstance(environment, Mapping) else None
     hidden = hidden_parameter_names(adopt_data.get("template"))
     kept = {name: value for name, value in (given if isinstance(given, Mapping) else {}).items()
-            if not (name in hidden and value == HIDDEN)}
+            if not (name in hidden and value == SECRET_MASK)}
     return {**kept, **(params or {})}
 
 

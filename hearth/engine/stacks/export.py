@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from hearth.common.secret_mask import SECRET_MASK
 from hearth.db import api_resources, api_stacks
 from hearth.db.session import Database
-from hearth.engine.service.api_format import HIDDEN
 
 #: environment sections that hold parameter values
 PARAMETER_SECTIONS = ("parameters", "parameter_defaults")
@@ -42,7 +42,7 @@ def masked_environment(environment: Mapping[str, Any] | None,
     for section in PARAMETER_SECTIONS:
         values = result.get(section)
         if isinstance(values, Mapping):
-            result[section] = {name: HIDDEN if name in hidden else value
+            result[section] = {name: SECRET_MASK if name in hidden else value
                                for name, value in values.items()}
     return result
 
@@ -64,7 +64,7 @@ def resource_data(db: Database, row: Any, redacted: bool = False) -> dict[str, A
              "resource_data": public}
     if not redacted:
         entry["resource_data"] = api_resources.resource_data_get_all(db, row.id)
-        secret = sorted(key for key, value in public.items() if value == HIDDEN)
+        secret = sorted(key for key, value in public.items() if value == SECRET_MASK)
         if secret:
             entry[REDACTED_KEYS] = secret
     return entry
@@ -76,7 +76,7 @@ def masked_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
     secret = entry.get(REDACTED_KEYS)
     data = entry.get("resource_data")
     if isinstance(secret, list) and isinstance(data, Mapping):
-        result["resource_data"] = {key: HIDDEN if key in secret else value
+        result["resource_data"] = {key: SECRET_MASK if key in secret else value
                                    for key, value in data.items()}
     return result
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from hearth.common import document_bounds, exception
+from hearth.common.secret_mask import SECRET_MASK
 from hearth.engine import constraints as constr
 from hearth.engine.template.located import line_of
 
@@ -50,7 +51,6 @@ API_CONSTRAINT_KEYS: dict[type, tuple[tuple[str, str], ...]] = {
 _BOUND_KEYS = {"range": ("min", "max"), "length": ("min", "max"),
                "modulo": ("step", "offset")}
 
-HIDDEN_TEXT = "******"
 class ParameterSchema(constr.Schema):
     """The schema of one parameter: type, constraints, hidden, tags.
 
@@ -267,7 +267,7 @@ class Parameter:
     def display_value(self) -> str:
         """Return the value as text, ``******`` when hidden."""
         if self.schema.hidden:
-            return HIDDEN_TEXT
+            return SECRET_MASK
         value = self.value()
         if self.schema.type == constr.LIST:
             return ",".join(value)

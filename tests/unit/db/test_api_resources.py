@@ -3,6 +3,7 @@
 import pytest
 
 from hearth.common import exception
+from hearth.common.secret_mask import SECRET_MASK
 from hearth.db import api
 from tests.unit.db.helpers import make_resource, make_stack
 
@@ -119,7 +120,7 @@ def test_redacted_data_only_readable_by_owner(db, stack):
     assert api.resource_data_get_all(db, resource.id) == {"password": "s3cret", "handle": "h-1"}
     # every listing for display masks it
     listed = api.resource_data_list(db, resource.id)
-    assert listed == {"handle": "h-1", "password": api.REDACTED}
+    assert listed == {"handle": "h-1", "password": SECRET_MASK}
     assert "s3cret" not in repr(listed)
 
 
