@@ -16,12 +16,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from hearth.common.exception import CommandExecutionError
+from hearth.pillar import ERRORS_KEY
 from hearth.pillar.mask import shown
 from hearth.pillar.merge import merge_recurse
 from hearth.pillar.refresh import local_fetch, replace_held
 from hearth.utils.data import traverse
-
-ERRORS_KEY = "_errors"
 
 
 def _fetch() -> Any:
