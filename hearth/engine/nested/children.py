@@ -133,10 +133,15 @@ def hiding_inherited_secrets(template: Any, params: Mapping[str, Any] | None,
 
 
 def prepare_child(resource: StackResource, template: Any, params: Mapping[str, Any] | None,
-                  identity: StackIdentity) -> PreparedStack:
-    """Validate the child in full (as a stack create) and return its pieces."""
+                  identity: StackIdentity,
+                  kept_files: Mapping[str, str] | None = None) -> PreparedStack:
+    """Validate the child in full (as a stack create) and return its pieces.
+
+    ``kept_files``: the files the child had, for the names the parent's files
+    no longer hold (an update keeps reading its members' provider templates).
+    """
     depth = limits.child_depth(depth_of(resource.stack))
-    files = resource.child_files()
+    files = {**(kept_files or {}), **resource.child_files()}
     env = _environment(resource, params)
     secrets = getattr(resource.stack, "secrets", None)
     if secrets is not None:
@@ -174,10 +179,17 @@ def create_child(resource: StackResource, template: Any, params: Mapping[str, An
 
 def update_target(resource: StackResource, child: Stack, template: Any,
                   params: Mapping[str, Any] | None) -> tuple[int, Stack]:
-    """Validate and store the child's new template; return (its raw template id, target)."""
+    """Validate and store the child's new template; return (its raw template id, target).
+
+    A provider template the child's members were made from stays readable
+    when the parent's files no longer hold it (a group's rolling update to a
+    new provider path keeps the members of the old one for a few batches):
+    Heat reads such a member's template back from its nested stack.
+    """
     from hearth.db import api_stacks
     parent = resource.stack
-    prepared = prepare_child(resource, template, params, StackIdentity.of(child.row))
+    prepared = prepare_child(resource, template, params, StackIdentity.of(child.row),
+                             kept_files=child.files)
     limits.check_tree_size(parent.db, parent.id, len(prepared.definitions),
                            removing=len(child.resources),
                            top_level=parent.row.owner_id is None)

@@ -132,3 +132,35 @@ resources:
     update_policy: {rolling_update: {max_batch_size: 0}}
     properties: {resource_def: {type: OS::Heat::None}}
 """
+
+#: A member's provider template (its one output tells which provider made it).
+PROVIDER = """
+heat_template_version: 2021-04-16
+parameters:
+  made_by: {type: string, default: %s}
+resources:
+  oops: {type: OS::Heat::TestResource, properties: {value: {get_param: made_by}}}
+outputs:
+  made_by: {value: {get_attr: [oops, output]}}
+"""
+
+
+def provider_group(path: str) -> str:
+    """Return a group of four members of the provider template at ``path``, replaced in batches.
+
+    Heat's test_resource_group_update_replace_template_changed: batches of
+    three with one member in service.
+    """
+    return f"""
+heat_template_version: 2021-04-16
+resources:
+  g:
+    type: OS::Heat::ResourceGroup
+    update_policy:
+      rolling_update: {{max_batch_size: 3, min_in_service: 1}}
+    properties:
+      count: 4
+      resource_def: {{type: {path}}}
+outputs:
+  made_by: {{value: {{get_attr: [g, made_by]}}}}
+"""

@@ -115,6 +115,27 @@ def test_batch_create_and_rolling_update_go_in_heats_batches(home):
     stackctl(home, "stack-delete", "-y", "roll")
 
 
+def test_a_rolling_update_to_a_new_provider_path_keeps_reading_the_old_one(home):
+    # Heat's test_resource_group_update_replace_template_changed: the update's files hold
+    # only the new provider; the members not replaced yet in a batch still are the old one's
+    for provider in ("old", "new"):
+        (home / provider).mkdir(exist_ok=True)
+        write(home, f"{provider}/provider.yaml", templates.PROVIDER % provider)
+    stackctl(home, "stack-create", "-f",
+             write(home, "old-group.yaml", templates.provider_group("old/provider.yaml")), "prov")
+    assert outputs(home, "prov")["made_by"] == ["old"] * 4
+    updated = stackctl(home, "stack-update", "-f",
+                       write(home, "new-group.yaml",
+                             templates.provider_group("new/provider.yaml")), "prov")
+    assert "Stack prov UPDATE_COMPLETE" in updated.stdout
+    assert outputs(home, "prov")["made_by"] == ["new"] * 4
+    # every member was replaced (a new type), three and then one
+    replaced = [name for name, status in nested_events(home, "prov")
+                if status == "CREATE_COMPLETE"][4:]
+    assert sorted(replaced) == ["0", "1", "2", "3"]
+    stackctl(home, "stack-delete", "-y", "prov")
+
+
 def test_pauses_reaching_the_timeout_fail_the_create_with_heats_reason(home):
     template = write(home, "rolling.yaml", templates.ROLLING)
     result = stackctl(home, "stack-create", "-f", template, "-P", "pause=60", "--timeout", "1",
