@@ -54,6 +54,30 @@ def show(home, name: str) -> dict:
     return json.loads(result.stdout)
 
 
+TYPED_PARAMETERS = {
+    "hot": "heat_template_version: 2018-08-31\nparameters:\n"
+           "  flag: {type: boolean, default: false}\n  n: {type: number, default: 3}\n"
+           "  l: {type: comma_delimited_list, default: 'a,b'}\n"
+           "  j: {type: json, default: {a: 1}}\nresources: {}\n",
+    "cfn": "HeatTemplateFormatVersion: '2012-12-12'\nParameters:\n"
+           "  flag: {Type: Boolean, Default: false}\n  n: {Type: Number, Default: 3}\n"
+           "  l: {Type: CommaDelimitedList, Default: 'a,b'}\n"
+           "  j: {Type: Json, Default: {a: 1}}\nResources: {}\n",
+}
+
+
+@pytest.mark.parametrize("spelling", sorted(TYPED_PARAMETERS))
+def test_stack_show_gives_each_parameter_as_heat_shows_it(home, spelling):
+    """Heat 27.0.1 answers these maps for the same templates and values."""
+    (home.parent / "typed.yaml").write_text(TYPED_PARAMETERS[spelling])
+    for name, args, flag in (("defaults", (), "False"), ("given", ("-P", "flag=yes"), "True")):
+        result = run(home, "stack-create", "-f", str(home.parent / "typed.yaml"), *args, name)
+        assert result.returncode == 0, result.stderr
+        shown = show(home, name)["parameters"]
+        assert {key: shown[key] for key in ("flag", "n", "l", "j")} == {
+            "flag": flag, "n": "3", "l": "a,b", "j": '{"a": 1}'}
+
+
 def test_create_streams_one_line_per_state_change(created):
     lines = created.stdout.splitlines()
     tails = [line.split(" ", 2)[2] for line in lines[:-1]]

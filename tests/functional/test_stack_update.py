@@ -167,7 +167,7 @@ def test_failed_update_rolls_back_to_previous_template(service):
     assert failed[0]["resource_status_reason"] == (
         "Resource UPDATE failed: ValueError: resources.b: Test Resource failed b")
     assert output(service, stack_id, "a_out") == "one"
-    assert service.show_stack(CTX, stack_id)["parameters"]["broken"] == "false"
+    assert service.show_stack(CTX, stack_id)["parameters"]["broken"] == "False"  # as Heat shows it
     after = physical_ids(service, stack_id)
     assert after["a"] == before["a"]
     assert all(r["resource_status"].endswith("COMPLETE")

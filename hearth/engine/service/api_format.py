@@ -42,7 +42,7 @@ def _text(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, bool):
-        return str(value).lower()
+        return str(value)  # Heat's map of parameters shows "True"/"False"
     if isinstance(value, list):
         return ",".join(_text(item) for item in value)
     if isinstance(value, dict):
