@@ -16,6 +16,7 @@ from hearth.engine.nested import children
 from hearth.engine.nested.stack_resource import StackResource
 from hearth.engine.stacks.prepare import StackIdentity
 from hearth.engine.states import COMPLETE, INIT
+from hearth.engine.template.resource_definition import required_by
 
 #: (resource, its stack, the names requiring it) -> the preview object of one resource
 Summary = Callable[[Any, Any, list[str]], dict[str, Any]]
@@ -39,7 +40,6 @@ def preview_child(resource: StackResource) -> Any:
 
 def preview_resources(stack: Any, summary: Summary) -> list[Any]:
     """Return the preview objects of ``stack``'s resources; a nested stack is a list."""
-    from hearth.engine.stacks.stack import required_by
     users = required_by(stack.definitions)
     result: list[Any] = []
     for name, resource in stack.resources.items():

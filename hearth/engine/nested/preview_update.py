@@ -15,7 +15,7 @@ from typing import Any
 
 from hearth.engine.nested.preview import preview_child
 from hearth.engine.nested.stack_resource import StackResource
-from hearth.engine.stacks.stack import required_by
+from hearth.engine.template.resource_definition import required_by
 
 ADDED, DELETED, REPLACED, UPDATED = "added", "deleted", "replaced", "updated"
 

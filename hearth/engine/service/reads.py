@@ -17,6 +17,7 @@ from hearth.common import exception
 from hearth.common.context import RequestContext
 from hearth.engine.service.catalog import Catalog
 from hearth.engine.states import INIT
+from hearth.engine.template.resource_definition import required_by
 from hearth.jobservice import JobService
 
 if TYPE_CHECKING:
@@ -196,7 +197,6 @@ class StackReads(Catalog):
         stack = self._load(row)
         resource_row = self._resource_row(row, resource_name)
         details = self._resource_details(stack, resource_name, with_attr)
-        from hearth.engine.stacks.stack import required_by
         users = required_by(stack.definitions)
         nested = self._nested_stack(row, resource_row)
         return api_format.format_resource(resource_row, row, users.get(resource_name, []),
@@ -349,7 +349,6 @@ class StackReads(Catalog):
 
         Kept per raw template (a stored template never changes; updates store new ones).
         """
-        from hearth.engine.stacks.stack import required_by
         cached = self._required.get(row.raw_template_id)
         if cached is None:
             context = self._context(row, raw)

@@ -24,7 +24,6 @@ from hearth.engine.resource import keeps_progress
 from hearth.engine.resources import actions as resource_actions
 from hearth.engine.resources.store_db import DbResourceStore
 from hearth.engine.scheduler import green_sleep
-from hearth.engine.template import function
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -49,26 +48,6 @@ def publish(tag: str, data: Mapping[str, Any]) -> None:
         bus.publish(tag, dict(data))
     except Exception:  # noqa: BLE001 - a bus problem never fails a stack action
         LOG.debug("bus publish of %s failed", tag, exc_info=True)
-
-
-def requirements(definition: Any) -> set[str]:
-    """Return the names of the resources a definition needs before it (depends_on, refs)."""
-    if hasattr(definition, "dependencies"):
-        return set(definition.dependencies())
-    names = set(getattr(definition, "depends_on", None) or ())
-    for part in ("properties", "metadata"):
-        names.update(function.dependencies(getattr(definition, part, None) or {}))
-    return names
-
-
-def required_by(definitions: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Return ``{name: the names that require it}`` among ``definitions``, in their order."""
-    names = set(definitions)
-    result: dict[str, list[str]] = {name: [] for name in definitions}
-    for name, definition in definitions.items():
-        for need in sorted(requirements(definition) & names):
-            result[need].append(name)
-    return result
 
 
 class Stack:

@@ -9,6 +9,7 @@ plug-ins.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from hearth.engine.template import function
@@ -104,3 +105,17 @@ class ResourceDefinition:
         return self.name == other.name and plain(self.raw) == plain(other.raw)
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def required_by(definitions: Mapping[str, ResourceDefinition]) -> dict[str, list[str]]:
+    """Return ``{name: the names that require it}`` among ``definitions``, in their order.
+
+    The reverse of :meth:`ResourceDefinition.dependencies`, the edges of the
+    stack's dependency graph (:mod:`hearth.engine.template.graph`).
+    """
+    names = set(definitions)
+    result: dict[str, list[str]] = {name: [] for name in definitions}
+    for name, definition in definitions.items():
+        for need in sorted(definition.dependencies() & names):
+            result[need].append(name)
+    return result

@@ -37,7 +37,6 @@ from typing import TYPE_CHECKING, Any
 from hearth.common import exception
 from hearth.db import api_resources, api_stacks
 from hearth.engine.stacks.prepare import StackIdentity, rebuild
-from hearth.engine.stacks.stack import requirements
 from hearth.engine.states import COMPLETE, DELETE, FAILED, INIT
 from hearth.engine.template import function
 from hearth.engine.template.located import plain
@@ -330,7 +329,7 @@ def deletion_graph(stack: Stack) -> tuple[dict[Hashable, set[Hashable]], dict[Ha
         for resource in items:
             key = (name, resource.db_id)
             nodes[key] = resource
-            own[key] = requirements(resource.t) & set(stack.resources)
+            own[key] = resource.t.dependencies() & set(stack.resources)
             requires[key] = set()
             for user in users.get(name, ()):
                 requires[user].add(key)

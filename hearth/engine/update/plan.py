@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from hearth.common import exception
-from hearth.engine.stacks.stack import requirements
 from hearth.engine.template.environment import declared_parameters
 
 #: Heat's update preview categories, in the order of its response.
@@ -141,9 +140,9 @@ def update_graph(current: Mapping[str, Any], definitions: Mapping[str, Any],
     has it (its dependency graph), else it is read from ``definitions``.
     """
     if new_requires is None:
-        new_requires = {name: requirements(d) & set(definitions)
+        new_requires = {name: d.dependencies() & set(definitions)
                         for name, d in definitions.items()}
-    old_requires = {name: requirements(r.t) & set(current) for name, r in current.items()}
+    old_requires = {name: r.t.dependencies() & set(current) for name, r in current.items()}
     graph: dict[Node, set[Node]] = {
         (UPDATE, name): {(UPDATE, need) for need in needs}
         for name, needs in new_requires.items()}

@@ -36,10 +36,10 @@ from hearth.common import exception
 from hearth.db import api_resources, api_stacks
 from hearth.engine.scheduler import Direction, Task, WalkResult
 from hearth.engine.stacks import actions as stack_actions
-from hearth.engine.stacks.stack import required_by
 from hearth.engine.states import COMPLETE, DELETE, FAILED, IN_PROGRESS, INIT, ROLLBACK, SUSPEND
 from hearth.engine.states import CREATE as CREATE_ACTION
 from hearth.engine.states import UPDATE as UPDATE_ACTION
+from hearth.engine.template.resource_definition import required_by
 from hearth.engine.update import leftovers as update_leftovers
 from hearth.engine.update import plan as update_plan
 from hearth.engine.update.plan import CLEANUP, UPDATE, Node

@@ -4,6 +4,7 @@ import pytest
 
 from hearth.common import exception
 from hearth.engine.template import function, graph
+from hearth.engine.template.resource_definition import required_by
 from hearth.engine.template.snippet import parse_snippet
 from hearth.engine.template.template import Template
 
@@ -72,6 +73,21 @@ def test_outputs():
 def test_graph_from_real_functions():
     tmpl, ctx = template()
     assert graph.dump(tmpl.dependency_graph(ctx)) == "cache\ndb\nweb\n  cache\n  db"
+
+
+def test_required_by_is_the_dependency_graph_reversed():
+    # one meaning of "what a resource needs": the graph's edges and the
+    # required_by a resource shows (the update plan's and leftovers' too)
+    text = TEXT.replace("outputs:", """  policy:
+    type: OS::Heat::None
+    update_policy: {after: {get_resource: cache}}
+outputs:""")
+    tmpl, ctx = template(text=text)
+    definitions = tmpl.resource_definitions(ctx)
+    dependency_graph = tmpl.dependency_graph(ctx, definitions)
+    assert {name: set(users) for name, users in required_by(definitions).items()} == {
+        name: set(dependency_graph.predecessors(name)) for name in definitions}
+    assert required_by(definitions)["cache"] == ["web", "policy"]
 
 
 def test_render_and_equality():

@@ -49,7 +49,7 @@ def test_patch_drops_stored_parameters_the_new_template_does_not_declare():
 
 
 def definition(*needs):
-    return SimpleNamespace(type="T", dependencies=lambda: list(needs))
+    return SimpleNamespace(type="T", dependencies=lambda: set(needs))
 
 
 def live(*needs):
