@@ -1,8 +1,10 @@
 """Two masters sharing one PostgreSQL database, and the active one killed mid-job (issue 24).
 
 Real hearth-master and hearth-agent processes on 127.0.0.1
-(:mod:`tests.fixtures.master_kills`); the small size of
-``bench/failover_bench.py``.
+(:mod:`tests.fixtures.master_kills`), driven through ``stackctl`` as a
+user does; the kill test is the small size of ``bench/failover_bench.py``.
+The tests marked ``failover`` take 15 to 40 s each: ``make test-failover``
+runs them (``.ci/run`` too), not ``make test``.
 """
 
 import json
@@ -40,26 +42,49 @@ def job_list(master):
     return {job["jid"] for job in json.loads(done.stdout)}
 
 
+def job_returns(master, jid):
+    """Return ``stackctl job-show JID --format json``'s returns on ``master``."""
+    done = master.stackctl("job-show", jid, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    return {agent: ret["return"] for agent, ret in json.loads(done.stdout)["returns"].items()}
+
+
+@pytest.mark.failover
 def test_killing_the_active_master_mid_batch_loses_no_return(pair, postgres_url):
     (first, second), agents = pair
     started = agents("k1", "k2", "k3", "k4", "k5")
+    ids = [f"k{n}" for n in range(1, 6)]
     wait(lambda: first.stackctl("run", "*", "test.ping", "--timeout", "2").returncode == 0,
          60, "every agent answering the first master")
+    # a job published on the first master is in the second's job-list, with its returns
+    before = first.stackctl("run", "*", "test.echo", "before", "--async")
+    assert before.returncode == 0, before.stderr
+    before_jid = before.stdout.split()[-1]
+    wait(lambda: len(json.loads(first.stackctl("job-show", before_jid, "--format", "json")
+                                .stdout)["returns"]) == 5, 30, "the returns on the first")
+    assert before_jid in job_list(second)
+    assert job_returns(second, before_jid) == dict.fromkeys(ids, "before")
 
     result = kill_during_batch(first, second, started, postgres_url, batch=2)
 
     assert result.returned_before_kill < 5          # killed during the job
-    assert result.runs == {f"k{n}": 1 for n in range(1, 6)}      # each ran it once
-    assert result.returns == {f"k{n}": "" for n in range(1, 6)} and not result.missing
+    assert result.runs == dict.fromkeys(ids, 1)     # each ran it once
+    assert result.returns == dict.fromkeys(ids, "") and not result.missing
     assert result.recorded == 5                     # one row each in the job cache
-    assert result.failover < 10
+    assert result.failover < 10 and result.first_job < 10
     assert f"this master takes over its 1 unfinished job(s): {result.jid}" in \
         second.log_text()
-    # the job is in the job cache both masters read
-    assert result.jid in job_list(second)
+    # a job published on the second master, and the one it took over, are in the first's
+    # job-list once it is back, with their returns
+    after = second.stackctl("run", "*", "test.echo", "after", "--async")
+    assert after.returncode == 0, after.stderr
+    after_jid = after.stdout.split()[-1]
+    wait(lambda: len(job_returns(second, after_jid)) == 5, 30, "the returns on the second")
     first.start()
     first.wait_ready()
-    assert result.jid in job_list(first)
+    assert {before_jid, result.jid, after_jid} <= job_list(first)
+    assert job_returns(first, result.jid) == dict.fromkeys(ids, "")
+    assert job_returns(first, after_jid) == dict.fromkeys(ids, "after")
 
 
 def test_the_masters_share_the_agents_keys(tmp_path, postgres_url):
@@ -97,6 +122,7 @@ def test_a_master_with_another_key_pair_refuses_to_share_the_database(tmp_path, 
         stop_all([stranger, first])
 
 
+@pytest.mark.failover
 def test_a_stopped_master_hands_its_jobs_over_at_once(pair, postgres_url):
     (first, second), agents = pair
     started = agents("s1", "s2", "s3")
