@@ -40,14 +40,21 @@ def next_batch(target: int, current: int, up_to_date: int, batch_size: int,
     return Batch(capacity, num_new)
 
 
-def batches(target: int, current: int, batch_size: int, min_in_service: int
-            ) -> Iterator[Batch]:
-    """Yield every batch taking a group of ``current`` members to ``target`` new ones."""
+def batches(target: int, current: int, batch_size: int, min_in_service: int,
+            temporary_count: bool = True) -> Iterator[Batch]:
+    """Yield every batch taking a group of ``current`` members to ``target`` new ones.
+
+    The groups count what a batch brought up to date as Heat's do: the
+    scaling groups every member given the new definition; a resource group
+    (``temporary_count=False``) not the members made above both the current
+    and the target size, which are temporary, so it has more batches.
+    """
     up_to_date = 0
     while needs_update(target, current, up_to_date):
         batch = next_batch(target, current, up_to_date, batch_size, min_in_service)
         yield batch
-        current, up_to_date = batch.capacity, up_to_date + batch.num_new
+        temporary = 0 if temporary_count else max(batch.capacity - max(current, target), 0)
+        current, up_to_date = batch.capacity, up_to_date + batch.num_new - temporary
 
 
 def check_pauses_fit(batch_count: int, pause_time: float, timeout_secs: float) -> float:

@@ -9,32 +9,20 @@ batch is one update of the nested stack to the group's size after it
 between batches.  The pauses together must stay under the stack's
 timeout; each batch's nested update gets the time they leave.
 
-The group counts members differently from the scaling groups' rule
-(:func:`hearth.engine.scaling.rolling_update.batches`): members created
-above both the current and the target size are temporary and do not
-count as up to date, so the batches (and their number, which the pauses
-multiply) are Heat's ``ResourceGroup`` ones.
+The group counts members as Heat's ``ResourceGroup`` does
+(:func:`hearth.engine.scaling.rolling_update.batches` with
+``temporary_count=False``): members created above both the current and the
+target size are temporary and do not count as up to date, so the batches
+(and their number, which the pauses multiply) are Heat's.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from hearth.engine.scaling.rolling_update import Batch, check_pauses_fit, needs_update, next_batch
-
-
-def group_batches(target: int, current: int, batch_size: int, min_in_service: int
-                  ) -> Iterator[Batch]:
-    """Yield the batches taking a group of ``current`` members to ``target`` new ones."""
-    up_to_date = 0
-    while needs_update(target, current, up_to_date):
-        batch = next_batch(target, current, up_to_date, batch_size, min_in_service)
-        yield batch
-        up_to_date += batch.num_new - max(batch.capacity - max(current, target), 0)
-        current = batch.capacity
+from hearth.engine.scaling.rolling_update import Batch, batches, check_pauses_fit
 
 
 @dataclass(frozen=True)
@@ -54,7 +42,7 @@ class BatchPlan:
 def plan(target: int, current: int, batch_size: int, min_in_service: int, pause_time: float,
          timeout_secs: float) -> BatchPlan:
     """Return the plan of a batched action; ValueError when the pauses reach the timeout."""
-    found = tuple(group_batches(target, current, batch_size, min_in_service))
+    found = tuple(batches(target, current, batch_size, min_in_service, temporary_count=False))
     left = check_pauses_fit(len(found), pause_time, timeout_secs)
     return BatchPlan(found, pause_time, math.ceil(left / 60))
 
