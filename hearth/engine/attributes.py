@@ -10,11 +10,12 @@ the value (a missing key or index gives None, as in Heat).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from hearth.common import exception
 from hearth.engine import support
+from hearth.engine.schema_keyed import SchemaKeyed
 
 LOG = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ def select_from_attribute(value: Any, path: Sequence[Any]) -> Any:
     return current
 
 
-class Attributes(Mapping):
+class Attributes(SchemaKeyed):
     """The attribute values of one resource, resolved on demand and cached.
 
     ``resolver(name)`` returns the current value of an attribute (the
@@ -134,12 +135,3 @@ class Attributes(Mapping):
         if expected and not isinstance(value, expected):
             LOG.warning("Resource %s: attribute %s is not of type %s",
                         self.resource_name, key, schema.type)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.schema)
-
-    def __len__(self) -> int:
-        return len(self.schema)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.schema

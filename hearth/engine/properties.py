@@ -17,11 +17,12 @@ innermost located value.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from hearth.common import exception
 from hearth.engine import constraints, support
+from hearth.engine.schema_keyed import SchemaKeyed
 from hearth.engine.template import function
 from hearth.engine.template.located import line_of
 
@@ -241,7 +242,7 @@ def _split_path(parent_name: str | Sequence[Any] | None) -> list[Any]:
     return list(parent_name)
 
 
-class Properties(Mapping):
+class Properties(SchemaKeyed):
     """The property values of one resource (or of one nested MAP/LIST member).
 
     ``data`` is the raw snippet (it may hold Function objects and located
@@ -267,15 +268,6 @@ class Properties(Mapping):
 
     def __getitem__(self, key: str) -> Any:
         return self._value(key, validate=False)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.schema)
-
-    def __len__(self) -> int:
-        return len(self.schema)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.schema
 
     def get_user_value(self, key: str) -> Any:
         """Return the value the template gave (resolved, converted), or None if unset."""
