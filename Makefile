@@ -5,7 +5,7 @@ BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed-stamp
 DEMO   ?= demo
 
-.PHONY: run stop test test-deploy test-failover heat-functional lint unit venv postgres-deps graphviz-deps sshd-deps sample-config docs bench bench-fleet bench-takeover bench-failover clean
+.PHONY: run stop test test-deploy test-failover heat-functional lint unit venv postgres-deps graphviz-deps chromium-deps sshd-deps sample-config docs bench bench-fleet bench-takeover bench-failover clean
 
 $(STAMP): setup.cfg setup.py pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +31,7 @@ stop:
 ## wait on processes and HTTP, so three fit two cores), each
 ## test module on one worker (its module-scoped servers are shared by its tests)
 TEST_WORKERS ?= 3
-test: venv postgres-deps graphviz-deps sshd-deps lint
+test: venv postgres-deps graphviz-deps chromium-deps sshd-deps lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile -m "not deploy and not failover"
 
 ## test-deploy: the full-size deploy tests (two servers on ec2/moto and on libcloud deploy their
@@ -72,6 +72,11 @@ sshd-deps:
 ## graphviz-deps: install Debian's graphviz (the dot program) when it is missing (stack-graph SVG/PNG)
 graphviz-deps:
 	@sh tools/ensure-graphviz.sh
+
+## chromium-deps: install Debian's chromium when it is missing (the console's browser tests
+## drive it with Playwright; they start it themselves)
+chromium-deps:
+	@sh tools/ensure-chromium.sh
 
 sample-config: venv
 	$(BIN)/oslo-config-generator --namespace hearth --output-file etc/hearth/hearth.conf.sample

@@ -70,7 +70,11 @@ def build_application(noauth: bool, local_user: bool = False) -> tuple[Any, Any]
     service = EngineService(db_url=url, jobs=jobs)
     service.start()  # a server is an engine from its start: registered, beating, recovered
     verify = None if noauth else functools.partial(tokens.verify_token, url=url)
-    return build_app(service, verify=verify, noauth=noauth), service
+    app = build_app(service, verify=verify, noauth=noauth)
+    if local_user or not config.CONF.api.console:
+        return app, service
+    from hearth.console import serve_console
+    return serve_console(app, verify=verify, noauth=noauth), service
 
 
 def _stop_engine(service: Any, timeout: float) -> None:
@@ -103,7 +107,11 @@ def serve(sock: Any, app: Any, service: Any, debug: bool = False,
     signal.signal(signal.SIGINT, request_stop)
     server = eventlet.spawn(eventlet.wsgi.server, sock, app, log=LOG, log_output=debug,
                             debug=False, keepalive=True, socket_timeout=60)
-    stopping.wait()
+    while not stopping.ready():
+        # a signal's handler runs inside the hub's poll, which then waits on with the
+        # timeout it had: with no timer of its own (stackctl console has no engine)
+        # the hub would sleep through the wake-up the handler scheduled
+        stopping.wait(1.0)
     # Stop accepting; requests in flight get a few seconds (idle keep-alive
     # connections would otherwise hold the shutdown until their socket timeout).
     stopper = eventlet.spawn(server.kill, SystemExit)

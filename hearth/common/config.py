@@ -149,6 +149,9 @@ API_OPTS = [
                      "here when no master is configured. Empty (the default): none may; "
                      "granting it gives the project that user's shell. stackctl's local "
                      "engine always may (it is its user's own)."),
+    cfg.BoolOpt("console", default=True,
+                help="Serve the web console under /console (a project logs in with its API "
+                     "token; docs/console.rst)."),
 ]
 
 BUS_OPTS = [

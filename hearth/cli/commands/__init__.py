@@ -16,6 +16,7 @@ MODULE_COMMANDS: dict[str, tuple[str, ...]] = {
         "cloud-action", "cloud-function", "cloud-map", "cloud-images", "cloud-sizes",
         "cloud-locations",
     ),
+    "console": ("console",),
     "events": ("event-list",),
     "exec_modules": ("call", "module-list", "doc", "job-list", "job-show", "event-listen"),
     "hooks": ("hook-poll", "hook-clear"),
@@ -71,7 +72,7 @@ COMMAND_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "cloud-locations",
     )),
     ("Pillar (agents' data)", ("pillar-show", "pillar-top")),
-    ("The local engine (what stack commands talk to without --url)", (
-        "engine-status", "engine-stop",
+    ("The local engine (what stack commands talk to without --url) and the web console", (
+        "engine-status", "engine-stop", "console",
     )),
 )

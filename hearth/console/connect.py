@@ -1,0 +1,158 @@
+"""How a console session reaches the API, and what it waits on for live updates.
+
+* :class:`ApiConnector` — the console inside ``hearth-api``: a session is
+  an API token (its project); calls go to the API's own WSGI application in
+  this process (:class:`~hearth.console.wsgi_session.WsgiSession`), through
+  its authentication, routes and policy; streams wake on this process's bus.
+* :class:`LocalConnector` — ``stackctl console``: the session is the local
+  user's; calls go to the local engine over its Unix socket, as
+  ``stackctl``'s do; streams wake on the engine's bus socket.  The local user
+  holds the master's client key, so :attr:`LocalConnector.keys` manages
+  agent keys and reads pillar (through the JobService, as ``stackctl
+  key-accept`` and ``pillar-show`` do); an API project does neither.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hearth.common import exception
+from hearth.console.calls import ConsoleCalls
+from hearth.console.wake import BusWake, TimerWake, Wake, ZmqWake
+
+#: The base URL the in-process API is called at (its host is never resolved).
+IN_PROCESS_URL = "http://localhost"
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who a new session is: project, API token (None: the local user), user name."""
+
+    project: str
+    token: str | None
+    user: str
+
+
+class ApiConnector:
+    """Sessions of API projects, served by the API application in this process."""
+
+    local = False
+
+    def __init__(self, verify: Callable[[str], Any] | None, noauth: bool = False) -> None:
+        self.verify = verify
+        self.noauth = noauth
+        self.api: Callable[..., Any] | None = None  # set once the API app is built
+
+    def login(self, token: str, project: str) -> Identity:
+        """Return the identity of an API token (no-auth: of the project named).
+
+        :raises Unauthorized: the token is unknown or expired.
+        """
+        if self.noauth:
+            return Identity(project or "admin", token or None, "admin")
+        if not token:
+            raise exception.Unauthorized(message="Give an API token (hearth-manage "
+                                                 "token-create).")
+        assert self.verify is not None
+        found = self.verify(token)
+        if project and project != found.project_id:
+            raise exception.InvalidTenant(target=project, actual=found.project_id)
+        return Identity(found.project_id, token, found.user)
+
+    def calls(self, session: Any) -> ConsoleCalls:
+        """Return the API calls of ``session``, made with its token."""
+        from hearth.cli.backend_http import HttpBackend
+        from hearth.console.wsgi_session import WsgiSession
+        assert self.api is not None, "the API application is not attached"
+        return ConsoleCalls(HttpBackend(f"{IN_PROCESS_URL}/v1/{session.project}",
+                                        token=session.token, session=WsgiSession(self.api)))
+
+    def wake(self, prefix: str) -> Wake:
+        """Return a wake-up on this process's bus."""
+        return BusWake(prefix)
+
+    def job_wake(self) -> Wake:
+        """Return what a job's stream waits on between two reads of the job cache."""
+        return TimerWake()
+
+    keys = None
+
+
+class LocalConnector:
+    """The local user's session, served by their local engine."""
+
+    local = True
+
+    def __init__(self, config_files: Sequence[str] | None = None) -> None:
+        self.config_files = list(config_files or []) or None
+
+    def calls(self, session: Any) -> ConsoleCalls:
+        """Return calls to the local engine (started if need be), as stackctl makes them."""
+        import argparse
+
+        from hearth.cli import local_engine
+        args = argparse.Namespace(config_file=self.config_files, in_process=False)
+        return ConsoleCalls(local_engine.local_backend(args))
+
+    def wake(self, prefix: str) -> Wake:
+        """Return a wake-up on the local engine's bus socket."""
+        from hearth.bus import configured_socket_path
+        return ZmqWake(configured_socket_path(), prefix)
+
+    def job_wake(self) -> Wake:
+        """Return what a job's stream waits on between two reads of the job cache."""
+        return TimerWake()
+
+    @property
+    def keys(self) -> KeyAdmin:
+        """Return the agent keys and pillar of this user's master."""
+        return KeyAdmin(self.config_files)
+
+
+def exact_pattern(agent_id: str) -> str:
+    """Return the glob that matches ``agent_id`` alone (its wildcards taken literally)."""
+    return "".join(f"[{char}]" if char in "*?[]" else char for char in agent_id)
+
+
+class KeyAdmin:
+    """Agent keys and pillar through this user's master (every call on a worker thread)."""
+
+    def __init__(self, config_files: Sequence[str] | None) -> None:
+        self.config_files = config_files
+
+    def _master(self, call: Callable[[Any], Any]) -> Any:
+        from hearth.common.green import run_blocking
+        from hearth.master.client import client_from_args
+
+        def ask() -> Any:
+            with client_from_args(self.config_files) as client:
+                return call(client)
+        try:
+            return run_blocking(ask)
+        except exception.KeyFileError as error:
+            raise exception.NotSupported(feature=f"Agent keys without a hearth-master "
+                                                 f"({error})") from None
+
+    def list_keys(self) -> dict[str, list[str]]:
+        """Return the agent ids by category (accepted, pending, rejected, denied)."""
+        return self._master(lambda client: client.list_keys())
+
+    def act(self, verb: str, agent_id: str) -> list[str]:
+        """Accept, reject or delete the key of ``agent_id``; return the ids acted on."""
+        pattern = exact_pattern(agent_id)
+        if verb == "accept":
+            return self._master(lambda client: client.accept_key(pattern))
+        if verb in ("reject", "delete"):
+            return self._master(lambda client: getattr(client, f"{verb}_key")(pattern))
+        raise ValueError(f"unknown key action {verb!r}")
+
+    def pillar(self, agent_id: str) -> dict[str, Any]:
+        """Return the agent's compiled pillar (the master compiles it, as for the agent)."""
+        from hearth.common.green import run_blocking
+        from hearth.jobservice import JobService
+        from hearth.master.client import clients_from_args
+
+        service = JobService.for_local_user(client_factory=clients_from_args(self.config_files))
+        return run_blocking(lambda: service.agent_pillar(service.host_owner, agent_id))

@@ -1,0 +1,79 @@
+"""``stackctl console``: the console for one user, on 127.0.0.1, beside their local engine.
+
+Started by ``stackctl console`` as ``python -m hearth.console.local``, so
+that eventlet patches the process before anything else loads.  It serves
+the console on a loopback address only, with the local user's rights (the
+same as ``stackctl``'s: their local engine over its Unix socket, their
+master's client key for agent keys and pillar), and prints a one-time login
+link, as Jupyter does: whoever opens it first gets the session, and the link
+works no more.  It stops on SIGTERM or Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser (``stackctl console``'s options)."""
+    parser = argparse.ArgumentParser(prog="stackctl console",
+                                     description="Serve the web console for this user.")
+    add_arguments(parser)
+    parser.add_argument("--config-file", action="append", metavar="FILE", default=None,
+                        help="Configuration file (repeatable).")
+    return parser
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the console's own options (also ``stackctl console``'s)."""
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="Loopback address to listen on (default 127.0.0.1); the console "
+                             "has its user's rights, so it never listens elsewhere.")
+    parser.add_argument("--port", type=int, default=0,
+                        help="Port to listen on (default: a free one, printed).")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Serve the console until SIGTERM or Ctrl-C; return the exit code."""
+    args = build_parser().parse_args(argv)
+    from hearth.api.server import is_loopback
+    if not is_loopback(args.host):
+        print(f"ERROR: stackctl console listens on a loopback address only (it acts with "
+              f"your rights), not on {args.host}.", file=sys.stderr)
+        return 2
+    import eventlet
+    eventlet.monkey_patch()
+    import logging
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from hearth.common import config, exception
+    config.load(config_files=args.config_file)
+    from hearth.cli import local_engine
+    from hearth.console.app import Console, build_console
+    from hearth.console.connect import LocalConnector
+    from hearth.jobservice import LocalUser
+    connector = LocalConnector(args.config_file)
+    try:
+        connector.calls(None).list_stacks()  # the local engine starts now, or says why not
+    except exception.HearthException as error:
+        print(f"ERROR: {error}", file=sys.stderr)
+        return 1
+    console = Console(connector)
+    app = build_console(console)
+    secret = console.sessions.login_link(project=local_engine.LOCAL_PROJECT, token=None,
+                                             user=LocalUser.current().name)
+    sock = eventlet.listen((args.host, args.port))
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    root = f"http://{host}:{sock.getsockname()[1]}/console"
+    print(f"Hearth console for {LocalUser.current().name} at {root}\n"
+          f"Open this link to log in (it works once):\n    {root}/login?link={secret}",
+          flush=True)
+    from hearth.api.server import serve
+    serve(sock, app, None)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

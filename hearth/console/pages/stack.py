@@ -1,0 +1,105 @@
+"""One stack: its topology, resources, outputs and events, updated live; its template.
+
+The page shows the newest events; its stream (``.../stream?after=ID``)
+sends each later event as a table row, and the stack's status when it
+changes (with its outputs once an action ends).  The stream reads through
+the API and waits on the bus between reads (:mod:`hearth.console.wake`):
+the browser never polls.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Iterator
+from typing import Any
+
+from hearth.common import exception
+from hearth.console import sse, topology
+from hearth.console.app import PREFIX, Stream, View
+from hearth.console.render import render, url_part
+
+#: Events the page shows when it opens (newest first); later ones arrive live.
+SHOWN_EVENTS = 100
+#: Seconds a stream waits for the bus before reading anyway (another engine's action).
+CATCH_UP = 5.0
+
+
+def identity(view: View) -> str:
+    """Return ``name/id`` of the stack the URL names."""
+    return f"{view.params['stack_name']}/{view.params['stack_id']}"
+
+
+def _nested_links(resources: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
+    """Return ``{resource name: (nested stack name, id)}`` of the stack's nested stacks."""
+    return {r["resource_name"]: (r["nested_stack_name"], r["nested_stack_id"])
+            for r in resources if r.get("nested_stack_id")}
+
+
+def show(view: View) -> str:
+    """GET /stacks/{name}/{id}: the stack page."""
+    calls = view.calls
+    stack_identity = identity(view)
+    stack = calls.show_stack(stack_identity)
+    resources = sorted(calls.list_resources(stack_identity), key=lambda r: r["resource_name"])
+    events = calls.list_events(stack_identity, newest_first=True, limit=SHOWN_EVENTS)
+    picture = topology.layout(calls.stack_graph(stack_identity))
+    query = urllib.parse.urlencode({"after": events[0]["id"] if events else "",
+                                    "status": stack["stack_status"]})
+    stream_url = (f"{PREFIX}/stacks/{url_part(stack['stack_name'])}/{url_part(stack['id'])}"
+                  f"/stream?{query}")
+    return view.page("stack.html", stack=stack, resources=resources, events=events,
+                     picture=picture, nested=_nested_links(resources), stream_url=stream_url)
+
+
+def template(view: View) -> str:
+    """GET /stacks/{name}/{id}/template: the stack's template and environment."""
+    stack_identity = identity(view)
+    stack = view.calls.show_stack(stack_identity)
+    return view.page("stack_template.html", stack=stack,
+                     template=view.calls.get_template(stack_identity),
+                     environment=view.calls.get_environment(stack_identity))
+
+
+def stream(view: View) -> Stream:
+    """GET /stacks/{name}/{id}/stream: the stack's new events and status, as they come."""
+    return Stream(_follow(view, identity(view), view.req.get_param("after") or None,
+                          view.req.get_param("status") or None))
+
+
+def _follow(view: View, stack_identity: str, marker: str | None,
+            status: str | None) -> Iterator[bytes]:
+    calls = view.calls
+    wake = view.console.connector.wake("hearth/stack/")
+    try:
+        yield sse.retry(2000)
+        silent = 0.0
+        while True:
+            try:
+                events = calls.list_events(stack_identity, marker=marker)
+                stack = calls.stack_summary(stack_identity)
+            except exception.HearthException as error:
+                if getattr(error, "status", None) == 404:
+                    yield sse.event("gone", render("fragments/gone.html"))
+                    return
+                raise
+            for event in events:
+                yield sse.event("event", render("fragments/event_row.html", event=event))
+            if events:
+                marker = events[-1]["id"]
+            if stack["stack_status"] != status:
+                status = stack["stack_status"]
+                yield sse.event("stack", render("fragments/stack_status.html", stack=stack))
+                if not status.endswith("_IN_PROGRESS"):
+                    full = calls.show_stack(stack_identity)
+                    yield sse.event("outputs", render("fragments/outputs.html", stack=full))
+            if status == "DELETE_COMPLETE":
+                return
+            if wake.wait(CATCH_UP):
+                silent = 0.0
+                continue
+            silent += CATCH_UP
+            if silent >= sse.KEEPALIVE:
+                silent = 0.0
+                yield sse.comment("keep-alive")
+    finally:
+        wake.close()
