@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hearth.clouds.agent_files import ini_text
 from hearth.common import exception
 
 AGENT_PROGRAM = str(Path(sys.executable).with_name("hearth-agent"))
@@ -55,16 +56,6 @@ def master_settings(config_file: str | None) -> Any:
         raise exception.CloudConfigError(f"master_config {config_file}: no such file")
     return MasterSettings.from_conf(config.load(conf=cfg.ConfigOpts(),
                                                 config_files=[config_file]))
-
-
-def _ini(sections: Mapping[str, Mapping[str, Any]]) -> str:
-    """Return an oslo.config file of ``sections`` (``$`` doubled: oslo would interpolate it)."""
-    lines = []
-    for section, values in sections.items():
-        lines.append(f"[{section}]")
-        lines += [f"{key} = {str(value).replace('$', '$$')}" for key, value in values.items()
-                  if value is not None]
-    return "\n".join(lines) + "\n"
 
 
 @dataclass
@@ -140,7 +131,7 @@ class LocalSite:
                        master_port=self.master.port, master_auth_port=self.master.auth_port,
                        master_pubkey=master_public.decode(), root_dir=root)
         with open(self._path(name, "agent.conf"), "w", encoding="utf-8") as stream:
-            stream.write(_ini({"DEFAULT": {"state_path": self.node_dir(name)},
+            stream.write(ini_text({"DEFAULT": {"state_path": self.node_dir(name)},
                                "agent": options}))
         with open(os.path.join(root, "grains.json"), "w", encoding="utf-8") as stream:
             json.dump(dict(grains), stream, indent=2, sort_keys=True)

@@ -96,7 +96,8 @@ def _flag(value: Any) -> bool:
     return bool(value)
 
 
-def _number(key: str, body: Mapping[str, Any]) -> Any:
+def bound(key: str, body: Mapping[str, Any]) -> Any:
+    """Return a range or length bound as a number (as given when it is not one)."""
     value = body.get(key)
     if value is None or isinstance(value, bool):
         return value
@@ -130,7 +131,7 @@ def _constraint_from_definition(item: Any, allowed_names: frozenset[str]) -> con
                 raise exception.InvalidSchemaError(
                     message=f"Invalid key '{key}' for {name} constraint")
         first, second = _BOUND_KEYS[name]
-        return constr.CONSTRAINT_CLASSES[name](_number(first, body), _number(second, body),
+        return constr.CONSTRAINT_CLASSES[name](bound(first, body), bound(second, body),
                                                description=description)
     return constr.CONSTRAINT_CLASSES[name](body, description=description)
 

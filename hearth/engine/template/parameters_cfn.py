@@ -26,7 +26,7 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.engine import constraints as constr
-from hearth.engine.template.parameters import ParameterSchema
+from hearth.engine.template.parameters import ParameterSchema, bound
 
 #: CloudFormation type name -> schema type
 CFN_TYPES = {
@@ -46,23 +46,13 @@ _CONSTRAINT_KEYS: tuple[tuple[type[constr.Constraint], tuple[str, ...]], ...] = 
 )
 
 
-def _bound(definition: Mapping[str, Any], key: str) -> Any:
-    value = definition.get(key)
-    if value is None or isinstance(value, bool):
-        return value
-    try:
-        return constr.str_to_num(value)
-    except (ValueError, TypeError):
-        return value  # the constraint class reports "must be numeric"
-
-
 def _constraints(definition: Mapping[str, Any]) -> Iterator[constr.Constraint]:
     description = definition.get("ConstraintDescription")
     for constraint_class, keys in _CONSTRAINT_KEYS:
         if not any(key in definition for key in keys):
             continue
         if len(keys) == 2:
-            yield constraint_class(_bound(definition, keys[0]), _bound(definition, keys[1]),
+            yield constraint_class(bound(keys[0], definition), bound(keys[1], definition),
                                    description=description)
         else:
             yield constraint_class(definition[keys[0]], description=description)
