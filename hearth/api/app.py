@@ -184,7 +184,7 @@ OTHER_ROUTES: tuple[Route, ...] = (
         Op("GET", jobs.show, "Show a job: each agent's return and the missing ones",
            response="Job"),)),
     Route(f"{T}/agents", (
-        Op("GET", jobs.agents, "List the accepted agents with grains and last seen",
+        Op("GET", jobs.agents, "List the agents the project may target, with grains and last seen",
            response="AgentList"),)),
 )
 

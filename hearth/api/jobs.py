@@ -6,8 +6,9 @@ naming the function, the target and the reason), and answers the job once
 it is done (Salt's meaning of ``timeout``: how long to wait) or, with
 ``"async": true``, 202 with the job id at once.  ``GET .../jobs`` and
 ``GET .../jobs/{jid}`` show the project's own jobs (another project's job
-is 404).  ``GET .../agents`` lists the accepted agents with their grains
-and when they were last seen.
+is 404).  ``GET .../agents`` lists the accepted agents the project's
+publisher_acl lets it target (every agent for the admin role) with their
+grains and when they were last seen.
 
 Every decision is :class:`~hearth.jobservice.JobService`'s; the caller is
 the token's project (on stackctl's local engine, its user).  The service
@@ -72,7 +73,8 @@ def show(request: ApiRequest) -> dict[str, Any]:
 
 
 def agents(request: ApiRequest) -> dict[str, Any]:
-    """GET /agents: the accepted agents, their grains and when they were last seen."""
-    listing = _serve(request, lambda service, caller: service.list_agents(caller))
+    """GET /agents: the agents the project may target, their grains, when last seen."""
+    admin = request.ctx.is_admin
+    listing = _serve(request, lambda service, caller: service.list_agents(caller, admin))
     return {"agents": [{key: agent[key] for key in ("id", "grains", "connected", "last_seen")}
                        for agent in listing]}

@@ -97,6 +97,20 @@ class PublisherAcl:
         return [rule for glob, rules in self.rules.items()
                 if fnmatch.fnmatchcase(project, glob) for rule in rules]
 
+    def targetable(self, project: str, agents: list[AgentFacts],
+                   nodegroups: Mapping[str, Any] | None = None) -> list[str]:
+        """Return the sorted ids of the ``agents`` some rule lets ``project`` target.
+
+        Any function counts: a project that may only ``test.ping`` an agent
+        may still learn that it is there.  No rule, no agent.
+        """
+        selected: set[str] = set()
+        for rule in self.rules_for(project):
+            if rule.target == ANY_TARGET:
+                return sorted(agent.id for agent in agents)
+            selected.update(select(rule.target, "compound", agents, nodegroups))
+        return sorted(selected)
+
     def refusal(self, project: str, function: str, targeted: list[str],
                 agents: list[AgentFacts],
                 nodegroups: Mapping[str, Any] | None = None) -> str | None:

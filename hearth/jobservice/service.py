@@ -178,8 +178,17 @@ class JobService:
             job.pop("return", None)  # each agent's is under returns
         return job
 
-    def list_agents(self, caller: Caller) -> list[dict[str, Any]]:
-        """Return the accepted agents (id, grains, connected, last seen)."""
+    def list_agents(self, caller: Caller, admin: bool = False) -> list[dict[str, Any]]:
+        """Return the accepted agents the caller may know of (id, grains, connected, last seen).
+
+        The local user, and an API caller holding the admin role (``admin``:
+        it reads across projects, as Heat's ``global_tenant``), see every
+        agent; a project sees the agents its publisher_acl lets it target
+        with some function, matched on the master's facts as a publish is
+        (none without rules, or without a publisher_acl).
+        """
+        if isinstance(caller, ApiProject) and not admin:
+            return self._targetable_agents(caller)
         with self._client() as client:
             return client.list_agents()
 
@@ -390,6 +399,25 @@ class JobService:
         return [agent_facts.AgentRecord.from_listing(entry)
                 for entry in client.list_agents(pillar=pillar,
                                                 grains=agent_facts.needs_grains(targets))]
+
+    def _targetable_agents(self, caller: ApiProject) -> list[dict[str, Any]]:
+        """Return the master's listing of the agents ``caller``'s publisher_acl lets it target."""
+        from hearth.jobservice.publisher_acl import read_acl_file
+
+        path = self.settings.acl_file
+        acl = read_acl_file(path) if path else None
+        rules = acl.rules_for(caller.project_id) if acl is not None else []
+        if not rules:
+            return []
+        targets = [(rule.target, "compound") for rule in rules]
+        with self._client() as client:
+            listing = client.list_agents(
+                pillar=agent_facts.needs_pillar(targets, self.settings.nodegroups))
+        agents = [agent_facts.AgentRecord.from_listing(entry) for entry in listing]
+        visible = set(acl.targetable(caller.project_id, self._trusted(agents),
+                                     self.settings.nodegroups))
+        return [{key: value for key, value in entry.items() if key != "pillar"}
+                for entry in listing if entry["id"] in visible]
 
     def _trusted(self, agents: list[agent_facts.AgentRecord]) -> list[Any]:
         trust = self.settings.trust_agent_grains

@@ -8,6 +8,7 @@ answer is held against the schema the OpenAPI document names for it.
 import json
 import subprocess
 import time
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -27,6 +28,15 @@ proj-web:
       - 'test.(arg|sleep)'
 proj-ops:
   - '.*'
+proj-db:
+  - 'db*':
+      - pillar.items
+proj-webs:
+  - 'N@webs':
+      - test.ping
+proj-claimed:
+  - 'G@role:db':
+      - test.ping
 """
 
 
@@ -55,13 +65,52 @@ def error_of(answer):
     return body["error"]
 
 
+def listed_agents(answer):
+    assert answer.status_code == 200, answer.text
+    return {agent["id"]: agent for agent in answer.json()["agents"]}
+
+
 def test_agents_with_grains_and_last_seen(api):
-    answer = call(api, "proj-none", "GET", "/agents", "AgentList")
-    assert answer.status_code == 200
-    agents = {agent["id"]: agent for agent in answer.json()["agents"]}
+    agents = listed_agents(call(api, "proj-ops", "GET", "/agents", "AgentList"))
     assert sorted(agents) == ["db1", "db2", "web1", "web2", "web3"]
     assert agents["db1"]["grains"]["role"] == "db" and agents["db1"]["grains"]["id"] == "db1"
     assert all(agent["connected"] and agent["last_seen"] for agent in agents.values())
+    assert all(set(agent) == {"id", "grains", "connected", "last_seen"}
+               for agent in agents.values())
+
+
+@pytest.mark.parametrize(("project", "expected"), [
+    ("proj-web", ["db1", "db2", "web1", "web2", "web3"]),  # test.ping on any agent
+    ("proj-db", ["db1", "db2"]),                            # pillar.items on 'db*'
+    ("proj-webs", ["web1", "web2", "web3"]),                # a nodegroup
+    ("proj-none", []),                                      # no rule: none
+    ("proj-claimed", []),  # role is what the agents say of themselves, not the master's fact
+])
+def test_a_project_sees_the_agents_its_publisher_acl_lets_it_target(api, project, expected):
+    agents = listed_agents(call(api, project, "GET", "/agents", "AgentList"))
+    assert sorted(agents) == expected
+
+
+def test_the_admin_role_sees_every_agent(api):
+    token = subprocess.run(
+        [str(Path(STACKCTL).with_name("hearth-manage")), *api.files, "token-create",
+         "--project", "proj-none", "--role", "admin", "--format", "value"],
+        env=api.server.env, capture_output=True, text=True, timeout=60,
+        check=True).stdout.strip()
+    answer = requests.get(f"{api.server.url('proj-none')}/agents", timeout=60,
+                          headers={"X-Auth-Token": token})
+    assert sorted(listed_agents(answer)) == ["db1", "db2", "web1", "web2", "web3"]
+
+
+def test_another_projects_agents_or_a_bad_token_list_nothing(api):
+    # proj-db's token on proj-ops's URL, a made-up token, no token: refused, no agent named
+    url = f"{api.server.url('proj-ops')}/agents"
+    for headers, status in (({"X-Auth-Token": api.token("proj-db")}, 403),
+                            ({"X-Auth-Token": "not-a-token"}, 401), ({}, 401)):
+        answer = requests.get(url, headers=headers, timeout=60)
+        assert answer.status_code == status, answer.text
+        assert error_of(answer)["type"] in ("Forbidden", "InvalidTenant", "Unauthorized")
+        assert not any(agent in answer.text for agent in ("db1", "web1"))
 
 
 def test_run_a_job_and_find_it_again(api):
