@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from hearth.cli import command, output
 
@@ -29,12 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def list_versions(args: argparse.Namespace) -> int:
     """Print every template version with its type and aliases."""
-    remote = _remote(args)
-    if remote:
-        rows = remote.list_template_versions()
-    else:
-        from hearth.engine.template import versions
-        rows = [version.as_listing() for version in versions.all_versions()]
+    rows = _catalog(args).list_template_versions()
     output.listing(rows, ["version", "type", "aliases"], args.format,
                    headers=["Version", "Type", "Aliases"])
     return 0
@@ -42,22 +38,21 @@ def list_versions(args: argparse.Namespace) -> int:
 
 def list_functions(args: argparse.Namespace) -> int:
     """Print the functions of one template version with their descriptions."""
-    remote = _remote(args)
-    if remote:
-        rows = remote.list_template_functions(args.version, args.with_condition_functions)
-    else:
-        from hearth.engine.template import versions
-        version = versions.find_version(args.version)
-        rows = version.function_list(with_condition_functions=args.with_condition_functions)
+    rows = _catalog(args).list_template_functions(args.version, args.with_condition_functions)
     output.listing(rows, ["functions", "description"], args.format,
                    headers=["Functions", "Description"])
     return 0
 
 
-def _remote(args: argparse.Namespace) -> object | None:
-    """Return the API backend with ``--url``; None reads the local version table.
+def _catalog(args: argparse.Namespace) -> Any:
+    """Return the API backend with ``--url``, else the engine service's Catalog in-process.
 
-    The table needs no database, so embedded mode does not start an engine.
+    Both answer through :class:`~hearth.engine.service.catalog.Catalog` (an
+    unknown version is the same "not found"); the version table needs no
+    database, so without ``--url`` no engine is started or asked.
     """
-    from hearth.cli.backend import backend_url, get_backend
-    return get_backend(args) if backend_url(args) else None
+    from hearth.cli.backend import EmbeddedBackend, backend_url, get_backend
+    if backend_url(args):
+        return get_backend(args)
+    from hearth.engine.service.catalog import Catalog
+    return EmbeddedBackend(service=Catalog())

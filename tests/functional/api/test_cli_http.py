@@ -66,6 +66,20 @@ def test_template_listings_go_through_the_api(noauth_server, tmp_path, command):
     assert "Traceback" not in result.stderr
 
 
+def test_an_unknown_template_version_is_the_same_not_found_locally_and_over_http(
+        noauth_server, tmp_path):
+    # one answer (the engine service's Catalog): stackctl read the version
+    # table itself without --url and refused "stein" with another message
+    local_env = {**os.environ, "HEARTH_HOME": str(tmp_path / "embedded")}
+    local_env.pop("HEARTH_URL", None)
+    http_env = {**noauth_server.env, "HEARTH_URL": noauth_server.url("admin")}
+    answers = [subprocess.run([STACKCTL, "template-function-list", "stein"], env=env,
+                              capture_output=True, text=True, timeout=60)
+               for env in (local_env, http_env)]
+    assert [(result.returncode, result.stderr) for result in answers] == [
+        (1, "ERROR: Template with version stein not found\n")] * 2
+
+
 DISABLED_OUTPUT = """
 heat_template_version: 2016-10-14
 conditions:
