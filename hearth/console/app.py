@@ -67,7 +67,7 @@ class View:
             self._calls = self.console.connector.calls(self.session)
         return self._calls
 
-    def page(self, template: str, **context: Any) -> str:
+    def page(self, template: str, /, **context: Any) -> str:
         """Return the HTML of a page of the console (the layout's values added)."""
         return render(template, session=self.session, csrf_field=guard.CSRF_FIELD,
                       local=self.console.connector.local, prefix=PREFIX,

@@ -33,7 +33,7 @@ def show(view: View) -> str:
     agent_id = view.params["agent_id"]
     agent = next((a for a in view.calls.list_agents() if a["id"] == agent_id), None)
     if agent is None:
-        raise exception.NotFound(f"No accepted agent {agent_id!r}.")
+        raise exception.NotFound(message=f"No accepted agent {agent_id!r}.")
     pillar, pillar_error = None, None
     keys = view.console.connector.keys
     if keys is not None:
@@ -60,7 +60,8 @@ def key_action(view: View) -> Any:
         raise exception.Forbidden("Agent keys are managed by the master's owner "
                                   "(stackctl key-accept), not by an API project.")
     if verb not in KEY_VERBS:
-        raise exception.NotFound(f"No key action {verb!r}: one of {', '.join(KEY_VERBS)}.")
+        raise exception.NotFound(message=f"No key action {verb!r}: one of "
+                                         f"{', '.join(KEY_VERBS)}.")
     agent_id = view.field("agent_id")
     if not agent_id:
         raise exception.BadRequest(message="Name the agent whose key to act on.")

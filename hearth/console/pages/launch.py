@@ -61,7 +61,8 @@ def upload(view: View) -> Any:
 def _draft(view: View) -> dict[str, Any]:
     draft = view.session.drafts.get(view.params["draft"])
     if draft is None:
-        raise exception.NotFound("This launch form has expired: choose the template again.")
+        raise exception.NotFound(message="This launch form has expired: choose the template "
+                                         "again.")
     return draft
 
 

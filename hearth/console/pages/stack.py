@@ -61,7 +61,12 @@ def template(view: View) -> str:
 
 
 def stream(view: View) -> Stream:
-    """GET /stacks/{name}/{id}/stream: the stack's new events and status, as they come."""
+    """GET /stacks/{name}/{id}/stream: the stack's new events and status, as they come.
+
+    The stack is read before the stream starts, so one the session may not
+    see is the API's 404, not an empty stream.
+    """
+    view.calls.stack_summary(identity(view))
     return Stream(_follow(view, identity(view), view.req.get_param("after") or None,
                           view.req.get_param("status") or None))
 

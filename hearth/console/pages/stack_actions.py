@@ -50,7 +50,7 @@ def stack_page(view: View) -> str:
 def _verb(view: View) -> StackVerb:
     verb = VERBS.get(view.params["verb"])
     if verb is None:
-        raise exception.NotFound(f"No stack action {view.params['verb']!r}: one of "
+        raise exception.NotFound(message=f"No stack action {view.params['verb']!r}: one of "
                                  f"{', '.join(sorted(VERBS))}.")
     return verb
 

@@ -53,6 +53,8 @@ outputs:
 SCRIPT = "<script>document.title='pwned'</script>"
 IMAGE = "<img src=x onerror=\"document.title='pwned'\">"
 HOSTILE = {"heat_template_version": "2021-04-16",
+           "description": SCRIPT,
+           "parameters": {"motto": {"type": "string", "default": IMAGE + SCRIPT}},
            "resources": {IMAGE: {"type": "OS::Heat::TestResource",
                                  "properties": {"fail": True}}},
            "outputs": {SCRIPT: {"value": IMAGE}}}
@@ -215,6 +217,11 @@ def test_hostile_names_outputs_and_reasons_render_as_text(browser, api):
     assert page.inner_text("#outputs tr[data-output] th") == SCRIPT
     assert page.inner_text("#outputs tr[data-output] pre") == IMAGE
     assert IMAGE in page.inner_text("#events")  # the resource's name in its events
+    # the failure's reason names the resource: text in the cell, a value in the attribute
+    reasons = attributes(page, "#events tr[data-state='CREATE_FAILED']", "data-reason")
+    assert any(reason.endswith(f"Test Resource failed {IMAGE}") for reason in reasons), reasons
+    assert page.inner_text("#parameters pre") == f"{IMAGE}{SCRIPT}"
+    assert page.inner_text("main p.description") == SCRIPT
     assert page.locator("main img, main script").count() == 0
     assert page.title() != "pwned" and dialogs == []
     # a name the API refuses comes back as the API's words, as text
@@ -299,6 +306,15 @@ def test_accept_a_pending_key_and_ping_it_from_the_jobs_page(
     assert page.inner_text('#returns-body tr[data-agent="pending1"] pre') == "True"
     page.wait_for_selector("#job-done", timeout=30000)
     page.screenshot(path=str(screenshots / "job.png"), full_page=True)
+    # an agent's return is shown as text, however it reads
+    page.click("header >> text=Jobs")
+    page.fill("#target", "pending1")
+    page.fill("#function", "test.echo")
+    page.fill("#arguments", IMAGE)
+    page.click("#run")
+    page.wait_for_selector('#returns-body tr[data-agent="pending1"]', timeout=30000)
+    assert page.inner_text('#returns-body tr[data-agent="pending1"] pre') == IMAGE
+    assert page.locator("main img").count() == 0 and page.title() != "pwned"
     # the agent, with its grain shown as text
     page.click("header >> text=Agents")
     page.click('#agents a >> text=pending1')

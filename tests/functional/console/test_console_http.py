@@ -1,0 +1,196 @@
+"""The console's defences over real HTTP, for every page and action of its table.
+
+One hearth-api (tokens on, no master) serves the console; two projects log
+in with their tokens.  Each test walks :data:`hearth.console.pages.PAGES`,
+so a page added later is covered without a new test: every action refuses
+a request without the session's CSRF token or from another origin (and does
+nothing), every answer carries the security headers, no page shows a
+visitor without a session anything, and one project's session never reaches
+another's stack.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+import requests
+
+from hearth.console import guard
+from hearth.console.pages import PAGES
+from hearth.console.pages.stack_actions import VERBS
+from tests.functional.api.conftest import _start, _stop, create_token
+
+NONE_STACK = {"heat_template_version": "2021-04-16",
+              "resources": {"v": {"type": "OS::Heat::None"}}}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, sqlite_template):
+    """hearth-api with tokens, its console under /console."""
+    home = tmp_path_factory.mktemp("console-http")
+    shutil.copyfile(sqlite_template, home / "hearth.db")
+    server = _start(str(home))
+    yield server
+    _stop(server)
+
+
+class Browser:
+    """A logged-in session as a browser holds it: cookie, CSRF token, own origin."""
+
+    def __init__(self, server, project: str) -> None:
+        self.server = server
+        self.project = project
+        self.token = create_token(server.env, project)
+        self.http = requests.Session()
+        answer = self.http.post(f"{server.root}/console/login", allow_redirects=False,
+                                data={"token": self.token}, headers=self.origin, timeout=30)
+        assert answer.status_code == 303, answer.text
+        self.set_cookie = answer.headers["Set-Cookie"]
+        self.csrf = re.search(r'name="csrf_token" value="([^"]+)"',
+                              self.get("/stacks").text).group(1)
+
+    @property
+    def origin(self) -> dict[str, str]:
+        return {"Origin": self.server.root}
+
+    def get(self, path: str, **kwargs) -> requests.Response:
+        return self.http.get(f"{self.server.root}/console{path}", timeout=30,
+                             allow_redirects=False, **kwargs)
+
+    def post(self, path: str, data: dict, headers: dict) -> requests.Response:
+        return self.http.post(f"{self.server.root}/console{path}", data=data, headers=headers,
+                              timeout=30, allow_redirects=False)
+
+    def rest(self, method: str, path: str, **kwargs) -> requests.Response:
+        return requests.request(method, f"{self.server.url(self.project)}{path}", timeout=30,
+                                headers={"X-Auth-Token": self.token}, **kwargs)
+
+    def stack(self, name: str) -> tuple[str, str]:
+        answer = self.rest("POST", "/stacks", json={"stack_name": name, "template": NONE_STACK})
+        assert answer.status_code == 201, answer.text
+        return name, answer.json()["stack"]["id"]
+
+
+@pytest.fixture(scope="module")
+def owner(server):
+    return Browser(server, "proj-owner")
+
+
+@pytest.fixture(scope="module")
+def other(server):
+    return Browser(server, "proj-other")
+
+
+def concrete(path: str, values: dict[str, str]) -> list[str]:
+    """Return the paths of a page's template, one per verb for ``{verb}``."""
+    filled = path
+    for key, value in values.items():
+        filled = filled.replace("{" + key + "}", value)
+    if "{verb}" not in filled:
+        return [filled]
+    verbs = VERBS if "/stacks/" in path else ("accept", "reject", "delete")
+    return [filled.replace("{verb}", verb) for verb in verbs]
+
+
+def actions(values: dict[str, str]) -> list[str]:
+    """Return every action path of the console (the table's POST handlers), filled in."""
+    return [path for page in PAGES if page.post is not None and not page.public
+            for path in concrete(page.path, values)]
+
+
+def test_the_session_cookie_is_httponly_strict_and_holds_no_token(owner):
+    cookie = owner.set_cookie
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/console" in cookie
+    assert owner.token not in cookie
+
+
+def test_every_action_refuses_a_request_without_the_token_or_from_another_origin(owner):
+    name, stack_id = owner.stack("guarded")
+    values = {"stack_name": name, "stack_id": stack_id, "draft": "d", "jid": "j",
+              "agent_id": "a"}
+    paths = actions(values)
+    assert f"/stacks/{name}/{stack_id}/delete" in paths and "/logout" in paths
+    refused = {
+        "no CSRF token": ({}, owner.origin),
+        "a wrong CSRF token": ({"csrf_token": "x" * 43}, owner.origin),
+        "another origin": ({"csrf_token": owner.csrf}, {"Origin": "http://evil.example"}),
+        "a cross-site fetch": ({"csrf_token": owner.csrf}, {"Sec-Fetch-Site": "cross-site"}),
+        "an opaque origin": ({"csrf_token": owner.csrf}, {"Origin": "null"}),
+    }
+    for path in paths:
+        for why, (form, headers) in refused.items():
+            answer = owner.post(path, form, headers)
+            assert answer.status_code == 403, f"POST {path} with {why}: {answer.status_code}"
+            assert "Set-Cookie" not in answer.headers
+    # nothing was done: the stack is there, unsuspended; the session still works
+    stack = owner.rest("GET", f"/stacks/{name}/{stack_id}").json()["stack"]
+    assert stack["stack_status"] == "CREATE_COMPLETE"
+    assert owner.get("/stacks").status_code == 200
+    # the same action with the token from the console's own page is done
+    done = owner.post(f"/stacks/{name}/{stack_id}/delete", {"csrf_token": owner.csrf},
+                      owner.origin)
+    assert done.status_code == 303
+    assert owner.rest("GET", f"/stacks/{name}/{stack_id}").json()["stack"][
+        "stack_status"].startswith("DELETE")
+
+
+def test_logging_in_from_another_origin_is_refused(server, owner):
+    answer = requests.post(f"{server.root}/console/login", data={"token": owner.token},
+                           headers={"Origin": "http://evil.example"}, timeout=30,
+                           allow_redirects=False)
+    assert answer.status_code == 403 and "Set-Cookie" not in answer.headers
+
+
+def test_every_page_carries_the_security_headers_and_needs_a_session(server, owner):
+    name, stack_id = owner.stack("headers")
+    values = {"stack_name": name, "stack_id": stack_id, "draft": "d", "jid": "j",
+              "agent_id": "a"}
+    pages = [path for page in PAGES if page.get is not None
+             for path in concrete(page.path, values) if not path.endswith("/stream")]
+    for path in pages:
+        answer = owner.get(path)
+        # 400: the API's own answer where it has no master (agents, jobs); never a 5xx
+        assert answer.status_code in (200, 303, 400, 404), (path, answer.status_code,
+                                                            answer.text)
+        policy = answer.headers["Content-Security-Policy"]
+        assert policy == guard.CONTENT_SECURITY_POLICY, path
+        assert "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy
+        assert answer.headers["X-Frame-Options"] == "DENY"
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+        assert answer.headers["Cache-Control"] == "no-store"
+        if answer.headers.get("Content-Type", "").startswith("text/html"):
+            # no inline script in any page: every script is a file of the console's own
+            assert not re.search(r"<script(?![^>]*\bsrc=)", answer.text), path
+            assert not re.search(r"\son[a-z]+=", answer.text), path
+        anonymous = requests.get(f"{server.root}/console{path}", timeout=30,
+                                 allow_redirects=False)
+        if path != "/login":
+            assert anonymous.status_code == 303, path
+            assert anonymous.headers["Location"].endswith("/console/login")
+    stream = requests.get(f"{server.root}/console/stacks/{name}/{stack_id}/stream",
+                          timeout=30, allow_redirects=False)
+    assert stream.status_code == 403
+
+
+def test_a_project_never_reaches_another_projects_stack(owner, other):
+    name, stack_id = owner.stack("mine")
+    base = f"/stacks/{name}/{stack_id}"
+    assert name in owner.get("/stacks").text
+    assert name not in other.get("/stacks").text
+    for path in (base, f"{base}/template", f"{base}/update", f"{base}/delete"):
+        answer = other.get(path)
+        assert answer.status_code == 404, (path, answer.status_code)
+        assert "could not be found" in answer.text
+    # its live stream neither
+    stream = other.get(f"{base}/stream", stream=True)
+    assert stream.status_code == 404 and "could not be found" in stream.text
+    stream.close()
+    refused = other.post(f"{base}/delete", {"csrf_token": other.csrf}, other.origin)
+    assert refused.status_code == 404
+    # another project's CSRF token is no token of this session
+    crossed = owner.post(f"{base}/delete", {"csrf_token": other.csrf}, owner.origin)
+    assert crossed.status_code == 403
+    stack = owner.rest("GET", f"/stacks/{name}/{stack_id}").json()["stack"]
+    assert stack["stack_status"] == "CREATE_COMPLETE"
