@@ -22,9 +22,10 @@ import requests
 from tests.fixtures.agents import STACKCTL, MasterProcess, _environment, start_agents, stop_all
 from tests.functional.agents.api_client import MasterApi
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
-ACL = "proj-a:\n  - '.*'\nproj-b:\n  - '.*'\n"
+# proj-b may target only agents named web*: it is shown no other agent
+ACL = "proj-a:\n  - '.*'\nproj-b:\n  - 'web*':\n    - '.*'\n"
 WATCHED = """heat_template_version: 2021-04-16
 description: A stack the console launches and watches.
 parameters:
@@ -341,6 +342,8 @@ def test_a_project_never_sees_another_projects_stacks_or_jobs(browser, api, scre
     owner.screenshot(path=str(screenshots / "stacks.png"), full_page=True)
     owner.goto(f"{api.root}/console/jobs")
     assert jid in owner.inner_text("#jobs")
+    owner.goto(f"{api.root}/console/agents")
+    assert attributes(owner, "#agents tr[data-agent]", "data-agent") == ["pending1"]
     owner.context.close()
 
     page = log_in(browser, api, "proj-b")
@@ -351,6 +354,11 @@ def test_a_project_never_sees_another_projects_stacks_or_jobs(browser, api, scre
     assert jid not in page.inner_text("main")
     page.goto(f"{api.root}/console/jobs/{jid}")
     assert jid in page.inner_text("#error") and page.locator("#returns").count() == 0
+    page.goto(f"{api.root}/console/agents")
+    assert attributes(page, "#agents tr[data-agent]", "data-agent") == []
+    assert "pending1" not in page.inner_text("main")
+    page.goto(f"{api.root}/console/agents/pending1")
+    assert "pending1" in page.inner_text("#error") and page.locator("#grains").count() == 0
     page.goto(f"{api.root}/console/keys")
     assert "managed by the master's owner" in page.inner_text("main")
     page.context.close()
