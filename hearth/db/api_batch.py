@@ -39,7 +39,7 @@ _EVENT_COLUMNS = ("stack_id", "resource_name", "physical_resource_id", "resource
                   "resource_action", "resource_status", "resource_status_reason",
                   "resource_properties", "uuid", "created_at")
 _NEW_RESOURCE_COLUMNS = (*_STATE_COLUMNS, "name", "uuid", "stack_id", "type", "metadata",
-                         "requires", "created_at")
+                         "requires", "properties_data", "created_at")
 
 
 def _by_id(table: Any, **values: Any) -> Any:
@@ -92,8 +92,6 @@ class _Prepared:
             cursor.executemany(bound[0][0], [values for _sql, values in bound])
 
 
-_UPDATE_RESOURCE = _Prepared(_by_id(_RESOURCES, updated_at=bindparam("updated_at"), **{
-    name: bindparam(name) for name in _STATE_COLUMNS}))
 _INSERT_RESOURCE = _Prepared(_RESOURCES.insert().returning(_RESOURCES.c.id),
                              _NEW_RESOURCE_COLUMNS)
 _INSERT_INIT_RESOURCE = _Prepared(_RESOURCES.insert(), _NEW_RESOURCE_COLUMNS)
@@ -110,8 +108,25 @@ _UPDATE_STACK_STATE = _Prepared(
 # (another engine may have taken it for dead and taken the action over).
 _LOCK_HELD = exists().where(_LOCKS.c.stack_id == bindparam("lock_id"),
                             _LOCKS.c.engine_id == bindparam("engine_id"))
-_UPDATE_RESOURCE_FENCED = _Prepared(_by_id(_RESOURCES, updated_at=bindparam("updated_at"), **{
-    name: bindparam(name) for name in _STATE_COLUMNS}).where(_LOCK_HELD))
+
+
+def _resource_state_update(properties: bool, fenced: bool) -> _Prepared:
+    """Return the statement storing a resource's state columns.
+
+    With ``properties``, ``properties_data`` too (the properties the
+    resource's action stored, Heat's properties_data); ``fenced``, only
+    while the lock is held.
+    """
+    values = {name: bindparam(name) for name in _STATE_COLUMNS}
+    if properties:
+        values["properties_data"] = bindparam("properties_data")
+    statement = _by_id(_RESOURCES, updated_at=bindparam("updated_at"), **values)
+    return _Prepared(statement.where(_LOCK_HELD) if fenced else statement)
+
+
+# (with properties_data, fenced): the statement storing a resource's state
+_UPDATE_RESOURCE = {(properties, fenced): _resource_state_update(properties, fenced)
+                    for properties in (False, True) for fenced in (False, True)}
 _UPDATE_STACK_STATE_FENCED = _Prepared(
     _STACKS.update().where(_STACKS.c.id == bindparam("row_id"), _STACKS.c.deleted_at.is_(None),
                            _LOCK_HELD)
@@ -285,7 +300,8 @@ def resources_store_init(db: Database, stack_id: str,
     now = timeutils.utcnow()
     rows = [{"name": name, "uuid": uuid_, "stack_id": stack_id, "type": type_name,
              "action": "INIT", "status": "COMPLETE", "status_reason": "",
-             "physical_resource_id": None, "metadata": {}, "requires": [], "created_at": now}
+             "physical_resource_id": None, "metadata": {}, "requires": [],
+             "properties_data": None, "created_at": now}
             for name, uuid_, type_name in resources]
     if not rows:
         return {}
@@ -312,7 +328,8 @@ def resource_state_record(db: Database, resource_id: int | None,
     ``resource_id`` None inserts the resource (``resource_values`` then
     holds ``name``, ``uuid``, ``stack_id`` and ``type`` too), otherwise the
     state columns (action, status, status_reason, physical_resource_id) are
-    updated (EntityNotFound when it is gone).  ``data`` items are inserted
+    updated (EntityNotFound when it is gone), and ``properties_data`` when
+    ``resource_values`` has it (the properties stored by the action).  ``data`` items are inserted
     or replaced.  The event is recorded as
     :func:`hearth.db.api_events.event_create` does, purging the stack's
     oldest events past ``max_events_per_stack``.
@@ -331,19 +348,23 @@ def resource_state_record(db: Database, resource_id: int | None,
     event = _new_event(event_values)
     new_uuid, now = event["uuid"], event["created_at"]
     items = list(data)
+    update = _UPDATE_RESOURCE[False, fence is not None]
     if resource_id is None:
-        row = {"metadata": {}, "requires": [], **resource_values, "created_at": now}
+        row = {"metadata": {}, "requires": [], "properties_data": None, **resource_values,
+               "created_at": now}
     else:
         row = {**{name: resource_values[name] for name in _STATE_COLUMNS},
                "row_id": resource_id, "updated_at": now}
+        if "properties_data" in resource_values:
+            update = _UPDATE_RESOURCE[True, fence is not None]
+            row["properties_data"] = resource_values["properties_data"]
 
     def write(cursor: Any, dialect: Any) -> int:
         if resource_id is None:
             written = _INSERT_RESOURCE.run(cursor, dialect, row).fetchone()[0]
         else:
             written = resource_id
-            statement = _UPDATE_RESOURCE if fence is None else _UPDATE_RESOURCE_FENCED
-            if not statement.run(cursor, dialect, {**row, **_fenced(fence)}).rowcount:
+            if not update.run(cursor, dialect, {**row, **_fenced(fence)}).rowcount:
                 if fence is not None:
                     fence.check_lost(cursor, dialect)
                 raise exception.EntityNotFound(entity="Resource",

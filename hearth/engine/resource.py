@@ -29,6 +29,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol, runtime_checkable
 from hearth.common import exception
 from hearth.engine import attributes, properties, states, support
 from hearth.engine.resources.store import ResourceStore
+from hearth.engine.resources.stored_properties import comparable
 from hearth.engine.template import function
 from hearth.engine.template.context import ResolutionContext
 
@@ -134,6 +135,11 @@ class Resource:
         self.attributes = attributes.Attributes(name, self.attributes_schema,
                                                 self._resolve_any_attribute)
         self._metadata: Any = None
+        #: the resolved properties its last create, adopt or update was given
+        #: (:mod:`hearth.engine.resources.stored_properties`); None before any
+        self.stored_properties: Any = None
+        #: True while they are kept but not written yet (the next state change writes them)
+        self.properties_unwritten = False
 
     # --- construction helpers -----------------------------------------------
 
@@ -332,6 +338,18 @@ class Resource:
 
     # --- deciding between in-place update and replacement -------------------
 
+    def frozen_definition(self) -> Any:
+        """Return the definition with the properties stored by the last action (Heat's).
+
+        What an update compares the new definition with: a property that
+        reads another resource keeps the value it had then.  A resource with
+        no stored properties (never acted on) gives its definition as it is.
+        """
+        if self.stored_properties is None:
+            return self.t
+        return self.t.freeze(properties=self.stored_properties.values)
+
+
     def needs_replace(self, after_props: properties.Properties) -> bool:
         """Return whether the new properties force a replacement regardless of the diff."""
         return False
@@ -377,25 +395,34 @@ class Resource:
             raise UpdateReplace(self.name)
         return definition_digest(before) != definition_digest(after)
 
-    def update_diffs(self, after: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Return (tmpl_diff, prop_diff) between the current definition and ``after``.
+    def update_diffs(self, after: Any, before: Any = None
+                     ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Return (tmpl_diff, prop_diff) between ``before`` and ``after``, as Heat.
 
-        Raises UpdateReplace when a changed property is not update_allowed
-        (or a type hook asks for it) and NotSupported when it is immutable.
+        ``before`` is the definition the resource has now (by default its
+        :meth:`frozen_definition`).  Raises NotSupported when a changed
+        property is immutable, UpdateReplace when the type asks for a
+        replacement (:meth:`needs_replace_with_prop_diff`,
+        :meth:`needs_replace_with_tmpl_diff`) or a changed property is not
+        update_allowed.
         """
+        before = self.frozen_definition() if before is None else before
+        before_props = self.make_properties(before)
         after_props = self.make_properties(after)
-        prop_diff = self.properties.update_allowed_diff(after_props)
-        immutable = self.properties.immutable_keys(prop_diff)
+        prop_diff = before_props.update_allowed_diff(after_props)
+        immutable = before_props.immutable_keys(prop_diff)
         if immutable:
             raise exception.NotSupported(
                 feature=f"Update to properties {', '.join(immutable)} of {self.name} "
                         f"({self.type_name})")
+        before_digest = definition_digest(before)
         tmpl_diff = {key: value for key, value in definition_digest(after).items()
-                     if key != "properties" and definition_digest(self.t).get(key) != value}
-        if (self.properties.replacement_keys(prop_diff)
-                or self.needs_replace_with_prop_diff(set(prop_diff), after_props,
-                                                     self.properties)
+                     if key != "properties" and before_digest.get(key) != value}
+        if ((prop_diff and self.needs_replace_with_prop_diff(set(prop_diff), after_props,
+                                                               before_props))
                 or self.needs_replace_with_tmpl_diff(tmpl_diff)):
+            raise UpdateReplace(describe(self))
+        if before_props.replacement_keys(prop_diff):
             raise UpdateReplace(self.name)
         return tmpl_diff, prop_diff
 
@@ -447,11 +474,29 @@ class Resource:
 
 
 def definition_digest(definition: Any) -> dict[str, Any]:
-    """Return the resolved, comparable parts of a resource definition."""
+    """Return the resolved, comparable parts of a resource definition.
+
+    The properties as the database gives stored ones back (JSON: tuples as
+    lists), so that stored and resolved values compare equal.
+    """
     if definition is None:
         return {}
     keys = ("type", "properties", "metadata", "deletion_policy", "update_policy")
-    return {key: function.resolve(getattr(definition, key, None)) for key in keys}
+    digest = {key: function.resolve(getattr(definition, key, None)) for key in keys}
+    digest["properties"] = comparable(digest["properties"])
+    return digest
+
+
+def describe(resource: Any) -> str:
+    """Return how Heat names a resource in messages.
+
+    ``Class "name" [physical id] Stack "stack" [stack id]``, the physical id
+    only once there is one.
+    """
+    physical = f" [{resource.resource_id}]" if resource.resource_id is not None else ""
+    stack = resource.stack
+    return (f'{type(resource).__name__} "{resource.name}"{physical} '
+            f'Stack "{getattr(stack, "name", None)}" [{getattr(stack, "id", None)}]')
 
 
 def now(stack: StackView) -> float:

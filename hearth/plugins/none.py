@@ -43,7 +43,8 @@ class NoneResource(resource.Resource):
         """Never update and never replace."""
         return False
 
-    def update_diffs(self, after: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    def update_diffs(self, after: Any, before: Any = None
+                     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Report no differences: nothing is ever replaced."""
         return {}, {}
 

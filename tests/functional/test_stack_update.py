@@ -320,14 +320,20 @@ def test_update_preview_classifies(service):
     changes = service.preview_update_stack(CTX, stack_id, template=new,
                                            params={"v": "two"})["resource_changes"]
     names = {kind: [r["resource_name"] for r in items] for kind, items in changes.items()}
-    assert names == {"added": ["d"], "deleted": [], "replaced": ["a"], "updated": [],
-                     "unchanged": ["b"]}
+    # as Heat 27.0.1: b reads the replaced a (get_resource), so the update will update it
+    assert names == {"added": ["d"], "deleted": [], "replaced": ["a"], "updated": ["b"],
+                     "unchanged": []}
     assert changes["replaced"][0]["resource_type"] == "OS::Heat::TestResource"
     assert (changes["added"][0]["resource_action"],
             changes["added"][0]["resource_status"]) == ("INIT", "COMPLETE")
     changes = service.preview_update_stack(CTX, stack_id, existing=True,
                                            params={"v": "three"})["resource_changes"]
-    assert [r["resource_name"] for r in changes["updated"]] == ["a"]
+    assert [r["resource_name"] for r in changes["updated"]] == ["a", "b"]  # as Heat 27.0.1
+    assert changes["unchanged"] == []
+    same = service.preview_update_stack(CTX, stack_id, template=BASE)["resource_changes"]
+    # nothing b reads changes: unchanged (Heat 27.0.1 says 'updated' for b, reading every
+    # resource another reads as not made yet; the update itself leaves b alone)
+    assert [r["resource_name"] for r in same["unchanged"]] == ["a", "b"]
     without_b = BASE.replace("  b:\n    type: OS::Heat::TestResource\n"
                              "    properties: {value: {get_resource: a}}\n", "")
     changes = service.preview_update_stack(CTX, stack_id, template=without_b)
@@ -370,7 +376,7 @@ def test_stackctl_stack_update(hearth_home, tmp_path):
     import json
     rows = json.loads(preview.stdout)
     assert {(r["change"], r["resource_name"]) for r in rows} == {
-        ("replaced", "a"), ("unchanged", "b")}
+        ("replaced", "a"), ("updated", "b")}  # b reads a's id (as Heat 27.0.1)
     updated = stackctl(hearth_home, "stack-update", "--existing", "-P", "v=two", "cli")
     assert updated.returncode == 0, updated.stderr
     assert "Stack cli UPDATE_COMPLETE" in updated.stdout

@@ -259,6 +259,7 @@ def create(resource: Any) -> Task:
     if start is None:
         yield from paused_at_hook(resource, CREATE, "pre-create")
     resource.validate()
+    keep_properties(resource)  # as Heat: stored as the create starts
     yield from recorded(resource, CREATE, plugin_steps(resource, CREATE, start=start), reason)
     yield from paused_at_hook(resource, CREATE, "post-create")
 
@@ -324,14 +325,15 @@ def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = N
     # as Heat: every resource an update reaches may pause first, changed or not
     yield from paused_at_hook(resource, UPDATE, "pre-update")
     after_props = resource.make_properties(after)
+    before = resource.frozen_definition() if before is None else before
     try:
         if not resource.same_type(getattr(after, "type", resource.type_name)):
             raise exception.UpdateReplace(resource.name)
-        if not resource._needs_update(after, before or resource.t, after_props,
-                                      resource.properties, prev_resource):
+        if not resource._needs_update(after, before, after_props,
+                                      resource.make_properties(before), prev_resource):
             return
         try:
-            tmpl_diff, prop_diff = resource.update_diffs(after)
+            tmpl_diff, prop_diff = resource.update_diffs(after, before)
         except exception.UpdateReplace as replace:
             if not restricted(resource, "replace"):
                 # as Heat: a change the plug-in cannot take in place is an update
@@ -345,11 +347,26 @@ def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = N
     check_restricted(resource, "update")
     after_props.validate()
     start, reason = continued_start(resource, UPDATE)
-    yield from recorded(resource, UPDATE,
-                        plugin_steps(resource, UPDATE, after, tmpl_diff, prop_diff, start=start),
-                        reason)
-    resource.t, resource.properties = after, after_props
+    steps = plugin_steps(resource, UPDATE, after, tmpl_diff, prop_diff, start=start)
+    yield from recorded(resource, UPDATE, _taking(resource, after, after_props, steps), reason)
     yield from paused_at_hook(resource, UPDATE, "post-update")
+
+
+def _taking(resource: Any, after: Any, after_props: Any, steps: Iterable[Any]) -> Task:
+    """Run an update's ``steps``, then take definition ``after`` and keep its properties.
+
+    As Heat: the properties an update stores are resolved once the plug-in
+    is done, and written with the UPDATE_COMPLETE state.
+    """
+    yield from steps
+    resource.t, resource.properties = after, after_props
+    keep_properties(resource)
+
+
+def keep_properties(resource: Any) -> None:
+    """Keep the resource's resolved properties (:func:`stored_properties.keep`)."""
+    from hearth.engine.resources import stored_properties
+    stored_properties.keep(resource)
 
 
 def prepare_for_replace(resource: Any, after: Any = None) -> Task:
@@ -433,16 +450,24 @@ def mask(value: Any, secrets: Iterable[str]) -> Any:
     return value
 
 
-def event_properties(resource: Any, secrets: Iterable[str]) -> dict[str, Any]:
-    """Return the resource's resolved properties for an event, secrets masked.
+def event_secrets(resource: Any) -> list[str]:
+    """Return the values only events hide (signal tokens: ``event_secret_values()``).
 
-    Besides ``secrets``, the values only events hide (signal tokens: the
-    ``event_secret_values()`` of the stack's secret keepers) are masked.
+    Those of the secret keepers of the resource's stack.
+    """
+    keepers = getattr(resource.stack, "secret_keepers", ())
+    return [value for keeper in keepers
+            for value in getattr(keeper, "event_secret_values", list)()]
+
+
+def event_properties(resource: Any, secrets: Iterable[str]) -> dict[str, Any]:
+    """Return the resource's definition's properties, resolved now, secrets masked.
+
+    Besides ``secrets``, the values only events hide (:func:`event_secrets`)
+    are masked.
     """
     from hearth.engine.template import function
-    keepers = getattr(resource.stack, "secret_keepers", ())
-    secrets = [*secrets, *(value for keeper in keepers
-                           for value in getattr(keeper, "event_secret_values", list)())]
+    secrets = [*secrets, *event_secrets(resource)]
     try:
         values = function.resolve(dict(getattr(resource.t, "properties", None) or {}))
     except Exception:  # noqa: BLE001 - an unresolvable property must not stop the event

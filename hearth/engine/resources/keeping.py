@@ -60,7 +60,11 @@ def adopt_steps(resource: Any, resource_data: Mapping[str, Any] | None) -> Task:
 
 
 def adopt(resource: Any, resource_data: Mapping[str, Any] | None) -> Task:
-    """Run ADOPT on a new resource: IN_PROGRESS, the adopt steps, COMPLETE or FAILED."""
+    """Run ADOPT on a new resource: IN_PROGRESS, the adopt steps, COMPLETE or FAILED.
+
+    As Heat, the resource's properties are stored as the adopt starts.
+    """
+    resource_actions.keep_properties(resource)
     yield from resource_actions.recorded(resource, ADOPT, adopt_steps(resource, resource_data))
 
 

@@ -22,7 +22,9 @@ from hearth.db import api_batch, models
 from hearth.db.session import Database
 from hearth.engine.resource import keeps_progress
 from hearth.engine.resources import actions as resource_actions
+from hearth.engine.resources import stored_properties
 from hearth.engine.resources.store_db import DbResourceStore
+from hearth.engine.resources.stored_properties import StoredProperties
 from hearth.engine.scheduler import green_sleep
 
 if TYPE_CHECKING:
@@ -142,6 +144,7 @@ class Stack:
             resource.action, resource.status = row.action, row.status
             resource.status_reason = row.status_reason
             resource.resource_id = row.physical_resource_id
+            resource.stored_properties = StoredProperties.from_column(row.properties_data)
             #: when the state was stored (a continued walk tells its own failures by it)
             resource.stored_at = row.updated_at or row.created_at
 
@@ -183,6 +186,10 @@ class Stack:
     def record_resource_state(self, resource: Any, starting: bool = False) -> None:
         """Persist a resource's state, its event and its held-back data in one write.
 
+        The properties the resource's action stored
+        (:mod:`hearth.engine.resources.stored_properties`), when kept since
+        its last write, go in the same write; the event shows them.
+
         ``starting``: an action starts (its plug-in's stored progress of the
         action before is removed in the same write, for the types that keep
         progress: :func:`hearth.engine.resource.keeps_progress`).
@@ -204,9 +211,12 @@ class Stack:
                   "type": resource.type_name}
         if resource.db_id is None:
             values.update(name=resource.name, uuid=resource.uuid, stack_id=self.id)
+        unwritten = stored_properties.take_unwritten(resource)
+        if unwritten is not None:
+            values["properties_data"] = unwritten
         event = self.event_values(resource.name, resource.resource_id, resource.type_name,
                                   resource.action, resource.status, resource.status_reason,
-                                  resource_actions.event_properties(resource, self.secrets()))
+                                  stored_properties.event_view(resource, self.secrets()))
         resource.db_id, _event_uuid = api_batch.resource_state_record(
             self.db, resource.db_id, values, event, data=self.store.take_pending(resource),
             clear_progress=starting and keeps_progress(type(resource)), fence=self.fence,

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.db import api_resources, api_stacks
+from hearth.engine.resources.stored_properties import StoredProperties
 from hearth.engine.stacks.prepare import StackIdentity, rebuild
 from hearth.engine.states import COMPLETE, DELETE, FAILED, INIT
 from hearth.engine.template import function
@@ -265,6 +266,7 @@ def _load(stack: Stack) -> tuple[dict[str, list[Resource]], set[int]]:
         resource.action, resource.status = row.action, row.status
         resource.status_reason = row.status_reason
         resource.resource_id = row.physical_resource_id
+        resource.stored_properties = StoredProperties.from_column(row.properties_data)
         result.setdefault(row.name, []).append(resource)
     return result, described
 

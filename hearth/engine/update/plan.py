@@ -77,6 +77,9 @@ def exists(resource: Any) -> bool:
 def change_of(resource: Any, after: Any, after_class: type | None = None) -> str:
     """Return how ``resource`` changes to definition ``after``: replaced, updated or unchanged.
 
+    As Heat, ``after`` (resolved now) is compared with the properties the
+    resource's last action stored (:meth:`~hearth.engine.resource.Resource.frozen_definition`).
+
     ``after_class`` is the class the new environment gives ``after``'s type:
     another plug-in than the resource's is a replacement.
 
@@ -87,30 +90,47 @@ def change_of(resource: Any, after: Any, after_class: type | None = None) -> str
             or (after_class is not None and not resource.same_implementation(after_class))):
         return REPLACED
     try:
+        before = resource.frozen_definition()
         after_props = resource.make_properties(after)
-        if not resource._needs_update(after, resource.t, after_props, resource.properties):
+        if not resource._needs_update(after, before, after_props,
+                                      resource.make_properties(before)):
             return UNCHANGED
-        resource.update_diffs(after)
+        resource.update_diffs(after, before)
     except exception.UpdateReplace:
         return REPLACED
     return UPDATED
 
 
 def classify(current: Mapping[str, Any], definitions: Mapping[str, Any],
-             class_of: Callable[[str, Any], type] | None = None) -> dict[str, list[str]]:
+             class_of: Callable[[str, Any], type] | None = None,
+             order: Iterable[str] | None = None,
+             forget: Callable[[str], None] | None = None) -> dict[str, list[str]]:
     """Return ``{change: [resource names]}`` for ``current`` live resources -> ``definitions``.
 
     ``class_of(name, definition)`` gives the class the new environment gives
     a definition (another plug-in than the live one's is a replacement).
+    ``order`` names the definitions dependencies first (default: as
+    given); ``forget(name)`` is called for each one found added, replaced or
+    updated, before any resource reading it is compared: what the update
+    will make of it is not known yet, so the caller makes what it gives
+    unknown (as in Heat's preview; a resource reading only unchanged ones is
+    compared with their values now).
     """
     result: dict[str, list[str]] = {change: [] for change in CHANGES}
-    for name, after in definitions.items():
+    for name in (definitions if order is None else order):
+        after = definitions[name]
         resource = current.get(name)
         if not exists(resource):
-            result[ADDED].append(name)
-            continue
-        after_class = None if class_of is None else class_of(name, after)
-        result[change_of(resource, after, after_class)].append(name)
+            change = ADDED
+        else:
+            after_class = None if class_of is None else class_of(name, after)
+            change = change_of(resource, after, after_class)
+        result[change].append(name)
+        if change != UNCHANGED and forget is not None:
+            forget(name)
+    position = {name: index for index, name in enumerate(definitions)}
+    for change in (ADDED, REPLACED, UPDATED, UNCHANGED):
+        result[change].sort(key=position.__getitem__)
     result[DELETED] = [name for name, resource in current.items()
                        if name not in definitions and exists(resource)]
     return result

@@ -28,6 +28,7 @@ swaps one back in place of a failed replacement) or the stack's delete.
 
 from __future__ import annotations
 
+import graphlib
 import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -362,9 +363,29 @@ def resource_summary(resource: Any, stack_row: Any, required_by: list[str],
 
 
 def preview_update(current: Stack, target: Stack) -> dict[str, Any]:
-    """Return Heat's update preview: ``{"resource_changes": {change: [resource objects]}}``."""
+    """Return Heat's update preview: ``{"resource_changes": {change: [resource objects]}}``.
+
+    Each resource is compared with what its last action stored, in
+    dependency order; a resource found changed reads, for those after it, as
+    one not made yet (its reference is its name, its attributes what a new
+    one gives), as in Heat's preview, so that a resource reading it is
+    previewed as the update will find it: updated or replaced.
+    """
     updater = StackUpdate(target, current.resources)
-    changes = update_plan.classify(updater.current, target.definitions, updater.new_class)
+    live = dict(target.resources)
+
+    def forget(name: str) -> None:
+        target.resources[name] = target.make_resource(name, target.definitions[name])
+
+    order = graphlib.TopologicalSorter(
+        {name: set(needs) for name, needs in target.requires().items()}).static_order()
+    try:
+        changes = update_plan.classify(updater.current, target.definitions, updater.new_class,
+                                       [name for name in order if name in target.definitions],
+                                       forget)
+    finally:
+        target.resources.clear()
+        target.resources.update(live)
     new_users = required_by(target.definitions)
     old_users = required_by({n: r.t for n, r in updater.current.items()})
     result = {}

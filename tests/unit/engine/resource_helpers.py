@@ -8,6 +8,7 @@ until its resource exists.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +57,10 @@ class Definition:
     condition: Any = None
     description: str = ""
     line: int | None = None
+
+    def freeze(self, **overrides: Any) -> Definition:
+        """Return a copy with fields set to plain values (as ResourceDefinition.freeze)."""
+        return dataclasses.replace(self, **overrides)
 
 
 class GetAttr(function.Function):
