@@ -13,6 +13,7 @@ from typing import Any
 
 import eventlet
 import eventlet.event
+import eventlet.queue
 import eventlet.semaphore
 import eventlet.tpool
 
@@ -60,6 +61,10 @@ def spawn_after(seconds: float, fn: Callable[..., Any], *args: Any, **kwargs: An
 def green_sleep(seconds: float) -> None:
     """Let other green threads run for ``seconds`` (the default ``sleep``)."""
     eventlet.sleep(seconds)
+
+
+class Queue(eventlet.queue.LightQueue):
+    """An unbounded green queue: ``put`` never waits, ``get`` waits for an item."""
 
 
 class Event:

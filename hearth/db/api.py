@@ -1,12 +1,14 @@
-"""The database API: every function the engine, the API and the CLI may call.
+"""The database API in one namespace: every ``api_<noun>`` module's functions, for tests.
 
-Call style (the only one): ``api.<noun>_<verb>(db, ...)`` where ``db`` is a
-:class:`hearth.db.session.Database` handle (``session.get_database(url)``).
-Each function runs in its own short transaction and returns detached model
-objects (plain attribute access; no lazy loading) or plain values.  Lookups
-that find nothing raise :class:`hearth.common.exception.EntityNotFound`
-(``StackNotFound`` for stacks).  The functions live in one module per noun;
-this module gathers them.
+Hearth's own code imports the module of the noun it touches
+(``api_stacks.stack_get(db, ...)``, see :mod:`hearth.db`); this module
+gathers them so that a test or a script can say ``api.stack_get(db, ...)``.
+``db`` is a :class:`hearth.db.session.Database` handle
+(``session.get_database(url)``).  Each function runs in its own short
+transaction and returns detached model objects (plain attribute access; no
+lazy loading) or plain values.  Lookups that find nothing raise
+:class:`hearth.common.exception.EntityNotFound` (``StackNotFound`` for
+stacks).
 """
 
 from hearth.db.api_engines import (

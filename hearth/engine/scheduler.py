@@ -32,10 +32,8 @@ from collections.abc import Callable, Generator, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import eventlet.queue
-
 from hearth.common import exception
-from hearth.common.green import Event, green_sleep, run_blocking, spawn
+from hearth.common.green import Event, Queue, green_sleep, run_blocking, spawn
 
 __all__ = ["BACKOFF_FACTOR", "Direction", "Event", "GraphWalker", "NodeState", "Task",
            "TaskRunner", "WalkResult", "green_sleep", "ordered_edges", "poll_limits",
@@ -216,7 +214,7 @@ class GraphWalker:
         self._ready: deque[Hashable] = deque(n for n, count in self.pending.items() if not count)
         self._running: dict[Hashable, TaskRunner] = {}
         self._group_running: dict[str, int] = {}
-        self._finished: eventlet.queue.LightQueue = eventlet.queue.LightQueue()
+        self._finished = Queue()
         self._stopping = False
 
     # --- public -----------------------------------------------------------
