@@ -77,7 +77,7 @@ postgres-deps:
 sshd-deps:
 	@sh tools/ensure-sshd.sh
 
-## graphviz-deps: install Debian's graphviz (the dot program) when it is missing (stack-graph SVG/PNG)
+## graphviz-deps: install Debian's graphviz (the dot program) when it is missing (stack-graph SVG/PNG, the guide's pictures)
 graphviz-deps:
 	@sh tools/ensure-graphviz.sh
 

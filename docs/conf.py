@@ -16,8 +16,10 @@ version = release = __version__
 
 extensions = [
     "oslo_config.sphinxext",   # .. show-options:: (the configuration reference)
-    "hearth_sphinx",           # .. hearth-api-reference:: (from the OpenAPI document)
+    "hearth_sphinx",           # .. hearth-api-reference::, .. hearth-layers::
+    "sphinx.ext.graphviz",     # renders .. hearth-layers:: with Graphviz's dot
 ]
+graphviz_output_format = "svg"
 
 root_doc = "index"
 exclude_patterns = ["_build", "examples/README.rst"]

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install Debian's graphviz package (the `dot` program) when it is missing.
-# `stackctl stack-graph --format svg|png` and the API's .../graph endpoint render
-# with it; DOT text needs nothing.  Without it (and not root) those formats fail
+# `stackctl stack-graph --format svg|png`, the API's .../graph endpoint and the
+# guide's picture of the packages (`make docs`) render with it; DOT text needs nothing.  Without it (and not root) those formats fail
 # with a clear error and their tests are skipped.
 set -e
 if command -v dot >/dev/null 2>&1; then

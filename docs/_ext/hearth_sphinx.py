@@ -5,19 +5,27 @@ OpenAPI document the API serves (:func:`hearth.api.openapi.build_document`,
 itself built from the routes table), so the reference cannot drift from
 the code.  Routes that only redirect a bare stack name to its canonical URL
 are summarised in one paragraph instead of being listed twice.
+
+``.. hearth-layers::`` draws the packages and the imports between them as
+they are when the guide is built (``tools/draw_layers.py``; Graphviz
+renders it through ``sphinx.ext.graphviz``).
 """
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
 from typing import Any
 
 from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.application import Sphinx
+from sphinx.ext.graphviz import graphviz
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import nested_parse_with_titles
 
 REDIRECT_SCHEMA = "#/components/schemas/Redirect"
+LAYERS_TOOL = Path(__file__).resolve().parents[2] / "tools" / "draw_layers.py"
 
 
 def _is_redirect(operation: dict[str, Any]) -> bool:
@@ -82,7 +90,30 @@ class ApiReference(SphinxDirective):
         return list(container.children)
 
 
+def layers_dot() -> str:
+    """Return the DOT text of the layers, drawn by tools/draw_layers.py from the code."""
+    spec = importlib.util.spec_from_file_location("draw_layers", LAYERS_TOOL)
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool.render(tool.package_graph())
+
+
+class LayersPicture(SphinxDirective):
+    """``.. hearth-layers::``: the package import graph, drawn when the guide is built."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        """Return a Graphviz node of the picture."""
+        node = graphviz()
+        node["code"] = layers_dot()
+        node["options"] = {"docname": self.env.docname}
+        node["alt"] = "Hearth's packages and the imports between them"
+        return [node]
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the directives."""
     app.add_directive("hearth-api-reference", ApiReference)
+    app.add_directive("hearth-layers", LayersPicture)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

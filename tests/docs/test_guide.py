@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -28,6 +29,10 @@ def test_the_guide_builds_without_warnings(tmp_path):
     assert "/v1/{tenant_id}/stacks/{stack_name}/{stack_id}/graph" in reference
     operations = (tmp_path / "html" / "operations.html").read_text()
     assert "group_commit_delay" in operations   # generated from oslo.config
+    architecture = (tmp_path / "html" / "architecture.html").read_text()
+    picture = re.search(r'<object data="(_images/graphviz-\w+\.svg)"', architecture)
+    assert picture, "the packages' picture (.. hearth-layers::) is missing"
+    assert "hearth.engine.template" in (tmp_path / "html" / picture.group(1)).read_text()
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[page.name for page in PAGES])
