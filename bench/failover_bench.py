@@ -24,6 +24,7 @@ Exits 1 when a round fails its checks.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import sys
@@ -67,10 +68,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="how long the job runs on each agent")
     parser.add_argument("--fast", action="store_true",
                         help="the tests' short timings instead of Hearth's defaults")
+    parser.add_argument("--work", help="keep the masters' and agents' directories (logs) here "
+                                       "instead of a temporary directory")
     args = parser.parse_args(argv)
     ids = [f"agent{number:03d}" for number in range(args.agents)]
     failures, results = 0, []
-    with tempfile.TemporaryDirectory(prefix="hearth-failover-") as work, \
+    with (contextlib.nullcontext(args.work) if args.work else
+          tempfile.TemporaryDirectory(prefix="hearth-failover-")) as work, \
             private_postgres() as db_url:
         masters = start_masters(Path(work), db_url, extra=FAST_MASTERS if args.fast else "",
                                 fast=args.fast)
@@ -94,7 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 problems = check(result)
                 failures += bool(problems)
                 results.append(result)
-                print(f"| {number} | {result.returned_before_kill}/{result.agents} | "
+                print(f"| {number} ({result.jid}) | "
+                      f"{result.returned_before_kill}/{result.agents} | "
                       f"{result.first_failover:.2f} s | {result.failover:.2f} s | "
                       f"{result.first_job:.2f} s | {result.job_done:.2f} s | "
                       f"{'; '.join(problems) or 'every return once, run once'} |",
