@@ -162,6 +162,8 @@ class JobTable:
         limit = job.batch or len(job.targeted)
         while job.waiting and len(job.in_flight) < limit:
             agent_id = job.waiting.popleft()
+            if agent_id in job.returns:  # returned while it waited (a master's takeover)
+                continue
             if not is_connected(agent_id):
                 (job.held if hold(agent_id) else job.not_connected).add(agent_id)
                 continue
@@ -205,6 +207,8 @@ class JobTable:
         for job in self.active():
             if agent_id in job.held:
                 job.held.discard(agent_id)
+                if agent_id in job.returns:
+                    continue
                 if job.batch and len(job.in_flight) >= job.batch:
                     job.waiting.appendleft(agent_id)
                     continue

@@ -100,6 +100,34 @@ def test_an_agent_back_while_a_batch_is_full_waits_first_in_line():
     assert table.next_agents(state, lambda agent: agent == "b") == ["b"]
 
 
+def test_an_agent_that_returned_while_waiting_its_turn_is_not_sent_the_job():
+    # after a takeover: an agent held for its reconnection comes back while the batch is
+    # full, and its first message is the return it kept of the dead master's job; its turn
+    # must not take a batch slot (the agent would not answer the job it ran: the slot would
+    # stay taken until the job's timeout)
+    table, state = JobTable(), job(["a", "b", "c", "d"], batch=2)
+    table.add(state)
+    connected = {"a", "b", "c"}
+    assert table.next_agents(state, connected.__contains__, hold=lambda agent: True) == \
+        ["a", "b"]
+    connected.add("d")
+    assert table.release("d") == []           # the batch is full: first in line
+    assert table.returned(state, "d", {"return": True})
+    table.returned(state, "a", {"return": True})
+    assert table.next_agents(state, connected.__contains__) == ["c"]   # not d again
+    assert list(state.in_flight) == ["b", "c"]
+    held = job(["e"], batch=1)
+    held.jid = "20260101000000000001"
+    table.add(held)
+    assert table.next_agents(held, lambda agent: False, hold=lambda agent: True) == []
+    table.returned(held, "e", {"return": True})   # its return came before its hello
+    assert table.release("e") == [] and held.in_flight == {}
+    table.returned(state, "b", {"return": True})
+    table.returned(state, "c", {"return": True})
+    assert table.next_agents(state, connected.__contains__) == []
+    assert state.done and held.done
+
+
 def test_returns_to_unknown_jobs_are_kept_a_while():
     clock = Clock()
     table = JobTable(clock)
