@@ -29,6 +29,7 @@ from hearth.common import exception
 from hearth.common.context import RequestContext
 from hearth.common.secret_mask import SECRET_MASK
 from hearth.engine.states import ADOPT, COMPLETE, DELETE, IN_PROGRESS, RESTORE, SNAPSHOT
+from hearth.engine.template.versions import hidden_parameters
 
 if TYPE_CHECKING:
     pass
@@ -57,10 +58,9 @@ def adopt_parameters(adopt_data: Mapping[str, Any],
     A hidden parameter's value shows as ``******`` in abandon data: it is
     not taken as a value (its default applies, or the request gives it).
     """
-    from hearth.engine.stacks.export import hidden_parameter_names
     environment = adopt_data.get("environment")
     given = environment.get("parameters") if isinstance(environment, Mapping) else None
-    hidden = hidden_parameter_names(adopt_data.get("template"))
+    hidden = hidden_parameters(adopt_data.get("template"))
     kept = {name: value for name, value in (given if isinstance(given, Mapping) else {}).items()
             if not (name in hidden and value == SECRET_MASK)}
     return {**kept, **(params or {})}

@@ -18,6 +18,7 @@ from hearth.common.context import RequestContext
 from hearth.engine.service.catalog import Catalog
 from hearth.engine.states import INIT
 from hearth.engine.template.resource_definition import required_by
+from hearth.engine.template.versions import hidden_parameters
 from hearth.jobservice import JobService
 
 if TYPE_CHECKING:
@@ -122,9 +123,8 @@ class StackReads(Catalog):
         if resolve_outputs:
             values = (outputs.resolve_outputs(self._load(row))
                       if context.template.section("outputs") else [])
-        hidden = tuple(name for name, param in context.params.params.items()
-                       if param.schema.hidden)
-        params = api_format.format_parameters(row, dict(context.params), hidden)
+        params = api_format.format_parameters(row, dict(context.params),
+                                              context.params.hidden_names())
         return api_format.format_stack(row, description, params, values)
 
     def get_template(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
@@ -136,7 +136,7 @@ class StackReads(Catalog):
         from hearth.engine.stacks import export as stack_export
         raw = self._raw(self._row(ctx, stack_identity))
         return stack_export.masked_environment(
-            raw.environment, stack_export.hidden_parameter_names(raw.template))
+            raw.environment, hidden_parameters(raw.template))
 
     def get_files(self, ctx: RequestContext, stack_identity: str) -> dict[str, str]:
         """Return the stack's files map."""

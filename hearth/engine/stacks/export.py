@@ -20,18 +20,10 @@ from typing import Any
 from hearth.common.secret_mask import SECRET_MASK
 from hearth.db import api_resources, api_stacks
 from hearth.db.session import Database
+from hearth.engine.template.versions import hidden_parameters
 
 #: environment sections that hold parameter values
 PARAMETER_SECTIONS = ("parameters", "parameter_defaults")
-
-
-def hidden_parameter_names(template: Any) -> frozenset[str]:
-    """Return the names of the parameters a template map declares ``hidden: true``."""
-    declared = template.get("parameters") if isinstance(template, Mapping) else None
-    if not isinstance(declared, Mapping):
-        return frozenset()
-    return frozenset(name for name, schema in declared.items()
-                     if isinstance(schema, Mapping) and schema.get("hidden") in (True, "true"))
 
 
 def masked_environment(environment: Mapping[str, Any] | None,
@@ -123,7 +115,7 @@ def masked_stack_data(data: Mapping[str, Any]) -> dict[str, Any]:
     """
     result = dict(data)
     result["environment"] = masked_environment(data.get("environment"),
-                                               hidden_parameter_names(data.get("template")))
+                                               hidden_parameters(data.get("template")))
     resources = data.get("resources")
     if isinstance(resources, Mapping):
         result["resources"] = {name: masked_stack_data(entry) if is_stack_data(entry)

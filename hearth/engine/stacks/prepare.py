@@ -83,8 +83,7 @@ class PreparedStack:
 
     def hidden_parameters(self) -> tuple[str, ...]:
         """Return the names of hidden parameters."""
-        return tuple(name for name, param in self.parameters.params.items()
-                     if param.schema.hidden)
+        return self.parameters.hidden_names()
 
     def build(self, db: Database, row: Any, registry: TypeRegistry, **seams: Any) -> Stack:
         """Return the run-time Stack of record ``row`` (its resources without stored state)."""

@@ -384,6 +384,10 @@ class Parameters(Mapping[str, Any]):
     def __len__(self) -> int:
         return len(self.params)
 
+    def hidden_names(self) -> tuple[str, ...]:
+        """Return the names of the hidden parameters (HOT's ``hidden``, CFN's ``NoEcho``)."""
+        return tuple(name for name, param in self.params.items() if param.schema.hidden)
+
     def non_pseudo_names(self) -> list[str]:
         """Return the declared parameter names, in template order."""
         return [name for name in self.params if name not in self.pseudo_names]

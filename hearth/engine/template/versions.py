@@ -305,3 +305,29 @@ def section_of(template: Any, name: str, default: Any = None) -> Any:
         return default
     value = template.get(version.spell(name))
     return default if value is None else value
+
+
+def hidden_parameters(template: Any) -> frozenset[str]:
+    """Return the names of the parameters raw template data declares hidden.
+
+    Each declaration is read as the template's version reads it (HOT's
+    ``hidden``, taken by truthiness as Heat does; CloudFormation's
+    ``NoEcho``), so stored or adopted data masks exactly what the stack's
+    own :class:`~hearth.engine.template.parameters.Parameters` hide.  A
+    declaration the version cannot read counts as hidden (never shown by
+    mistake); data that is not a template of a known version hides nothing.
+    """
+    section = section_of(template, "parameters")
+    if not isinstance(section, Mapping):
+        return frozenset()
+    version = get_version(template)
+    hidden = set()
+    for name, definition in section.items():
+        try:
+            shown = isinstance(definition, Mapping) and not version.parameter_reader(
+                definition, frozenset(version.constraint_names)).hidden
+        except exception.InvalidSchemaError:
+            shown = False
+        if not shown:
+            hidden.add(name)
+    return frozenset(hidden)

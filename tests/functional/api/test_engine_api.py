@@ -153,6 +153,43 @@ def test_hidden_parameters_never_leave_the_engine(client, secret_stack):
     assert "s3cr3t" not in str(exported)
 
 
+CFN_SECRET = """
+AWSTemplateFormatVersion: 2010-09-09
+Parameters:
+  Password: {Type: String, NoEcho: 'true'}
+  Token: {Type: String, NoEcho: 'TRUE'}
+Resources:
+  n: {Type: 'OS::Heat::None'}
+"""
+HOT_TRUTHY = """
+heat_template_version: 2021-04-16
+parameters:
+  secret: {type: string, hidden: 'false'}
+resources:
+  n: {type: OS::Heat::None}
+"""
+
+
+@pytest.mark.parametrize(("template", "parameters"), [
+    (CFN_SECRET, {"Password": "cfn-s3cr3t", "Token": "cfn-t0ken"}),
+    (HOT_TRUTHY, {"secret": "truthy-s3cr3t"})], ids=["cfn-noecho", "hot-truthy-hidden"])
+def test_a_parameter_hidden_as_the_template_reads_it_is_masked_everywhere(
+        client, template, parameters):
+    # one reading of "hidden" (the version's parameter reader): the stack's
+    # environment and export read the raw map's "hidden: true" only, so a CFN
+    # NoEcho value or a truthy "hidden" one left the engine there
+    session, base = client
+    location = _create(session, base, f"masked-{len(parameters)}", template=template,
+                       parameters=parameters)
+    shown = session.get(location).json()["stack"]["parameters"]
+    environment = session.get(f"{location}/environment").json()
+    exported = session.get(f"{location}/export").json()
+    for name in parameters:
+        assert shown[name] == environment["parameters"][name] == "******"
+        assert exported["environment"]["parameters"][name] == "******"
+    assert not any(value in str([environment, exported]) for value in parameters.values())
+
+
 def test_export_returns_heats_abandon_data(client, secret_stack):
     session, _ = client
     data = session.get(f"{secret_stack}/export").json()
