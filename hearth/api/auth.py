@@ -15,6 +15,7 @@ from typing import Any
 
 import falcon
 
+from hearth.api.params import refuse_nul
 from hearth.common import exception
 from hearth.common.context import RequestContext
 
@@ -40,6 +41,8 @@ class AuthMiddleware:
     def process_resource(self, req: falcon.Request, resp: falcon.Response,
                          resource: Any, params: dict[str, str]) -> None:
         """Authenticate the request when its operation needs it."""
+        for key, value in params.items():  # before a signal token is looked up by them
+            refuse_nul("path segment", key, value)
         operation = getattr(resource, "route", None)
         operation = operation.operation(req.method) if operation else None
         tenant = params.get("tenant_id")

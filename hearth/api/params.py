@@ -21,6 +21,7 @@ from typing import Any
 from falcon import uri
 
 from hearth.common import exception
+from hearth.common.text import holds_nul
 
 
 class Kind(enum.Enum):
@@ -251,12 +252,25 @@ def parse_value(key: str, param: Param, raw: str | list[str]) -> Any:
     return _SCALAR_READERS[param.kind](key, values[-1])
 
 
+def refuse_nul(where: str, key: str, value: str | list[str]) -> None:
+    """Raise TextWithNul naming ``key`` if ``value`` holds a NUL character.
+
+    No name, id or filter Hearth stores can hold one (PostgreSQL's text
+    cannot), so such a value would match nothing; it is refused up front,
+    a clear 400 rather than the database driver's error.
+    """
+    if holds_nul(value):
+        raise exception.TextWithNul(f"{where} '{key}'")
+
+
 def parse_query(spec: Mapping[str, Param] | None, query_string: str) -> dict[str, Any]:
     """Return the typed query values; bad values (and unknown keys if strict) raise BadRequest.
 
     ``spec`` None accepts every key as a string (lookups that redirect).
     """
     raw = uri.parse_query_string(query_string or "", keep_blank=True)
+    for key, value in raw.items():
+        refuse_nul("query parameter", key, [key, *([value] if isinstance(value, str) else value)])
     if spec is None:
         return dict(raw)
     unknown = sorted(set(raw) - set(spec))

@@ -55,10 +55,19 @@ def _refused(message: str) -> Schema:
 
 
 _TAG_TOO_LONG = 'Invalid tag, "{value}": each tag is at most 80 characters, without commas'
-#: A text kept in a database column may not hold U+0000 (PostgreSQL refuses it).
-_NO_NUL: Schema = {"not": {"type": "string", "pattern": "\u0000"},
-                   "x-messages": {"not": 'Invalid tag, "{value}": a tag may not contain a NUL '
-                                         "character"}}
+
+
+def _no_nul(message: str) -> Schema:
+    """Return the schema of a text kept in a database column: no U+0000.
+
+    PostgreSQL's text cannot hold it; ``message`` is the refusal (``{value}``:
+    the text sent).
+    """
+    return {"not": {"type": "string", "pattern": "\u0000"}, "x-messages": {"not": message}}
+
+
+_NO_NUL = _no_nul('Invalid tag, "{value}": a tag may not contain a NUL character')
+_NUL_REFUSED = "Invalid {what}: it may not contain a NUL character (U+0000)."
 
 _STACK_FIELDS: Schema = {
     "template": {"type": ["object", "string", "null"],
@@ -121,7 +130,9 @@ REQUESTS: dict[str, Schema] = {
     "MarkUnhealthy": {"type": "object", "required": ["mark_unhealthy"],
                       "additionalProperties": False,
                       "properties": {"mark_unhealthy": _boolean("mark_unhealthy"),
-                                     "resource_status_reason": _NULLABLE_STRING},
+                                     "resource_status_reason": {
+                                         **_NULLABLE_STRING, **_no_nul(_NUL_REFUSED.format(
+                                             what="resource_status_reason"))}},
                       "x-messages": {
                           "required": "Missing mandatory (mark_unhealthy) key from mark "
                                       "unhealthy request",
@@ -130,16 +141,21 @@ REQUESTS: dict[str, Schema] = {
     "Signal": {"description": "Any JSON value (the signal's details), or nothing."},
     "SnapshotCreate": {"type": ["object", "null"],
                        "properties": {"name": {"type": ["string", "null"],
-                                               "description": "The snapshot's name."}}},
+                                               "description": "The snapshot's name.",
+                                               **_no_nul(_NUL_REFUSED.format(
+                                                   what="snapshot name"))}}},
     "JobRun": {"type": "object", "required": ["target", "function"],
                "additionalProperties": False,
                "properties": {
-                   "target": {"type": ["string", "array"], "items": _STRING, "minLength": 1,
-                              "minItems": 1,
+                   "target": {"type": ["string", "array"], "minLength": 1, "minItems": 1,
+                              "items": {**_STRING, **_no_nul(_NUL_REFUSED.format(
+                                  what="target"))},
+                              **_no_nul(_NUL_REFUSED.format(what="target")),
                               "description": "Target expression (or a list of agent ids)."},
                    "target_type": {"type": "string", "description": "Salt's target type "
                                    "(glob, pcre, list, grain, compound, nodegroup...)."},
                    "function": {"type": "string", "minLength": 1,
+                                **_no_nul(_NUL_REFUSED.format(what="function")),
                                 "description": "The execution function, module.function."},
                    "args": {"type": "array"}, "kwargs": _OBJECT,
                    "timeout": {"type": "number", "minimum": 0,

@@ -810,6 +810,14 @@ class DatabaseNotMigrated(HearthException):
                "%(head)s. Run 'hearth-manage db-sync'.")
 
 
+class TextWithNul(BadRequest):
+    """A text Hearth would store holds U+0000, which PostgreSQL's text cannot hold."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(message=f"Invalid {what}: it may not contain a NUL character "
+                                 "(U+0000).")
+
+
 class InvalidSortKey(BadRequest):
     """A list request names a sort key that is not allowed."""
 

@@ -8,6 +8,8 @@ failed, so the user can find the character and save the file as UTF-8.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class NotUtf8(ValueError):
     """Bytes that are not UTF-8 text; ``line`` (1-based) and ``offset`` say where."""
@@ -27,3 +29,18 @@ def decode_utf8(data: bytes) -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise NotUtf8(str(exc.reason), exc.start, line) from None
+
+
+def holds_nul(value: Any) -> bool:
+    """Return whether a text in ``value`` (a JSON value: keys too) holds U+0000.
+
+    PostgreSQL's text cannot hold that character; a text Hearth would store
+    with one is refused before it reaches the database.
+    """
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(holds_nul(key) or holds_nul(item) for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return any(holds_nul(item) for item in value)
+    return False

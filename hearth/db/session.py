@@ -37,6 +37,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from hearth.common import paths
+from hearth.db import driver_errors
 from hearth.db.write_queue import WriteQueue
 
 SQLITE_BUSY_TIMEOUT_MS = 30000
@@ -121,8 +122,11 @@ class Database:
             try:
                 yield session
                 session.commit()
-            except BaseException:
+            except BaseException as error:
                 session.rollback()
+                ours = driver_errors.translated(error)
+                if ours is not None:
+                    raise ours from error
                 raise
 
     def dispose(self) -> None:

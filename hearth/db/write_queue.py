@@ -36,6 +36,8 @@ import logging
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from hearth.db import driver_errors
+
 if TYPE_CHECKING:
     from hearth.db.session import Database
 
@@ -58,8 +60,11 @@ def write_transaction(db: Database) -> Iterator[Any]:
             cursor.execute("BEGIN IMMEDIATE")
         try:
             yield cursor
-        except BaseException:
+        except BaseException as error:
             connection.rollback()
+            ours = driver_errors.translated(error)
+            if ours is not None:
+                raise ours from error
             raise
         connection.commit()
     finally:

@@ -20,6 +20,7 @@ import logging
 from typing import Any
 
 from hearth.common import exception
+from hearth.common.text import holds_nul
 from hearth.engine import states
 from hearth.engine.resources import actions
 
@@ -92,6 +93,8 @@ def details_text(details: Any) -> str:
 
 def deliver(resource: Any, details: Any = None) -> None:
     """Deliver a signal (or clear a hook) as described in the module docstring."""
+    if holds_nul(details):  # its texts are stored (events, resource data)
+        raise exception.TextWithNul(f"signal data for resource {resource.name}")
     if isinstance(details, dict) and "unset_hook" in details:
         check_hook(resource, details)
         actions.clear_hook(resource, details["unset_hook"])
