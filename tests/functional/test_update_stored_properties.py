@@ -3,7 +3,10 @@
 Through ``stackctl`` as a subprocess: a resource whose property reads
 another resource's attribute is updated (or replaced, for a property that
 cannot change in place) when only that attribute changed, and the events
-are those Heat 27.0.1 records for the same template.
+are those Heat 27.0.1 records for the same template.  A stack made before
+stored properties (none stored) is compared with its definitions as Heat
+compares such resources; a rollback stores what it restores; a check, a
+suspend and a resume store nothing.
 """
 
 from __future__ import annotations
@@ -78,3 +81,141 @@ def test_a_resource_reading_a_changed_attribute_is_updated(hearth_home, tmp_path
     again = stackctl(hearth_home, "stack-update", "-f", str(template), "-P", "v=two", "attrs")
     assert again.returncode == 0, again.stdout + again.stderr
     assert len(resource_events(hearth_home, "attrs")) == before + len(events)  # nothing moved
+
+
+# --- where the stored properties come from, and where they do not change ----------------
+# (what Heat 27.0.1 answers for the same templates and steps, through python-heatclient)
+
+FAILING = """\
+heat_template_version: 2018-08-31
+parameters:
+  v: {type: string, default: one}
+  fail: {type: boolean, default: false}
+resources:
+  other: {type: OS::Heat::TestResource, properties: {value: {get_param: v}}}
+  reader: {type: OS::Heat::TestResource, properties: {value: {get_attr: [other, output]}}}
+  bad:
+    type: OS::Heat::TestResource
+    depends_on: reader
+    properties: {value: {get_param: v}, fail: {get_param: fail}}
+"""
+
+
+def moves(home, stack, since=0):
+    """Return (resource, status) of the stack's resource events from the ``since``-th on."""
+    return [event[:2] for event in resource_events(home, stack)[since:]]
+
+
+def output(home, stack, resource):
+    """Return the resource's ``output`` attribute (an OS::Heat::TestResource's value)."""
+    shown = stackctl(home, "resource-show", stack, resource, "--format", "json")
+    return json.loads(shown.stdout)["attributes"]["output"]
+
+
+def forget_stored_properties(home, stack):
+    """Make the stack's resources look as a Hearth before stored properties left them."""
+    import sqlite3
+    with sqlite3.connect(home / "hearth.db") as database:
+        changed = database.execute(
+            "UPDATE resource SET properties_data = NULL WHERE stack_id ="
+            " (SELECT id FROM stack WHERE name = ? AND deleted_at IS NULL)", (stack,)).rowcount
+    assert changed == 3
+
+
+def test_a_stack_made_before_stored_properties_compares_with_its_definition(
+        hearth_home, tmp_path):
+    template = tmp_path / "t.yaml"
+    template.write_text(FAILING)
+    created = stackctl(hearth_home, "stack-create", "-f", str(template), "legacy")
+    assert created.returncode == 0, created.stdout + created.stderr
+    forget_stored_properties(hearth_home, "legacy")
+    before = len(moves(hearth_home, "legacy"))
+
+    # Heat 27.0.1, its resources' stored properties removed: other and bad (reading the
+    # parameter) are updated; reader is compared with its definition resolved as it is
+    # reached, other already updated: unchanged
+    updated = stackctl(hearth_home, "stack-update", "-f", str(template), "-P", "v=two", "legacy")
+    assert updated.returncode == 0, updated.stdout + updated.stderr
+    events = moves(hearth_home, "legacy", before)
+    assert sorted(events) == [
+        ("bad", "UPDATE_COMPLETE"), ("bad", "UPDATE_IN_PROGRESS"),
+        ("other", "UPDATE_COMPLETE"), ("other", "UPDATE_IN_PROGRESS")]
+    assert [output(hearth_home, "legacy", name) for name in ("other", "reader", "bad")] == [
+        "two", "one", "two"]   # reader keeps what it was created with
+
+    # the update stored what it updated to: the same again moves nothing
+    again = stackctl(hearth_home, "stack-update", "-f", str(template), "-P", "v=two", "legacy")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert len(moves(hearth_home, "legacy")) == before + len(events)
+
+
+def test_a_rollback_stores_the_properties_it_restores(hearth_home, tmp_path):
+    template = tmp_path / "t.yaml"
+    template.write_text(FAILING)
+    created = stackctl(hearth_home, "stack-create", "-f", str(template), "rb")
+    assert created.returncode == 0, created.stdout + created.stderr
+    before = len(moves(hearth_home, "rb"))
+
+    failed = stackctl(hearth_home, "stack-update", "-f", str(template), "-P", "v=two",
+                      "-P", "fail=true", "rb")
+    assert failed.returncode != 0
+    shown = json.loads(stackctl(hearth_home, "stack-show", "rb", "--format", "json").stdout)
+    assert shown["stack_status"] == "ROLLBACK_COMPLETE", shown
+    events = moves(hearth_home, "rb", before)
+    # as Heat 27.0.1: other and reader updated, then updated back; the failed bad replaced
+    for name in ("other", "reader"):
+        assert [status for resource, status in events if resource == name] == [
+            "UPDATE_IN_PROGRESS", "UPDATE_COMPLETE", "UPDATE_IN_PROGRESS", "UPDATE_COMPLETE"]
+    assert [status for resource, status in events if resource == "bad"] == [
+        "UPDATE_IN_PROGRESS", "UPDATE_FAILED", "CREATE_IN_PROGRESS", "CREATE_COMPLETE",
+        "DELETE_IN_PROGRESS", "DELETE_COMPLETE"]
+    assert [output(hearth_home, "rb", name) for name in ("other", "reader", "bad")] == [
+        "one", "one", "one"]
+
+    # the rollback stored what it restored: the original template moves nothing (Heat)
+    back = stackctl(hearth_home, "stack-update", "-f", str(template), "-P", "v=one",
+                    "-P", "fail=false", "rb")
+    assert back.returncode == 0, back.stdout + back.stderr
+    assert len(moves(hearth_home, "rb")) == before + len(events)
+
+
+WAITING = """\
+heat_template_version: 2018-08-31
+resources:
+  handle: {type: OS::Heat::WaitConditionHandle}
+"""
+READING_THE_WAIT = WAITING + """\
+  wait:
+    type: OS::Heat::WaitCondition
+    properties: {handle: {get_resource: handle}, count: 1, timeout: 60}
+  reader: {type: OS::Heat::TestResource, properties: {value: {get_attr: [wait, data]}}}
+"""
+
+
+def signal(home, stack, ident, data):
+    sent = stackctl(home, "resource-signal", stack, "handle", "-D", json.dumps(
+        {"status": "SUCCESS", "id": ident, "data": data}))
+    assert sent.returncode == 0, sent.stdout + sent.stderr
+
+
+def test_check_suspend_and_resume_keep_the_stored_properties(hearth_home, tmp_path):
+    first, second = tmp_path / "first.yaml", tmp_path / "second.yaml"
+    first.write_text(WAITING)
+    second.write_text(READING_THE_WAIT)
+    created = stackctl(hearth_home, "stack-create", "-f", str(first), "chk")
+    assert created.returncode == 0, created.stdout + created.stderr
+    signal(hearth_home, "chk", "a", "first")
+    grown = stackctl(hearth_home, "stack-update", "-f", str(second), "chk")
+    assert grown.returncode == 0, grown.stdout + grown.stderr
+    assert output(hearth_home, "chk", "reader") == json.dumps({"a": "first"})
+    signal(hearth_home, "chk", "b", "second")   # what reader reads changes meanwhile
+
+    for command in ("stack-check", "stack-suspend", "stack-resume"):
+        done = stackctl(hearth_home, command, "chk")
+        assert done.returncode == 0, done.stdout + done.stderr
+    # none of them stored what reader reads now (as Heat: only a create, an adopt and an
+    # update store a resource's properties), so the update finds it changed
+    updated = stackctl(hearth_home, "stack-update", "-f", str(second), "chk")
+    assert updated.returncode == 0, updated.stdout + updated.stderr
+    assert "[reader]: UPDATE_COMPLETE" in updated.stdout
+    assert output(hearth_home, "chk", "reader") == json.dumps({"a": "first", "b": "second"})

@@ -3,8 +3,9 @@
 Each resource is compared with the properties its last action stored, as
 Heat does: readers of a replaced ``OS::Heat::RandomString`` are updated, an
 update's events show the values it started from and those it ended with
-(the figures Heat 27.0.1 gives for the same templates), and a hidden
-parameter's value shows in no event, neither the old one nor the new.
+(the figures Heat 27.0.1 gives for the same templates), a rollback's events
+show the values it takes each resource back to, and a hidden parameter's
+value shows in no event, neither the old one nor the new.
 """
 
 from __future__ import annotations
@@ -34,6 +35,20 @@ resources:
   reader:
     type: OS::Heat::TestResource
     properties: {value: {list_join: [":", [user, {get_param: secret}]]}}
+"""
+
+FAILING = """
+heat_template_version: 2018-08-31
+parameters:
+  v: {type: string, default: one}
+  fail: {type: boolean, default: false}
+resources:
+  other: {type: OS::Heat::TestResource, properties: {value: {get_param: v}}}
+  reader: {type: OS::Heat::TestResource, properties: {value: {get_attr: [other, output]}}}
+  bad:
+    type: OS::Heat::TestResource
+    depends_on: reader
+    properties: {value: {get_param: v}, fail: {get_param: fail}}
 """
 
 
@@ -100,3 +115,33 @@ def test_a_hidden_parameter_change_updates_and_shows_in_no_event(heat):
     everything = [heat.events.get(stack_id, e.resource_name, e.id).to_dict()
                   for e in heat.events.list(stack_id, limit=500)]
     assert "s3cret" not in repr(everything)
+
+
+def test_a_rollback_shows_and_stores_the_properties_it_restores(heat):
+    stack_id = heat.stacks.create(stack_name="rolled", template=FAILING,
+                                  disable_rollback=False)["stack"]["id"]
+    assert settle(heat, stack_id)["stack_status"] == "CREATE_COMPLETE"
+    since = len(heat.events.list(stack_id, limit=500))
+    heat.stacks.update(stack_id, template=FAILING, parameters={"v": "two", "fail": True},
+                       disable_rollback=False)
+    assert settle(heat, stack_id)["stack_status"] == "ROLLBACK_COMPLETE"
+    events = resource_events(heat, stack_id, since)
+    # the events Heat 27.0.1 records: each update shows the values it starts from, then
+    # those it ends with; the rollback takes other and reader back, replaces bad
+    for name in ("other", "reader"):
+        assert [(e[1], e[3]) for e in events if e[0] == name] == [
+            ("UPDATE_IN_PROGRESS", {"value": "one"}), ("UPDATE_COMPLETE", {"value": "two"}),
+            ("UPDATE_IN_PROGRESS", {"value": "two"}), ("UPDATE_COMPLETE", {"value": "one"})]
+    failed = {"value": "one", "fail": False}
+    assert [e[1:] for e in events if e[0] == "bad"] == [
+        ("UPDATE_IN_PROGRESS", "state changed", failed),
+        ("UPDATE_FAILED", "ValueError: resources.bad: Test Resource failed bad", failed),
+        ("CREATE_IN_PROGRESS", "state changed", failed),
+        ("CREATE_COMPLETE", "state changed", failed),
+        ("DELETE_IN_PROGRESS", "state changed", failed),
+        ("DELETE_COMPLETE", "state changed", failed)]
+
+    since = len(heat.events.list(stack_id, limit=500))
+    heat.stacks.update(stack_id, template=FAILING, parameters={"v": "one", "fail": False})
+    assert settle(heat, stack_id)["stack_status"] == "UPDATE_COMPLETE"
+    assert resource_events(heat, stack_id, since) == []   # as restored, as stored
