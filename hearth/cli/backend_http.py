@@ -437,6 +437,10 @@ class HttpBackend:
         return self._request("GET", "/services")["services"]
 
     # --- jobs on agents (hearth-master behind the API) ---------------------------
+    def list_agents(self) -> list[dict[str, Any]]:
+        """GET /agents: the accepted agents the project may target, with grains."""
+        return self._request("GET", "/agents")["agents"]
+
     def list_jobs(self, limit: int | None = None) -> list[dict[str, Any]]:
         """GET /jobs: the project's jobs in the master's job cache, newest first."""
         return self._request("GET", "/jobs", {"limit": limit})["jobs"]

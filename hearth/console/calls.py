@@ -113,7 +113,5 @@ class ConsoleCalls:
         return self.backend.run_job({**request, "async": True})
 
     def list_agents(self) -> list[dict[str, Any]]:
-        """Return the accepted agents with their grains and when they were last seen."""
-        # the client has no method of its own for GET /agents until the operations
-        # table derives one (issue 22): the route is the API's, the request its client's
-        return self.backend._request("GET", "/agents")["agents"]
+        """Return the accepted agents the caller may target, with grains and last seen."""
+        return self.backend.list_agents()

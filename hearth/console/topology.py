@@ -59,6 +59,8 @@ class PlacedNode:
     y: int = 0
     #: a nested stack's resources by colour class (empty: a plain resource)
     counts: dict[str, int] = field(default_factory=dict)
+    #: the name of the nested stack a group node stands for ("" for a plain resource)
+    nested_name: str = ""
 
     @property
     def css(self) -> str:
@@ -134,10 +136,7 @@ def _columns(names: list[str], needs: Mapping[str, list[str]]) -> dict[str, int]
 def layout(view: Mapping[str, Any]) -> Layout:
     """Return the placed picture of a graph view (nested stacks collapsed into one node)."""
     clusters = view.get("clusters") or {}
-    nodes = {node["name"]: PlacedNode(node["name"], node["type"], node.get("state"),
-                                      node.get("reason") or "",
-                                      counts=cluster_counts(clusters[node["name"]])
-                                      if node["name"] in clusters else {})
+    nodes = {node["name"]: _placed(node, clusters.get(node["name"]))
              for node in view.get("nodes", ())}
     needs: dict[str, list[str]] = {name: [] for name in nodes}
     for edge in view.get("edges", ()):
@@ -169,6 +168,15 @@ def layout(view: Mapping[str, Any]) -> Layout:
     width = MARGIN + column * (NODE_WIDTH + COLUMN_GAP) - COLUMN_GAP + MARGIN
     return Layout(sorted(nodes.values(), key=lambda n: n.name), edges,
                   max(width, NODE_WIDTH + 2 * MARGIN), max(height, NODE_HEIGHT + 2 * MARGIN))
+
+
+def _placed(node: Mapping[str, Any], cluster: Mapping[str, Any] | None) -> PlacedNode:
+    """Return a node not yet placed (a nested stack's: with its counts and name)."""
+    placed = PlacedNode(node["name"], node["type"], node.get("state"), node.get("reason") or "")
+    if cluster is not None:
+        placed.counts = cluster_counts(cluster)
+        placed.nested_name = str(cluster.get("name") or "")
+    return placed
 
 
 def _barycentre(needs: list[str], row_of: Mapping[str, float]) -> float:

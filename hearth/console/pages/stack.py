@@ -1,7 +1,10 @@
 """One stack: its topology, resources, outputs and events, updated live; its template.
 
-The page shows the newest events; its stream (``.../stream?after=ID``)
-sends each later event as a table row, and the stack's status when it
+The page shows the topology, outputs and newest events; the resources table
+is read right after it (``.../resources``), so a stack of a thousand
+resources shows its picture at once.  The page's stream
+(``.../stream?after=ID``) sends each later event as a table row, and the
+stack's status when it
 changes (with its outputs once an action ends).  The stream reads through
 the API and waits on the bus between reads (:mod:`hearth.console.wake`):
 the browser never polls.
@@ -15,7 +18,7 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.console import sse, topology
-from hearth.console.app import PREFIX, Stream, View
+from hearth.console.app import PREFIX, Redirect, Stream, View
 from hearth.console.render import render, url_part
 
 #: Events the page shows when it opens (newest first); later ones arrive live.
@@ -40,15 +43,27 @@ def show(view: View) -> str:
     calls = view.calls
     stack_identity = identity(view)
     stack = calls.show_stack(stack_identity)
-    resources = sorted(calls.list_resources(stack_identity), key=lambda r: r["resource_name"])
     events = calls.list_events(stack_identity, newest_first=True, limit=SHOWN_EVENTS)
     picture = topology.layout(calls.stack_graph(stack_identity))
     query = urllib.parse.urlencode({"after": events[0]["id"] if events else "",
                                     "status": stack["stack_status"]})
     stream_url = (f"{PREFIX}/stacks/{url_part(stack['stack_name'])}/{url_part(stack['id'])}"
                   f"/stream?{query}")
-    return view.page("stack.html", stack=stack, resources=resources, events=events,
-                     picture=picture, nested=_nested_links(resources), stream_url=stream_url)
+    return view.page("stack.html", stack=stack, events=events, picture=picture,
+                     stream_url=stream_url)
+
+
+def resources(view: View) -> str:
+    """GET /stacks/{name}/{id}/resources: the rows of the resources table (the page asks)."""
+    found = sorted(view.calls.list_resources(identity(view)), key=lambda r: r["resource_name"])
+    return render("fragments/resources.html", resources=found, nested=_nested_links(found),
+                  prefix=PREFIX)
+
+
+def find(view: View) -> Redirect:
+    """GET /stacks/{name}: the page of the stack of that name (a nested stack's link)."""
+    stack = view.calls.stack_summary(view.params["stack_name"])
+    return Redirect(f"{PREFIX}/stacks/{url_part(stack['stack_name'])}/{url_part(stack['id'])}")
 
 
 def template(view: View) -> str:

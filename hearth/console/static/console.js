@@ -55,6 +55,8 @@
     var reason = row.getAttribute("data-reason") || "";
     if (nodes === null) {
       nodes = byName("#topology [data-node]", "data-node");
+    }
+    if (rows === null) {
       rows = byName("#resources tr[data-resource]", "data-resource");
     }
     var node = nodes.get(name);
@@ -78,6 +80,13 @@
       }
     }
   }
+
+  // the resources table arrives after the page: find its rows again then
+  document.addEventListener("htmx:afterSettle", function (settled) {
+    if (settled.target && settled.target.id === "resources-body") {
+      rows = null;
+    }
+  });
 
   document.addEventListener("htmx:sseMessage", function (message) {
     var target = message.target;
