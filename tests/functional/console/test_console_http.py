@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import time
 
 import pytest
 import requests
@@ -194,3 +195,100 @@ def test_a_project_never_reaches_another_projects_stack(owner, other):
     assert crossed.status_code == 403
     stack = owner.rest("GET", f"/stacks/{name}/{stack_id}").json()["stack"]
     assert stack["stack_status"] == "CREATE_COMPLETE"
+
+
+def wait_for(browser: Browser, name: str, stack_id: str) -> dict:
+    """Return the stack once its action ended."""
+    deadline = time.monotonic() + 60
+    while True:
+        stack = browser.rest("GET", f"/stacks/{name}/{stack_id}").json()["stack"]
+        if not stack["stack_status"].endswith("IN_PROGRESS"):
+            return stack
+        assert time.monotonic() < deadline, stack
+        time.sleep(0.1)
+
+
+LAUNCHED = """heat_template_version: 2021-04-16
+parameters:
+  flavour:
+    type: string
+    label: Flavour
+    default: small
+    constraints:
+      - allowed_values: [small, large]
+  secret:
+    type: string
+    hidden: true
+  count:
+    type: number
+    default: 2
+    constraints:
+      - range: {min: 1, max: 5}
+resources:
+  v:
+    type: OS::Heat::TestResource
+    properties:
+      value: {get_param: flavour}
+outputs:
+  flavour:
+    value: {get_attr: [v, output]}
+"""
+
+
+def test_launch_preview_and_the_actions_of_a_stack_page(owner):
+    csrf = {"csrf_token": owner.csrf}
+    started = owner.http.post(f"{owner.server.root}/console/launch", headers=owner.origin,
+                              files={"template_text": (None, LAUNCHED), **{
+                                  key: (None, value) for key, value in csrf.items()}},
+                              allow_redirects=False, timeout=30)
+    assert started.status_code == 303, started.text
+    form_path = started.headers["Location"].removeprefix("/console")
+    form = owner.get(form_path).text
+    # the form follows the parameters: a choice, a password for the hidden one, a range
+    assert re.search(r'<select [^>]*name="param:flavour"', form)
+    assert '<option value="large">large</option>' in form
+    assert re.search(r'<input type="password" [^>]*name="param:secret"', form)
+    assert "at least 1 and at most 5" in form
+    fields = {**csrf, "stack_name": "acted", "param:flavour": "large", "param:secret": "s3cret",
+              "hidden:secret": "1", "param:count": "3", "rollback": "on"}
+    preview = owner.post(form_path, {**fields, "do": "preview"}, owner.origin)
+    assert preview.status_code == 200 and 'id="preview"' in preview.text
+    assert "s3cret" not in preview.text
+    assert owner.rest("GET", "/stacks/acted").status_code == 404  # a preview makes nothing
+    launched = owner.post(form_path, {**fields, "do": "launch"}, owner.origin)
+    assert launched.status_code == 303, launched.text
+    page = launched.headers["Location"].removeprefix("/console")
+    name, stack_id = page.split("/")[2:4]
+    stack = wait_for(owner, name, stack_id)
+    assert stack["stack_status"] == "CREATE_COMPLETE"
+    assert stack["parameters"]["flavour"] == "large"
+    shown = owner.get(page).text
+    assert "s3cret" not in shown and "******" in shown
+
+    for verb, status in (("suspend", "SUSPEND_COMPLETE"), ("resume", "RESUME_COMPLETE"),
+                         ("check", "CHECK_COMPLETE")):
+        assert "?" in re.search(r'<p id="question">([^<]*)</p>',
+                                owner.get(f"{page}/{verb}").text).group(1)
+        acted = owner.post(f"{page}/{verb}", csrf, owner.origin)
+        assert acted.status_code == 303 and acted.headers["Location"].endswith(page)
+        assert wait_for(owner, name, stack_id)["stack_status"] == status
+
+    # update: the form holds the current values; a preview changes nothing; then update
+    update_form = owner.get(f"{page}/update").text
+    assert re.search(r'<option value="large" selected>', update_form)
+    change = {**csrf, "param:flavour": "small", "param:secret": "", "hidden:secret": "1",
+              "param:count": "3"}
+    previewed = owner.post(f"{page}/update", {**change, "do": "preview"}, owner.origin)
+    assert previewed.status_code == 200 and 'id="preview"' in previewed.text
+    assert wait_for(owner, name, stack_id)["parameters"]["flavour"] == "large"
+    updated = owner.post(f"{page}/update", {**change, "do": "update"}, owner.origin)
+    assert updated.status_code == 303, updated.text
+    stack = wait_for(owner, name, stack_id)
+    assert stack["stack_status"] == "UPDATE_COMPLETE", stack["stack_status_reason"]
+    assert stack["parameters"]["flavour"] == "small"
+    # a parameter the engine refuses: the API's words on the form, nothing done
+    refused = owner.post(f"{page}/update", {**change, "param:count": "9", "do": "update"},
+                         owner.origin)
+    assert refused.status_code == 200
+    assert re.search(r'id="error">[^<]*count', refused.text), refused.text
+    assert wait_for(owner, name, stack_id)["stack_status"] == "UPDATE_COMPLETE"
