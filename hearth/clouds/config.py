@@ -228,6 +228,11 @@ def _provider_of(vm_: Mapping[str, Any], opts: Mapping[str, Any]) -> Mapping[str
     return next(iter(drivers.values()), {}) if len(drivers) == 1 else {}
 
 
+def is_true(value: Any) -> bool:
+    """Return whether a yes/no option is set: a boolean, or ``1``, ``true``, ``yes`` in any case."""
+    return value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes")
+
+
 def get_cloud_config_value(name: str, vm_: Mapping[str, Any] | None, opts: Mapping[str, Any],
                            default: Any = None, search_global: bool = True) -> Any:
     """Return option ``name`` for ``vm_``: vm_ over profile over provider over global opts.

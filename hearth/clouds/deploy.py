@@ -35,7 +35,7 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from hearth.clouds import agent_files, agent_master, ssh
+from hearth.clouds import agent_files, agent_master, config, ssh
 from hearth.clouds.deploy_settings import DeploySettings, node_address
 from hearth.common import exception
 
@@ -44,8 +44,7 @@ LOG = logging.getLogger(__name__)
 
 def deploy_wanted(vm_: Mapping[str, Any], default: bool = False) -> bool:
     """Return whether ``vm_`` asks for the deploy step."""
-    value = vm_.get("deploy", default)
-    return value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes")
+    return config.is_true(vm_.get("deploy", default))
 
 
 def load_hook(reference: str) -> Any:

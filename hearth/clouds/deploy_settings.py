@@ -76,10 +76,6 @@ def _port(vm_: Mapping[str, Any], opts: Mapping[str, Any], name: str) -> int:
     return port
 
 
-def _flag(value: Any) -> bool:
-    return value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes")
-
-
 def _usernames(vm_: Mapping[str, Any], opts: Mapping[str, Any]) -> list[str]:
     raw = _value(vm_, opts, "ssh_username", "root")
     names = [str(n) for n in raw] if isinstance(raw, (list, tuple)) else [str(raw)]
@@ -179,13 +175,13 @@ class DeploySettings:
             script_args=str(_value(vm_, opts, "script_args", "") or ""),
             script_env={str(k): str(v) for k, v in env.items()},
             tmp_dir=str(_value(vm_, opts, "tmp_dir") or f"/tmp/.hearth-{uuid.uuid4()}"),
-            sudo=None if sudo is None else _flag(sudo),
-            keep_tmp=_flag(_value(vm_, opts, "keep_tmp", False)),
+            sudo=None if sudo is None else config.is_true(sudo),
+            keep_tmp=config.is_true(_value(vm_, opts, "keep_tmp", False)),
             wheelhouse=os.path.expanduser(str(wheelhouse)) if wheelhouse else None,
             index_url=_value(vm_, opts, "index_url"),
             agent_timeout=_number(vm_, opts, "wait_for_agent_timeout", 300),
             method=method, enrollment_ttl=_number(vm_, opts, "enrollment_ttl", 1800),
-            keep_on_failure=_flag(_value(vm_, opts, "keep_on_failure", False)))
+            keep_on_failure=config.is_true(_value(vm_, opts, "keep_on_failure", False)))
 
     def logins(self) -> list[ssh.Login]:
         """Return one login per user name to try, in order."""

@@ -226,8 +226,7 @@ def keep_on_failure(vm_: Mapping[str, Any], opts: Mapping[str, Any]) -> bool:
     """Return whether a node whose create failed is kept (``keep_on_failure``) for inspection."""
     from hearth.clouds import config
 
-    value = config.get_cloud_config_value("keep_on_failure", vm_, opts, False)
-    return value is True or str(value).lower() in ("true", "yes", "1")
+    return config.is_true(config.get_cloud_config_value("keep_on_failure", vm_, opts, False))
 
 
 def finish_or_destroy(name: str, node_id: str, finish: Callable[[], Any],
