@@ -292,28 +292,34 @@ def test_a_stopping_engine_hands_its_action_over_at_once(cluster):
     assert [e[2] for e in events if e[0] == "moved" and "continued" in e[2]] != [], events
 
 
-def counted(value: str, **properties) -> dict:
+def counted(value: object, **properties) -> dict:
     return {"type": "Test::CountedResource", "properties": {"value": value, **properties}}
 
 
 def test_an_update_whose_engine_died_is_finished_by_another(cluster):
-    """In place, replaced, added, removed and not yet reached resources, the engine killed."""
+    """In place, replaced, added, removed and not yet reached resources, the engine killed.
+
+    ``reader``, the same in both templates, reads the replaced resource's
+    attribute: the continued update compares it with the properties it
+    stored (Heat's properties_data), so it is updated once, to the new value.
+    """
     from tests.fixtures.engine_kills import count_markers
     first, _second = cluster.start(2)
     waits = {"action_wait_secs": {"update": 4, "create": 4}}
+    reader = counted({"get_attr": ["replaced", "output"]})
     before = {"heat_template_version": "2021-04-16", "resources": {
         "inplace": counted("a"), "replaced": counted("a", update_replace=True),
-        "removed": counted("a"),
+        "removed": counted("a"), "reader": reader,
         "later": {**counted("a"), "depends_on": ["inplace"]}}}
     created = cluster.request("POST", "/stacks", json={"stack_name": "upd", "template": before})
     stack_id = created.json()["stack"]["id"]
     assert wait_settled(cluster, "upd", stack_id, 60)["stack_status"] == "CREATE_COMPLETE"
     after = {"heat_template_version": "2021-04-16", "resources": {
         "inplace": counted("b", **waits), "replaced": counted("b", update_replace=True, **waits),
-        "added": counted("b", **waits),
+        "added": counted("b", **waits), "reader": reader,
         "later": {**counted("b"), "depends_on": ["inplace"]}},
         "outputs": {name: {"value": {"get_attr": [name, "output"]}}
-                    for name in ("inplace", "replaced", "added", "later")}}
+                    for name in ("inplace", "replaced", "added", "later", "reader")}}
     updated = requests.put(f"{first.url}/stacks/upd/{stack_id}", json={"template": after},
                            timeout=30)
     assert updated.status_code == 202, updated.text
@@ -327,15 +333,19 @@ def test_an_update_whose_engine_died_is_finished_by_another(cluster):
     assert (settled["stack_status"], settled["stack_status_reason"]) == (
         "UPDATE_COMPLETE", "Stack UPDATE completed successfully"), settled
     outputs = {o["output_key"]: o["output_value"] for o in settled["outputs"]}
-    assert outputs == {"inplace": "b", "replaced": "b", "added": "b", "later": "b"}
+    assert outputs == {"inplace": "b", "replaced": "b", "added": "b", "later": "b",
+                       "reader": "b"}
     assert set(resource_statuses(cluster, "upd", stack_id)) == {
-        "inplace", "replaced", "added", "later"}
+        "inplace", "replaced", "added", "later", "reader"}
     events = stack_events(cluster, "upd", stack_id)
     assert [e[1:] for e in events if e[0] == "inplace"][-3:] == [
         ("UPDATE_IN_PROGRESS", "state changed"),
         ("UPDATE_IN_PROGRESS",
          "Engine went down during the action: continued by another engine"),
         ("UPDATE_COMPLETE", "state changed")], events
+    assert [e[1] for e in events if e[0] == "reader"] == [
+        "CREATE_IN_PROGRESS", "CREATE_COMPLETE", "UPDATE_IN_PROGRESS", "UPDATE_COMPLETE"], events
     made, _adopted = count_markers(cluster.markers, "upd")
     # the original and one replacement; one of each other: nothing made twice
-    assert made == {"inplace": 1, "replaced": 2, "removed": 1, "added": 1, "later": 1}
+    assert made == {"inplace": 1, "replaced": 2, "removed": 1, "added": 1, "later": 1,
+                    "reader": 1}
