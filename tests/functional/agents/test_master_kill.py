@@ -8,11 +8,13 @@ runs them (``.ci/run`` too), not ``make test``.
 """
 
 import json
+import signal
+import subprocess
 import time
 
 import pytest
 
-from tests.fixtures.agents import MasterProcess, start_agents, stop_all
+from tests.fixtures.agents import STACKCTL, MasterProcess, _environment, start_agents, stop_all
 from tests.fixtures.master_kills import kill_during_batch, start_masters, wait
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
@@ -138,3 +140,35 @@ def test_a_stopped_master_hands_its_jobs_over_at_once(pair, postgres_url):
                      ["returns"]) == 3, 60, "every return")
     assert "has not beaten" not in second.log_text()
     assert started
+
+
+def jobs_of(master, function):
+    """Return the jids of ``function`` jobs ``master`` lists (its client; [] if it is down)."""
+    try:
+        with master.client(timeout=5) as client:
+            return [job["jid"] for job in client.list_jobs() if job["function"] == function]
+    except Exception:  # noqa: BLE001 - not answering
+        return []
+
+
+@pytest.mark.failover
+def test_a_client_waiting_on_a_killed_master_is_told_where_the_returns_are(pair):
+    (first, second), agents = pair
+    agents("w1", "w2")
+    wait(lambda: first.stackctl("run", "*", "test.ping", "--timeout", "2").returncode == 0,
+         60, "every agent answering the first master")
+    client = subprocess.Popen(
+        [STACKCTL, "--config-file", str(first.config), "run", "*", "cmd.run",
+         "sleep 4; echo late", "python_shell=True", "--timeout", "3"],
+        env=_environment(first.directory), text=True, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    wait(lambda: jobs_of(second, "cmd.run"), 30, "the job in the shared job cache")
+    [jid] = jobs_of(second, "cmd.run")
+    first.process.send_signal(signal.SIGKILL)
+    out, err = client.communicate(timeout=90)
+    assert client.returncode == 1, (out, err)
+    assert f"stopped answering while job {jid} ran" in err
+    assert f"'stackctl job-show {jid}' shows them" in err and "Traceback" not in err
+    # as told: the other master has the returns, each once
+    wait(lambda: len(job_returns(second, jid)) == 2, 60, "both returns on the second master")
+    assert job_returns(second, jid) == {"w1": "late", "w2": "late"}
