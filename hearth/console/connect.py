@@ -9,7 +9,9 @@
   ``stackctl``'s do; streams wake on the engine's bus socket.  The local user
   holds the master's client key, so :attr:`LocalConnector.keys` manages
   agent keys and reads pillar (through the JobService, as ``stackctl
-  key-accept`` and ``pillar-show`` do); an API project does neither.
+  key-accept`` and ``pillar-show`` do) and :attr:`LocalConnector.clouds`
+  lists the nodes of their cloud providers (``stackctl cloud-nodes``); an
+  API project does none of these.
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ class ApiConnector:
         return TimerWake()
 
     keys = None
+    clouds = None
 
 
 class LocalConnector:
@@ -109,6 +112,39 @@ class LocalConnector:
     def keys(self) -> KeyAdmin:
         """Return the agent keys and pillar of this user's master."""
         return KeyAdmin(self.config_files)
+
+    @property
+    def clouds(self) -> CloudNodes:
+        """Return the nodes of this user's cloud providers."""
+        return CloudNodes()
+
+
+class CloudNodes:
+    """The nodes of the configured cloud providers, as ``stackctl cloud-nodes`` lists them."""
+
+    def list_nodes(self) -> list[dict[str, Any]]:
+        """Return every provider's nodes (``provider``, ``name`` and the node's fields).
+
+        Secrets are hidden (the cloud client scrubs every answer); a provider
+        that does not answer is skipped, as Salt Cloud does.
+
+        :raises NotSupported: no cloud is configured.
+        """
+        import os
+
+        from hearth.clouds.cloud import Cloud
+        from hearth.common import config
+        from hearth.common.green import run_blocking
+
+        directory = config.CONF.cloud.config_dir
+        if not os.path.isdir(directory):
+            raise exception.NotSupported(
+                feature=f"Cloud nodes without a cloud configuration ({directory}, "
+                        f"{config.origin('config_dir', 'cloud')}, does not exist)")
+        answer = run_blocking(lambda: Cloud.from_conf().query("list_nodes"))
+        return [{"provider": f"{alias}:{driver}", "name": name, **node}
+                for alias, drivers in answer.items() for driver, nodes in drivers.items()
+                for name, node in sorted(nodes.items())]
 
 
 def exact_pattern(agent_id: str) -> str:

@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 from hearth.console.app import Page
-from hearth.console.pages import agents, jobs, launch, login, stack, stack_actions, stacks
+from hearth.console.pages import (
+    agents,
+    clouds,
+    jobs,
+    launch,
+    login,
+    stack,
+    stack_actions,
+    stacks,
+)
 
 STACK = "/stacks/{stack_name}/{stack_id}"
 
@@ -25,6 +34,7 @@ PAGES: tuple[Page, ...] = (
     Page("/agents/{agent_id}", get=agents.show),
     Page("/keys", get=agents.keys),
     Page("/keys/{verb}", post=agents.key_action),
+    Page("/clouds", get=clouds.index),
     Page("/jobs", get=jobs.index, post=jobs.run),
     Page("/jobs/{jid}", get=jobs.show),
     Page("/jobs/{jid}/stream", get=jobs.stream),

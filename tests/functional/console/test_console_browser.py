@@ -20,6 +20,7 @@ import pytest
 import requests
 
 from tests.fixtures.agents import STACKCTL, MasterProcess, _environment, start_agents, stop_all
+from tests.fixtures.clouds import DUMMY_PROFILES, DUMMY_PROVIDERS, hearth_conf, write_cloud_config
 from tests.functional.agents.api_client import MasterApi
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
@@ -98,9 +99,25 @@ def api(master, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def local_console(master):
+def cloud_config(tmp_path_factory):
+    """A configuration file naming a cloud of one libcloud Dummy provider (an offline fake)."""
+    directory = tmp_path_factory.mktemp("console-cloud")
+    write_cloud_config(directory / "cloud", DUMMY_PROVIDERS, DUMMY_PROFILES)
+    return hearth_conf(directory / "cloud.conf", directory / "cloud")
+
+
+def stackctl(master, cloud_config, *args):
+    """Run stackctl as the master's user, with the cloud; return the finished process."""
+    return subprocess.run([STACKCTL, "--config-file", str(master.config), "--config-file",
+                           str(cloud_config), *args], env=_environment(master.directory),
+                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+
+
+@pytest.fixture(scope="module")
+def local_console(master, cloud_config):
     """``stackctl console`` of the master's user: its one-time login link and process."""
-    process = subprocess.Popen([STACKCTL, "--config-file", str(master.config), "console"],
+    process = subprocess.Popen([STACKCTL, "--config-file", str(master.config), "--config-file",
+                                str(cloud_config), "console"],
                                env=_environment(master.directory), stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
     try:
@@ -286,7 +303,7 @@ def test_a_cross_origin_post_is_refused(browser, api):
 
 
 def test_accept_a_pending_key_and_ping_it_from_the_jobs_page(
-        browser, master, local_console, screenshots):
+        browser, master, cloud_config, local_console, screenshots):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.goto(local_console)
@@ -323,6 +340,13 @@ def test_accept_a_pending_key_and_ping_it_from_the_jobs_page(
     assert page.inner_text('#grains tr[data-grain="role"] pre') == IMAGE
     assert page.locator("main img").count() == 0
     page.screenshot(path=str(screenshots / "agent.png"), full_page=True)
+    # the cloud's nodes, as stackctl cloud-nodes lists them, its key never shown
+    made = stackctl(master, cloud_config, "cloud-create", "-p", "web", "web-1")
+    assert made.returncode == 0, made.stderr
+    page.click("header >> text=Clouds")
+    row = page.locator('#nodes tr[data-node="web-1"]')
+    assert "my-dummy:libcloud" in row.inner_text() and "Medium" in row.inner_text()
+    assert DUMMY_PROVIDERS["my-dummy"]["key"] not in page.content()
     # the login link worked once
     other = browser.new_context().new_page()
     other.goto(local_console)
