@@ -81,15 +81,16 @@ def stream(view: View) -> Stream:
     The stack is read before the stream starts, so one the session may not
     see is the API's 404, not an empty stream.
     """
-    view.calls.stack_summary(identity(view))
-    return Stream(_follow(view, identity(view), view.req.get_param("after") or None,
+    stack = view.calls.stack_summary(identity(view))
+    return Stream(_follow(view, identity(view), stack["id"], view.req.get_param("after") or None,
                           view.req.get_param("status") or None))
 
 
-def _follow(view: View, stack_identity: str, marker: str | None,
+def _follow(view: View, stack_identity: str, stack_id: str, marker: str | None,
             status: str | None) -> Iterator[bytes]:
     calls = view.calls
-    wake = view.console.connector.wake("hearth/stack/")
+    # woken by this stack's events only (their tags are hearth/stack/ID/RESOURCE/STATE)
+    wake = view.console.connector.wake(f"hearth/stack/{stack_id}/")
     try:
         yield sse.retry(2000)
         silent = 0.0
