@@ -12,16 +12,12 @@ from datetime import datetime
 from typing import Any
 
 from hearth.common.secret_mask import SECRET_MASK
+from hearth.engine.states import state_name
 
 
 def format_time(value: datetime | None) -> str | None:
     """Return ``value`` as Heat prints it (UTC, second precision), None when unset."""
     return value.strftime("%Y-%m-%dT%H:%M:%SZ") if value else None
-
-
-def status(action: str, state: str) -> str:
-    """Return ``ACTION_STATUS``."""
-    return f"{action}_{state}"
 
 
 def format_parameters(row: Any, parameters: Mapping[str, Any],
@@ -57,7 +53,7 @@ def format_stack_summary(row: Any, description: str = "") -> dict[str, Any]:
         "id": row.id,
         "stack_name": row.name,
         "description": description,
-        "stack_status": status(row.action, row.status),
+        "stack_status": state_name(row.action, row.status),
         "stack_status_reason": row.status_reason,
         "creation_time": format_time(row.created_at),
         "updated_time": format_time(row.updated_at),
@@ -103,7 +99,7 @@ def format_resource(row: Any, stack_row: Any, required_by: list[str],
         "logical_resource_id": row.name,
         "physical_resource_id": row.physical_resource_id or "",
         "resource_type": row.type,
-        "resource_status": status(row.action, row.status),
+        "resource_status": state_name(row.action, row.status),
         "resource_status_reason": row.status_reason,
         "creation_time": format_time(row.created_at),
         "updated_time": format_time(row.updated_at or row.created_at),
@@ -137,7 +133,7 @@ def format_event(row: Any, with_details: bool = False, stack_row: Any = None,
         "logical_resource_id": row.resource_name,
         "resource_name": row.resource_name,
         "physical_resource_id": row.physical_resource_id or "",
-        "resource_status": status(row.resource_action, row.resource_status),
+        "resource_status": state_name(row.resource_action, row.resource_status),
         "resource_status_reason": row.resource_status_reason,
     }
     if stack_row is not None:

@@ -22,6 +22,7 @@ from typing import Any
 
 import networkx as nx
 
+from hearth.engine.states import state_name
 from hearth.engine.template import function
 from hearth.engine.template.resource_definition import REFERENCE_FIELDS
 
@@ -123,10 +124,10 @@ def describe(graph: nx.DiGraph, definitions: Mapping[str, Any], name: str,
 def stack_view(stack: Any, clusters: Mapping[str, GraphView] | None = None) -> GraphView:
     """Return the view of a live :class:`~hearth.engine.stacks.stack.Stack`."""
     graph = stack.template.dependency_graph(stack.context, stack.definitions)
-    states = {name: (f"{resource.action}_{resource.status}", resource.status_reason or "")
+    states = {name: (state_name(resource.action, resource.status), resource.status_reason or "")
               for name, resource in stack.resources.items()}
     return describe(graph, stack.definitions, stack.name,
-                    f"{stack.action}_{stack.status}", states, clusters)
+                    state_name(stack.action, stack.status), states, clusters)
 
 
 def template_view(data: Mapping[str, Any], name: str, params: Mapping[str, Any] | None = None,

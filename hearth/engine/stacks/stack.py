@@ -26,6 +26,7 @@ from hearth.engine.resources import stored_properties
 from hearth.engine.resources.store_db import DbResourceStore
 from hearth.engine.resources.stored_properties import StoredProperties
 from hearth.engine.scheduler import green_sleep
+from hearth.engine.states import state_name
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -237,7 +238,7 @@ class Stack:
     def publish_event(self, values: Mapping[str, Any], event_uuid: str) -> None:
         """Publish a recorded event on the bus."""
         publish(f"hearth/stack/{self.id}/{values['resource_name']}/"
-                f"{values['resource_action']}_{values['resource_status']}",
+                f"{state_name(values['resource_action'], values['resource_status'])}",
                 dict(values, id=event_uuid, stack_name=self.name))
 
     def state_set(self, action: str, status: str, reason: str) -> None:
