@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from hearth.api import links, params
@@ -20,9 +21,14 @@ def index(request: ApiRequest) -> dict[str, Any]:
         request.ctx, request.stack_identity, resource_name=request.path.get("resource_name"),
         filters=params.split_filters(query, params.EVENT_LIST) or None,
         limit=query.get("limit"), marker=query.get("marker"),
-        sort_keys=query.get("sort_keys"), sort_dir=query.get("sort_dir"),
+        sort_keys=query.get("sort_keys"), sort_dir=_sort_dir(query),
         nested_depth=query.get("nested_depth", 0))
     return {"events": [_linked(request, e) for e in events]}
+
+
+def _sort_dir(query: Mapping[str, Any]) -> str | None:
+    """Return the direction asked for; Heat's default is newest first without sort keys."""
+    return query.get("sort_dir") or (None if query.get("sort_keys") else "desc")
 
 
 def show(request: ApiRequest) -> dict[str, Any]:

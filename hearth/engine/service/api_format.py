@@ -47,8 +47,13 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+#: the actions that leave a stack's ``updated_time`` unset, as Heat's (it is set
+#: by an update, check, suspend, resume, snapshot or restore)
+NOT_UPDATING = frozenset({"CREATE", "ADOPT"})
+
+
 def format_stack_summary(row: Any, description: str = "") -> dict[str, Any]:
-    """Return a stack-list item."""
+    """Return a stack-list item (Heat lists no description: ``""``)."""
     return {
         "id": row.id,
         "stack_name": row.name,
@@ -56,7 +61,7 @@ def format_stack_summary(row: Any, description: str = "") -> dict[str, Any]:
         "stack_status": state_name(row.action, row.status),
         "stack_status_reason": row.status_reason,
         "creation_time": format_time(row.created_at),
-        "updated_time": format_time(row.updated_at),
+        "updated_time": format_time(None if row.action in NOT_UPDATING else row.updated_at),
         "deletion_time": format_time(row.deleted_at),
         "stack_owner": row.username,
         "parent": row.owner_id,

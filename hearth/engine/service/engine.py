@@ -192,7 +192,7 @@ class EngineService(StackKeeping, StackReads):
                               action=INIT, status=COMPLETE, timeout_mins=None,
                               disable_rollback=True)
         stack = prepared.build(self.db, row, self.registry, jobs=self.jobs)
-        description = prepared.template.data.get(prepared.template.key("description")) or ""
+        description = prepared.template.description
         return {
             "stack_name": stack_name, "id": "None", "description": description,
             "template_description": description, "stack_owner": ctx.user,

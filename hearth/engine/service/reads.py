@@ -18,6 +18,7 @@ from hearth.common.context import RequestContext
 from hearth.engine.service.catalog import Catalog
 from hearth.engine.states import INIT
 from hearth.engine.template.resource_definition import required_by
+from hearth.engine.template.template import DEFAULT_DESCRIPTION
 from hearth.engine.template.versions import hidden_parameters
 from hearth.jobservice import JobService
 
@@ -82,7 +83,7 @@ class StackReads(Catalog):
         rows = api_stacks.stack_list(self.db, project, filters, limit, marker, sort_keys,
                                      sort_dir, show_deleted, show_nested, tags, tags_any,
                                      not_tags, not_tags_any)
-        return [api_format.format_stack_summary(row, self._description(row)) for row in rows]
+        return [api_format.format_stack_summary(row) for row in rows]
 
     def count_stacks(self, ctx: RequestContext, filters: Mapping[str, Any] | None = None,
                      show_deleted: bool = False, show_nested: bool = False,
@@ -213,7 +214,8 @@ class StackReads(Catalog):
             from hearth.engine.resources.actions import mask
             from hearth.engine.resources.attributes import show_attributes
             attributes = mask(show_attributes(resource, with_attr), stack.secrets())
-        description = (type(resource).__doc__ or "").split("\n")[0] if resource else ""
+        # Heat shows the template's description of the resource ("" without one)
+        description = (getattr(resource.t, "description", "") or "") if resource else ""
         return {"description": description, "attributes": attributes}
 
     def _add_details(self, items: list[JsonMap], stacks: Mapping[str, models.Stack]) -> None:
@@ -318,7 +320,7 @@ class StackReads(Catalog):
         cached = self._descriptions.get(row.raw_template_id)
         if cached is None:
             from hearth.engine.template.versions import section_of
-            cached = section_of(self._raw(row).template, "description", "")
+            cached = section_of(self._raw(row).template, "description", "") or DEFAULT_DESCRIPTION
             if len(self._descriptions) >= DESCRIPTION_CACHE_SIZE:
                 self._descriptions.clear()
             self._descriptions[row.raw_template_id] = cached

@@ -88,7 +88,9 @@ def outputs(heat, identity):
 
 
 def signals(heat, identity, resource):
-    return [event.resource_status_reason for event in heat.events.list(identity, resource)
+    """Return the reasons of a resource's SIGNAL events, oldest first."""
+    return [event.resource_status_reason
+            for event in heat.events.list(identity, resource, sort_dir="asc")
             if event.resource_status.startswith("SIGNAL")]
 
 
