@@ -18,6 +18,7 @@ import time
 
 import pytest
 import requests
+import yaml
 
 from tests.fixtures.agents import STACKCTL, MasterProcess, _environment, start_agents, stop_all
 from tests.fixtures.clouds import DUMMY_PROFILES, DUMMY_PROVIDERS, hearth_conf, write_cloud_config
@@ -53,6 +54,7 @@ outputs:
     value: {get_attr: [greeter, value]}
 """
 SCRIPT = "<script>document.title='pwned'</script>"
+PILLAR_SECRET = "pillar-s3cret"
 IMAGE = "<img src=x onerror=\"document.title='pwned'\">"
 HOSTILE = {"heat_template_version": "2021-04-16",
            "description": SCRIPT,
@@ -69,8 +71,14 @@ def master(tmp_path_factory, sqlite_template):
     base = tmp_path_factory.mktemp("console")
     (base / "master").mkdir()
     shutil.copyfile(sqlite_template, base / "master" / "hearth.db")
+    pillar = base / "pillar"
+    pillar.mkdir()
+    (pillar / "top.sls").write_text("base:\n  '*':\n    - app\n")
+    (pillar / "app.sls").write_text(yaml.safe_dump({"app": {"password": PILLAR_SECRET,
+                                                            IMAGE: "hostile key"}}))
     master = MasterProcess(base / "master", auto_accept=False,
-                           database=f"sqlite:///{base / 'master' / 'hearth.db'}")
+                           database=f"sqlite:///{base / 'master' / 'hearth.db'}",
+                           extra=f"[pillar]\npillar_roots = base={pillar}\n")
     master.start()
     agents = []
     try:
@@ -338,6 +346,10 @@ def test_accept_a_pending_key_and_ping_it_from_the_jobs_page(
     page.click("header >> text=Agents")
     page.click('#agents a >> text=pending1')
     assert page.inner_text('#grains tr[data-grain="role"] pre') == IMAGE
+    # its pillar, masked as stackctl pillar-show masks it (keys shown, as text)
+    pillar = yaml.safe_load(page.inner_text("#pillar"))
+    assert pillar == {"app": {"password": "**********", IMAGE: "**********"}}
+    assert PILLAR_SECRET not in page.content()
     assert page.locator("main img").count() == 0
     page.screenshot(path=str(screenshots / "agent.png"), full_page=True)
     # the cloud's nodes, as stackctl cloud-nodes lists them, its key never shown
