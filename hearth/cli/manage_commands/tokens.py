@@ -9,20 +9,17 @@ from __future__ import annotations
 import argparse
 
 from hearth.cli import command, output
+from hearth.db.timeutils import format_time
 
 LIST_COLUMNS = ("id", "hash_prefix", "project_id", "user", "roles", "description",
                 "created_at", "expires_at", "revoked_at")
-
-
-def _when(value: object) -> str | None:
-    return value.strftime("%Y-%m-%dT%H:%M:%SZ") if value is not None else None
 
 
 def _row(info: object) -> dict[str, object]:
     row = {column: getattr(info, column) for column in LIST_COLUMNS}
     row["roles"] = ",".join(row["roles"])
     for column in ("created_at", "expires_at", "revoked_at"):
-        row[column] = _when(row[column])
+        row[column] = format_time(row[column])
     return row
 
 

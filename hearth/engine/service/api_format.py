@@ -8,16 +8,11 @@ Heat's; ``links`` are left to the REST layer.  Hidden parameters show as
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import datetime
 from typing import Any
 
 from hearth.common.secret_mask import SECRET_MASK
+from hearth.db.timeutils import format_time
 from hearth.engine.states import state_name
-
-
-def format_time(value: datetime | None) -> str | None:
-    """Return ``value`` as Heat prints it (UTC, second precision), None when unset."""
-    return value.strftime("%Y-%m-%dT%H:%M:%SZ") if value else None
 
 
 def format_parameters(row: Any, parameters: Mapping[str, Any],

@@ -271,7 +271,7 @@ class StackReads(Catalog):
         """Return the engines (Heat's services list), each ``up`` or ``down``."""
         from hearth.common.config import CONF
         from hearth.db import api_engines
-        from hearth.engine.service.api_format import format_time
+        from hearth.db.timeutils import format_time
         return [{"id": engine.engine_id, "engine_id": engine.engine_id, "host": engine.host,
                  "hostname": engine.hostname, "binary": engine.binary, "topic": engine.topic,
                  "report_interval": engine.report_interval,
