@@ -34,12 +34,12 @@ def template_size_limit() -> int:
     return int(_conf().max_template_size)
 
 
-def check_template_size(template: Any) -> None:
-    """Raise TemplateSizeExceeded when the template is over ``max_template_size``."""
+def check_template_size(template: Any, filename: str | None = None) -> None:
+    """Raise TemplateSizeExceeded (naming ``filename``) over ``max_template_size``."""
     limit = template_size_limit()
     size = template_size(template)
     if size > limit:
-        raise exception.TemplateSizeExceeded(actual=size, limit=limit)
+        raise exception.TemplateSizeExceeded(actual=size, limit=limit, filename=filename)
 
 
 def check_stack_quota(stack_count: int) -> None:

@@ -115,7 +115,8 @@ def do_stack_adopt(args: argparse.Namespace) -> int:
     return stacks.run_action(backend, None, lambda: backend.adopt_stack(
         args.name, data, params=command.parse_key_values(args.parameter), files=files,
         disable_rollback=not args.enable_rollback, timeout_mins=args.timeout, **request),
-        "ADOPT", display=stacks._display(args))
+        "ADOPT", template_file=getattr(args, "template_file", None), display=stacks._display(args),
+        request=dict(request, files=files))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

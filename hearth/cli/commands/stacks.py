@@ -12,10 +12,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from hearth.cli import command, output, progress_display
+from hearth.cli import command, output, oversized, progress_display
 
 STACK_FIELDS = ("id", "stack_name", "description", "creation_time", "updated_time",
                 "stack_status", "stack_status_reason", "parameters", "outputs",
@@ -63,7 +63,7 @@ def template_request(args: argparse.Namespace) -> dict[str, Any]:
 def run_action(backend: Any, stack_identity: str | None, start: Callable[[], Any],
                action: str, cancel_action: str = "cancel_without_rollback",
                template_file: str | None = None, display: Any = None,
-               template: Any = None) -> int:
+               template: Any = None, request: Mapping[str, Any] | None = None) -> int:
     """Start an action, stream its events, print the final status; return the exit code.
 
     ``display`` (:class:`hearth.cli.progress_display.DisplayOptions`) adds
@@ -72,7 +72,8 @@ def run_action(backend: Any, stack_identity: str | None, start: Callable[[], Any
     A validation error that names no file is located in ``template_file``
     (``template``: its parsed form, whose lines locate an error that came
     without one): the engine sees only the template's data, the CLI knows
-    where it came from.
+    where it came from; so is a size refusal of the ``request`` sent
+    (:mod:`hearth.cli.oversized`).
     Should following end by an exception (a second Ctrl-C, a bug), the
     backend is closed first: an in-process engine cancels the action
     cleanly instead of dying with it and leaving the stack IN_PROGRESS.
@@ -81,7 +82,8 @@ def run_action(backend: Any, stack_identity: str | None, start: Callable[[], Any
     from hearth.common import exception
     marker = last_event_id(backend, stack_identity) if stack_identity else None
     try:
-        started = start()
+        with oversized.naming_files(template_file, request or {}):
+            started = start()
     except exception.StackValidationFailed as exc:
         raise exc.located(template_file, document=template) from None
     if started and started.get("id"):
@@ -139,7 +141,7 @@ def do_stack_create(args: argparse.Namespace) -> int:
         args.name, template, params=params,
         disable_rollback=disable_rollback, timeout_mins=args.timeout, tags=_tags(args),
         **request), "CREATE", template_file=args.template_file, display=_display(args),
-        template=template)
+        template=template, request=dict(request, template=template))
 
 
 def do_stack_update(args: argparse.Namespace) -> int:
@@ -154,7 +156,8 @@ def do_stack_update(args: argparse.Namespace) -> int:
     if args.disable_rollback is not None:
         fields["disable_rollback"] = args.disable_rollback
     if args.dry_run:
-        changes = backend.preview_update_stack(args.name, **fields)["resource_changes"]
+        with oversized.naming_files(args.template_file, request):
+            changes = backend.preview_update_stack(args.name, **fields)["resource_changes"]
         rows = [{"change": kind, "resource_name": item.get("resource_name"),
                  "resource_type": item.get("resource_type")}
                 for kind, items in changes.items() for item in items]
@@ -163,7 +166,7 @@ def do_stack_update(args: argparse.Namespace) -> int:
     return run_action(backend, args.name, lambda: backend.update_stack(args.name, **fields),
                       "UPDATE", cancel_action="cancel_update",
                       template_file=args.template_file, display=_display(args),
-                      template=request.get("template"))
+                      template=request.get("template"), request=request)
 
 
 def do_stack_delete(args: argparse.Namespace) -> int:

@@ -24,16 +24,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def validate(args: argparse.Namespace) -> int:
     """Validate the template through the catalog (embedded) or the API, and print the result."""
-    from hearth.cli import template_files
+    from hearth.cli import oversized, template_files
     from hearth.cli.backend import get_catalog
     from hearth.common import exception
 
     params = command.parse_key_values(args.parameter)
     request = template_files.gather(args.template_file, args.environment_file or ())
     try:
-        result = get_catalog(args).validate_template(
-            template=request["template"], params=params, files=request["files"],
-            environment_files=request.get("environment_files"), show_nested=args.show_nested)
+        with oversized.naming_files(args.template_file, request):
+            result = get_catalog(args).validate_template(
+                template=request["template"], params=params, files=request["files"],
+                environment_files=request.get("environment_files"),
+                show_nested=args.show_nested)
     except exception.StackValidationFailed as exc:
         raise exc.located(args.template_file, document=request["template"]) from None
     output.show(result, args.format)

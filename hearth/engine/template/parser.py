@@ -94,9 +94,9 @@ def decode(text: str | bytes, filename: str | None = None) -> str:
             filename=filename) from None
 
 
-def _check_size(text: str | bytes) -> None:
+def _check_size(text: str | bytes, filename: str | None) -> None:
     from hearth.engine.limits import check_template_size
-    check_template_size(text)
+    check_template_size(text, filename)
 
 
 def _looks_like_json(text: str) -> bool:
@@ -191,7 +191,7 @@ def parse(text: str | bytes, filename: str | None = None,
     not a mapping.  An empty document is an empty mapping.
     """
     if check_size:
-        _check_size(text)
+        _check_size(text, filename)
     text = decode(text, filename)
     try:
         data = _load_json(text, filename) if _looks_like_json(text) else _load_yaml(text, filename)
