@@ -63,8 +63,10 @@ HF_ARGS ?=
 heat-functional: venv
 	$(BIN)/python tools/heat_functional/run.py $(HF_ARGS)
 
+## lint: ruff, and the layers the imports obey (.importlinter: a package imports only those below it)
 lint: venv
 	$(BIN)/ruff check hearth tests bench tools examples
+	$(BIN)/lint-imports
 
 unit: venv
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit

@@ -285,10 +285,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     eventlet.spawn(engine.watch)
     serve(listener, engine, service, stopping=engine.stopping)
     engine.retire()
-    from hearth.cli.local_engine import read_info
     if (read_info(args.info) or {}).get("pid") == os.getpid():
         os.unlink(args.info)
     return 0
+
+
+def read_info(path: str) -> dict[str, Any] | None:
+    """Return an engine's description, or None when it is gone."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except (OSError, ValueError):
+        return None
 
 
 def _write_info(args: argparse.Namespace, state_path: str) -> None:

@@ -41,6 +41,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from hearth.api.local_server import read_info
 from hearth.common import exception, paths
 
 RUNTIME_DIR_ENV = "HEARTH_RUNTIME_DIR"
@@ -150,15 +151,6 @@ class Address:
     def lock(self) -> str:
         """Return the path of the lock held while an engine starts."""
         return os.path.join(self.directory, f"{self.key}.lock")
-
-
-def read_info(path: str) -> dict[str, Any] | None:
-    """Return an engine's description, or None when it is gone."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except (OSError, ValueError):
-        return None
 
 
 def engines(directory: str | None = None) -> list[dict[str, Any]]:

@@ -34,7 +34,7 @@ DEFAULT_OPTS = [
     cfg.StrOpt("extension_modules", default="$state_path/extmods",
                help="Root of the extension module directories, as Salt's: ext_pillar "
                     "modules are loaded from its 'pillar' subdirectory, after the "
-                    "built-in ones (hearth/pillar/ext)."),
+                    "built-in ones (hearth/ext_pillar)."),
     cfg.BoolOpt("enable_zip_modules", default=False,
                 help="Load execution modules packaged as zip archives found in module_dirs."),
     cfg.DictOpt("module_opts", default={},

@@ -157,7 +157,7 @@ class StackValidationFailed(HearthException):
     def _line_in(self, document: Any, line: int | None) -> int | None:
         """Return ``line``, or the line of this error's path in ``document`` if it has none."""
         if line is None and document is not None and self.line is None and not self.filename:
-            from hearth.engine.template.located import line_at
+            from hearth.common.located import line_at
             return line_at(document, self.path)
         return line
 

@@ -21,10 +21,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from hearth.common import exception
+from hearth.common.located import line_of
 from hearth.engine import constraints, support
 from hearth.engine.schema_keyed import SchemaKeyed
 from hearth.engine.template import function
-from hearth.engine.template.located import line_of
 
 TYPES = (INTEGER, STRING, NUMBER, BOOLEAN, MAP, LIST, ANY) = constraints.SCHEMA_TYPES
 

@@ -28,6 +28,8 @@ from typing import Any, ClassVar, NamedTuple, Protocol, runtime_checkable
 
 from hearth.common import exception
 from hearth.engine import attributes, properties, states, support
+from hearth.engine.resources import actions as resource_actions
+from hearth.engine.resources.actions import HANDLER_NAMES
 from hearth.engine.resources.store import ResourceStore
 from hearth.engine.resources.stored_properties import comparable
 from hearth.engine.template import function
@@ -38,12 +40,6 @@ UpdateReplace = exception.UpdateReplace
 ACTIONS = (INIT, CREATE, DELETE, UPDATE, ROLLBACK, SUSPEND, RESUME, ADOPT, SNAPSHOT,
            CHECK) = states.ACTIONS
 STATUSES = (IN_PROGRESS, FAILED, COMPLETE) = states.STATUSES
-
-#: action → (handler, completion check) method names the engine looks up.
-HANDLER_NAMES: dict[str, tuple[str, str]] = {
-    action: (f"handle_{action.lower()}", f"check_{action.lower()}_complete")
-    for action in (CREATE, UPDATE, DELETE, SUSPEND, RESUME, SNAPSHOT, CHECK, ADOPT)
-}
 
 #: Longest physical resource name (as Heat).
 MAX_PHYSICAL_NAME = 255
@@ -429,8 +425,6 @@ class Resource:
     # --- life-cycle entry points (run by the engine) ------------------------
 
     def _run(self, action: str, *args: Any) -> Any:
-        from hearth.engine.resources import actions as resource_actions
-
         return resource_actions.run(self, action, *args)
 
     def create(self) -> Any:

@@ -48,7 +48,7 @@ CLOUD = ModuleFamily(
 
 PILLAR = ModuleFamily(
     name="pillar",
-    builtin_package="hearth.pillar.ext",
+    builtin_package="hearth.ext_pillar",
     dunders=("__salt__", "__opts__", "__grains__", "__pillar__", "__context__",
              "__ext_pillar__"),
     self_dunder="__ext_pillar__",

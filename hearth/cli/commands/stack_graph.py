@@ -68,7 +68,7 @@ def template_graph(args: argparse.Namespace) -> dict:
     """Validate the ``-f`` template in-process and return its graph."""
     from hearth.cli import template_files
     from hearth.common import config
-    from hearth.engine.registry.types import default_registry
+    from hearth.engine.nested.template_resource import default_registry
     from hearth.engine.stacks.graph_view import template_view
 
     config.load(config_files=getattr(args, "config_file", None))

@@ -5,6 +5,6 @@
 provider templates built on it; :mod:`~hearth.engine.nested.children` builds,
 stores, loads and runs the child stacks, :mod:`~hearth.engine.nested.limits`
 checks the depth and tree-size limits,
-:mod:`~hearth.engine.nested.environment` derives a child's environment and
-:mod:`~hearth.engine.nested.preview` shows nested stacks in a stack preview.
+and :mod:`~hearth.engine.nested.environment` derives a child's environment
+(previews of nested stacks are the service's: :mod:`hearth.engine.service.preview`).
 """

@@ -188,13 +188,13 @@ class StackResource(resource.Resource):
         """Continue the nested stack's ``action`` a dead engine left; return the check's cookie.
 
         The child in progress goes on from its stored states
-        (:func:`hearth.engine.stacks.continuation.continue_action`), on a
+        (:func:`hearth.engine.update.takeover.continue_action`), on a
         green thread as a child's action does; a child that finished it is
         only read by the check; a child never stored, or not reached by the
         action yet, gets it from ``fresh()`` (the handle).
         """
         from hearth.engine.stacks import actions as stack_actions
-        from hearth.engine.stacks import continuation
+        from hearth.engine.update import takeover
         child = self.nested()
         if child is not None and action == CREATE and child.action == INIT:
             # stored, never started: it is this resource's nested stack all the same
@@ -206,7 +206,7 @@ class StackResource(resource.Resource):
         if child.status == IN_PROGRESS:
             engine_id = getattr(self.stack, "continued_by", None) or "?"
             self._start(child, action,
-                        lambda: continuation.continue_action(child, engine_id))
+                        lambda: takeover.continue_action(child, engine_id))
         return action
 
     def handle_create_continue(self) -> Any:

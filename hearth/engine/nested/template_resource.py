@@ -8,12 +8,13 @@ the resource's properties (each parameter type mapped to a property type;
 a parameter without default is a required property), its outputs are the
 resource's attributes, and an ``OS::stack_id`` output, when the template
 has one, is what ``get_resource`` gives (else the nested stack's ARN, as
-Heat).  :func:`check_facade` holds a template the environment maps for one
-resource to the interface its type has otherwise (Heat's facade checks).
+Heat).  (A template the environment maps for one resource keeps the
+interface its type has otherwise: :mod:`hearth.engine.registry.facade`.)
 
 :func:`template_class` is the plug-in registry's template class factory
 (:attr:`hearth.engine.registry.types.TypeRegistry.template_class_factory`):
-one class per template text, built once.
+one class per template text, built once; :func:`default_registry` is the
+registry of the process, built with it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from hearth.common import exception
 from hearth.common.template_names import is_template
 from hearth.engine import attributes, properties
 from hearth.engine.nested.stack_resource import StackResource
+from hearth.engine.registry.plugin_manager import PluginManager
+from hearth.engine.registry.types import TypeRegistry
 
 #: The output whose value is the resource's reference id.
 STACK_ID_OUTPUT = "OS::stack_id"
@@ -225,55 +228,10 @@ def template_class(reference: Any, files: Mapping[str, str]) -> type[TemplateRes
     return _class_of(url, text)
 
 
-def _param_type(prop_type: str) -> str:
-    """Return the property type a template parameter gives for a property of ``prop_type``."""
-    return properties.NUMBER if prop_type == properties.INTEGER else prop_type
+@functools.lru_cache(maxsize=1)
+def default_registry() -> TypeRegistry:
+    """Return the registry of every discovered plug-in (loaded once per process).
 
-
-def facade_errors(provider: type, facade: type, type_name: str) -> list[str]:
-    """Return Heat's facade check failures of ``provider`` against ``facade`` (Heat's texts).
-
-    A type the environment maps, for one resource, to a provider template
-    keeps the interface of the type it has otherwise (the facade): every
-    required property, with the same type, and every attribute.
+    Provider templates become classes through :func:`template_class`.
     """
-    given, wanted = provider.properties_schema, facade.properties_schema
-    errors = []
-    for name, schema in wanted.items():
-        if schema.required and name not in given:
-            errors.append(f"Required property {name} for facade {type_name} missing in provider")
-        elif name in given and _param_type(schema.type) != given[name].type:
-            errors.append(f"Property {name} type mismatch between facade {type_name} "
-                          f"({schema.type}) and provider ({given[name].type})")
-    errors += [f"Provider requires property {name} unknown in facade {type_name}"
-               for name, schema in given.items() if schema.required and name not in wanted]
-    errors += [f"Attribute {name} for facade {type_name} missing in provider"
-               for name in facade.attributes_schema
-               if name not in provider.attributes_schema
-               and name not in attributes.BASE_ATTRIBUTES]
-    return errors
-
-
-def check_facade(registry: Any, type_name: Any, resource_name: str, env: Any,
-                 files: Mapping[str, str] | None) -> None:
-    """Raise StackValidationFailed when a resource's own provider template breaks its facade.
-
-    Checked when the environment maps ``type_name`` for ``resource_name`` to a
-    template other than the one the type has otherwise (the facade).
-    """
-    overrides = getattr(getattr(env, "registry", None), "resolve_type", None)
-    if not isinstance(type_name, str) or overrides is None or is_template(type_name):
-        return
-    own, general = overrides(type_name, resource_name=resource_name), overrides(type_name)
-    if not is_template(str(getattr(own, "url", own))) or \
-            str(getattr(own, "url", own)) == str(getattr(general, "url", general)):
-        return
-    try:
-        provider = registry.get_class(type_name, env, resource_name=resource_name,
-                                      allow_hidden=True, files=files)
-        facade = registry.get_class(type_name, env, allow_hidden=True, files=files)
-    except exception.HearthException:
-        return  # an unknown facade, or an unreadable template: reported where it is named
-    errors = facade_errors(provider, facade, type_name)
-    if errors:
-        raise exception.StackValidationFailed(errors[0])
+    return TypeRegistry(PluginManager.load(), template_class_factory=template_class)

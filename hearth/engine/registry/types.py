@@ -9,7 +9,6 @@ existing stacks keep using it); a DEPRECATED one logs a warning.
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -18,6 +17,7 @@ from hearth.common import exception
 from hearth.common.template_names import is_template
 from hearth.engine import support
 from hearth.engine.registry.plugin_manager import PluginManager
+from hearth.engine.registry.provider_defaults import with_parameter_defaults
 
 LOG = logging.getLogger(__name__)
 
@@ -68,7 +68,6 @@ class TypeRegistry:
         resolved = self.resolve_name(type_name, env, resource_name)
         if not isinstance(resolved, str) or resolved not in self.classes:
             if self.template_class_factory is not None and _names_template(resolved):
-                from hearth.engine.nested.provider_defaults import with_parameter_defaults
                 return with_parameter_defaults(
                     self.template_class_factory(resolved, files or {}), env)
             candidates = list(self.classes)
@@ -107,14 +106,3 @@ def deprecation_warning(type_name: str, resource_class: type) -> str | None:
         return None
     detail = f" {status.message}" if status.message else ""
     return f"{type_name} is DEPRECATED.{detail}"
-
-
-@functools.lru_cache(maxsize=1)
-def default_registry() -> TypeRegistry:
-    """Return the registry of every discovered plug-in (loaded once per process).
-
-    Provider templates become classes through
-    :func:`hearth.engine.nested.template_resource.template_class`.
-    """
-    from hearth.engine.nested.template_resource import template_class
-    return TypeRegistry(PluginManager.load(), template_class_factory=template_class)

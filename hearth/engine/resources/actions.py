@@ -73,6 +73,13 @@ TRANSITIONS: frozenset[tuple[State, State]] = frozenset(
     | {((action, IN_PROGRESS), (action, FAILED)) for action in ACTIONS}
 )
 
+#: action → (handler, completion check) method names the engine looks up on a resource.
+HANDLER_NAMES: dict[str, tuple[str, str]] = {
+    action: (f"handle_{action.lower()}", f"check_{action.lower()}_complete")
+    for action in (states.CREATE, states.UPDATE, states.DELETE, states.SUSPEND, states.RESUME,
+                   states.SNAPSHOT, states.CHECK, states.ADOPT)
+}
+
 #: Reason written with every state change that has nothing more specific to say.
 STATE_CHANGED = "state changed"
 

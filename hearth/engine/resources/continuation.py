@@ -1,7 +1,7 @@
 """Continue a resource's action that a dead engine left in progress, through its plug-in.
 
 When an engine takes over a stack action
-(:mod:`hearth.engine.stacks.continuation`), each resource's task first reads
+(:mod:`hearth.engine.update.takeover`), each resource's task first reads
 the resource's stored state (:func:`continued`):
 
 - ``<ACTION>_COMPLETE``: done before the engine died; nothing runs again
@@ -81,9 +81,8 @@ def continuation(resource: Any, action: str) -> Callable[..., Any]:
 
 def continuable_actions(cls: type) -> list[str]:
     """Return the actions a dead engine may leave in progress that ``cls`` continues."""
-    from hearth.engine.resource import HANDLER_NAMES
     result = []
-    for action in HANDLER_NAMES:
+    for action in actions.HANDLER_NAMES:
         name = action.lower()
         if (callable(getattr(cls, continue_method_name(action), None))
                 or getattr(cls, f"handle_{name}", None) is None

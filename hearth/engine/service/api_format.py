@@ -7,6 +7,7 @@ Heat's; ``links`` are left to the REST layer.  Hidden parameters show as
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -37,7 +38,6 @@ def _text(value: Any) -> str:
     if isinstance(value, list):
         return ",".join(_text(item) for item in value)
     if isinstance(value, dict):
-        import json
         return json.dumps(value)
     return "" if value is None else str(value)
 
@@ -144,3 +144,10 @@ def format_event(row: Any, with_details: bool = False, stack_row: Any = None,
         result["resource_type"] = row.resource_type
         result["resource_properties"] = row.resource_properties or {}
     return result
+
+
+def format_snapshot(row: Any, data: Any) -> dict[str, Any]:
+    """Return the snapshot object of Heat's API; ``data`` is its data as shown (masked)."""
+    return {"id": row.id, "name": row.name, "action": row.action, "status": row.status,
+            "status_reason": row.status_reason or None, "data": data,
+            "creation_time": format_time(row.created_at)}

@@ -5,7 +5,7 @@ generated templates) and template validation.  A :class:`Catalog` is cheap
 to build (no database, no heartbeat, no bus) and holds the one plug-in
 registry of the process, built from configuration (``plugin_dirs`` and the
 ``hearth.resources`` entry points) by
-:func:`hearth.engine.registry.types.default_registry`.
+:func:`hearth.engine.nested.template_resource.default_registry`.
 
 ``stackctl template-validate`` and the resource-type commands use a Catalog
 in embedded mode; :class:`~hearth.engine.service.engine.EngineService` is a
@@ -39,7 +39,7 @@ class Catalog:
         """Return the plug-in registry (configured plug-ins loaded on first use)."""
         if self._registry is None:
             from hearth.common import config
-            from hearth.engine.registry.types import default_registry
+            from hearth.engine.nested.template_resource import default_registry
             config.register_opts()
             self._registry = default_registry()
         return self._registry
@@ -59,7 +59,7 @@ class Catalog:
 
         Resource types and properties are checked against the plug-in
         registry.  ``show_nested`` adds Heat's ``NestedParameters`` (see
-        :mod:`hearth.engine.template.nested_parameters`); ``ignore_errors``
+        :mod:`hearth.engine.nested.parameters`); ``ignore_errors``
         is accepted for Heat's API (Hearth has no error codes).
         """
         from hearth.engine.template.environment import (
@@ -74,7 +74,7 @@ class Catalog:
         env = Environment.from_documents(documents, parameter_types(data))
         checker: Any = self._resource_validator(env, files)
         if show_nested:
-            from hearth.engine.template import nested_parameters
+            from hearth.engine.nested import parameters as nested_parameters
             checker = nested_parameters.NestedParametersCollector(checker)
         result = validate_template(data, None, params, documents, files,
                                    resource_validator=checker)

@@ -178,11 +178,9 @@ class EngineService(StackKeeping, StackReads):
         """Return the preview object of a stack that is not created (nothing is stored)."""
         from types import SimpleNamespace
 
-        from hearth.engine.nested import preview
-        from hearth.engine.service import api_format
+        from hearth.engine.service import api_format, preview
         from hearth.engine.stacks.names import check_stack_name
         from hearth.engine.stacks.prepare import StackIdentity
-        from hearth.engine.update import run as update
         check_stack_name(stack_name)
         identity = StackIdentity(stack_name, "None", ctx.project_id)
         prepared = self._prepare(template, kwargs.get("files"), kwargs.get("environment"),
@@ -204,7 +202,7 @@ class EngineService(StackKeeping, StackReads):
             "creation_time": None, "updated_time": None, "deletion_time": None,
             # a nested stack's resources are a list in its place (as Heat)
             "resources": preview.preview_resources(
-                stack, lambda resource, owner, users: update.resource_summary(
+                stack, lambda resource, owner, users: preview.resource_summary(
                     resource, owner.row, users, with_properties=True)),
         }
 
@@ -293,16 +291,15 @@ class EngineService(StackKeeping, StackReads):
     def preview_update_stack(self, ctx: RequestContext, stack_identity: str,
                              **kwargs: Any) -> JsonMap:
         """Return ``{"resource_changes": {added, deleted, replaced, updated, unchanged}}``."""
-        from hearth.engine.update import run as update
+        from hearth.engine.service import preview_update
         row = self._row(ctx, stack_identity, show_deleted=False)
         current, target = self._update_target(
             row, kwargs.get("template"), kwargs.get("params"), kwargs.get("files"),
             kwargs.get("environment"), kwargs.get("environment_files"),
             bool(kwargs.get("existing")), kwargs.get("clear_parameters"))
-        changes = update.preview_update(current, target)
+        changes = preview_update.preview_update(current, target)
         if kwargs.get("show_nested"):
-            from hearth.engine.nested.preview_update import with_nested
-            changes = with_nested(current, target, changes)
+            changes = preview_update.with_nested(current, target, changes)
         return changes
 
     def delete_stack(self, ctx: RequestContext, stack_identity: str) -> None:

@@ -29,7 +29,6 @@ from hearth.common import exception
 from hearth.common.context import RequestContext
 from hearth.common.secret_mask import SECRET_MASK
 from hearth.engine.states import ADOPT, COMPLETE, DELETE, IN_PROGRESS, RESTORE, SNAPSHOT
-from hearth.engine.template.versions import hidden_parameters
 
 if TYPE_CHECKING:
     pass
@@ -60,6 +59,8 @@ def adopt_parameters(adopt_data: Mapping[str, Any],
     """
     environment = adopt_data.get("environment")
     given = environment.get("parameters") if isinstance(environment, Mapping) else None
+    # start-up: the service's modules load no template code (stack-list in process)
+    from hearth.engine.template.versions import hidden_parameters
     hidden = hidden_parameters(adopt_data.get("template"))
     kept = {name: value for name, value in (given if isinstance(given, Mapping) else {}).items()
             if not (name in hidden and value == SECRET_MASK)}
@@ -74,6 +75,7 @@ class StackKeeping:
                        name: str | None = None) -> JsonMap:
         """Start the stack's SNAPSHOT; return the new snapshot (CREATE_IN_PROGRESS)."""
         from hearth.db import api_snapshots
+        from hearth.engine.service import api_format
         from hearth.engine.stacks import snapshots
         row = self._row(ctx, stack_identity, show_deleted=False)
         if row.status == IN_PROGRESS:
@@ -92,21 +94,24 @@ class StackKeeping:
         except BaseException:
             api_snapshots.snapshot_delete(self.db, snapshot.id)
             raise
-        return snapshots.format_snapshot(snapshot)
+        return api_format.format_snapshot(snapshot, snapshots.shown_data(snapshot))
 
     def list_snapshots(self, ctx: RequestContext, stack_identity: str) -> list[JsonMap]:
         """Return the stack's snapshots, oldest first."""
         from hearth.db import api_snapshots
+        from hearth.engine.service import api_format
         from hearth.engine.stacks import snapshots
         row = self._row(ctx, stack_identity, show_deleted=False)
-        return [snapshots.format_snapshot(item)
+        return [api_format.format_snapshot(item, snapshots.shown_data(item))
                 for item in api_snapshots.snapshot_list(self.db, row.id)]
 
     def show_snapshot(self, ctx: RequestContext, stack_identity: str,
                       snapshot_id: str) -> JsonMap:
         """Return one snapshot of the stack (EntityNotFound if it is another's)."""
+        from hearth.engine.service import api_format
         from hearth.engine.stacks import snapshots
-        return snapshots.format_snapshot(self._snapshot_row(ctx, stack_identity, snapshot_id)[1])
+        snapshot = self._snapshot_row(ctx, stack_identity, snapshot_id)[1]
+        return api_format.format_snapshot(snapshot, snapshots.shown_data(snapshot))
 
     def delete_snapshot(self, ctx: RequestContext, stack_identity: str,
                         snapshot_id: str) -> None:

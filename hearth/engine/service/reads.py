@@ -17,9 +17,6 @@ from hearth.common import exception
 from hearth.common.context import RequestContext
 from hearth.engine.service.catalog import Catalog
 from hearth.engine.states import INIT
-from hearth.engine.template.resource_definition import required_by
-from hearth.engine.template.template import DEFAULT_DESCRIPTION
-from hearth.engine.template.versions import hidden_parameters
 from hearth.jobservice import JobService
 
 if TYPE_CHECKING:
@@ -135,6 +132,7 @@ class StackReads(Catalog):
     def get_environment(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Return the stack's environment (hidden parameter values as ``******``)."""
         from hearth.engine.stacks import export as stack_export
+        from hearth.engine.template.versions import hidden_parameters
         raw = self._raw(self._row(ctx, stack_identity))
         return stack_export.masked_environment(
             raw.environment, hidden_parameters(raw.template))
@@ -181,7 +179,7 @@ class StackReads(Catalog):
 
         ``with_detail`` adds each resource's ``description`` and ``attributes``.
         """
-        from hearth.engine.stacks import nested_reads
+        from hearth.engine.service import nested_reads
         row = self._row(ctx, stack_identity)
         depth = nested_reads.capped_depth(nested_depth)
         tree = nested_reads.StackTree.read(self.db, row, depth + 1)
@@ -194,6 +192,7 @@ class StackReads(Catalog):
                       with_attr: list[str] | None = None) -> JsonMap:
         """Return one resource with ``description`` and ``attributes``."""
         from hearth.engine.service import api_format
+        from hearth.engine.template.resource_definition import required_by
         row = self._row(ctx, stack_identity)
         stack = self._load(row)
         resource_row = self._resource_row(row, resource_name)
@@ -243,8 +242,7 @@ class StackReads(Catalog):
                     sort_dir: str | None = None, nested_depth: int = 0) -> list[JsonMap]:
         """Return event summaries, nested stacks' ones down to ``nested_depth`` among them."""
         from hearth.db import api_events
-        from hearth.engine.service import api_format
-        from hearth.engine.stacks import nested_reads
+        from hearth.engine.service import api_format, nested_reads
         row = self._row(ctx, stack_identity)
         merged = dict(filters or {})
         if resource_name:
@@ -308,7 +306,7 @@ class StackReads(Catalog):
     def _nested_stack(self, row: models.Stack, resource_row: models.Resource
                       ) -> models.Stack | None:
         """Return the nested stack a resource holds (None for a plain resource)."""
-        from hearth.engine.stacks.nested_reads import StackTree
+        from hearth.engine.service.nested_reads import StackTree
         nested = StackTree.read(self.db, row, 1).nested_of(row)
         return nested.get(resource_row.physical_resource_id or "")
 
@@ -319,6 +317,7 @@ class StackReads(Catalog):
     def _description(self, row: models.Stack) -> str:
         cached = self._descriptions.get(row.raw_template_id)
         if cached is None:
+            from hearth.engine.template.template import DEFAULT_DESCRIPTION
             from hearth.engine.template.versions import section_of
             cached = section_of(self._raw(row).template, "description", "") or DEFAULT_DESCRIPTION
             if len(self._descriptions) >= DESCRIPTION_CACHE_SIZE:
@@ -351,6 +350,7 @@ class StackReads(Catalog):
 
         Kept per raw template (a stored template never changes; updates store new ones).
         """
+        from hearth.engine.template.resource_definition import required_by
         cached = self._required.get(row.raw_template_id)
         if cached is None:
             context = self._context(row, raw)

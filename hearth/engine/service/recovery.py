@@ -10,7 +10,7 @@ happens to it is ``engine_takeover``'s choice:
     INSERT: when several engines race, exactly one gets it) and finishes
     the action from the stored states
     (:func:`EngineRuntime.take_over <hearth.engine.service.runtime.EngineRuntime.take_over>`,
-    :mod:`hearth.engine.stacks.continuation`).  A nested stack whose parent
+    :mod:`hearth.engine.update.takeover`).  A nested stack whose parent
     is left too is continued by its parent's resource.  A process that only
     reads takes nothing over: the stack shows its action in progress until
     an engine runs.
@@ -18,7 +18,7 @@ happens to it is ``engine_takeover``'s choice:
     The stack and its resources in progress fail, as Heat does ("Engine
     went down during stack <ACTION>"), with one conditional UPDATE, so
     exactly one process writes the failure and its event
-    (:func:`hearth.engine.stacks.continuation.fail_left`).
+    (:func:`hearth.engine.stacks.engine_down.fail_left`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from hearth.common.config import CONF
 from hearth.db import api_locks
 from hearth.db.session import Database
-from hearth.engine.stacks.continuation import fail_left, went_down_reason
+from hearth.engine.stacks.engine_down import fail_left, went_down_reason
 
 if TYPE_CHECKING:
     from hearth.engine.service.runtime import EngineRuntime

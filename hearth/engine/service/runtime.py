@@ -180,7 +180,8 @@ class EngineRuntime:
         the reason.
         """
         from hearth.db.models import Stack as StackRow
-        from hearth.engine.stacks import continuation
+        from hearth.engine.stacks import engine_down
+        from hearth.engine.update import takeover
         if stack_id in self.running or api_locks.lock_take(
                 self.db, stack_id, self.engine_id, timeout) is not None:
             return False
@@ -192,11 +193,11 @@ class EngineRuntime:
             stack = self._load(row)
         except Exception as error:  # noqa: BLE001 - the stack must not stay stuck
             LOG.warning("stack %s: cannot take over its %s (%s)", row.name, row.action, error)
-            continuation.fail_left(self.db, row, f"{continuation.went_down_reason(row.action)}"
+            engine_down.fail_left(self.db, row, f"{engine_down.went_down_reason(row.action)}"
                                    f"; it cannot be continued: {error}", self.engine_id)
             self._release(stack_id)
             return False
-        self.start(stack, lambda: continuation.continue_action(stack, self.engine_id))
+        self.start(stack, lambda: takeover.continue_action(stack, self.engine_id))
         return True
 
     def lock(self, stack_id: str, stack_name: str, action: str) -> None:

@@ -51,7 +51,7 @@ def stack_nodes(stack: Stack) -> tuple[Mapping[Hashable, Iterable[Hashable]],
 def nodes_with_leftovers(stack: Stack) -> tuple[Mapping[Hashable, Iterable[Hashable]],
                                                 Mapping[Hashable, Resource]]:
     """Return (requires, resources) of the stack's resources and what a stopped update left."""
-    from hearth.engine.update import leftovers
+    from hearth.engine.stacks import leftovers
     return leftovers.deletion_graph(stack)
 
 

@@ -15,7 +15,7 @@ As Heat's legacy engine:
   ``handle_restore(definition, entry)`` returns.  A RESTORE that fails does
   not roll back (Heat rolls back UPDATE only).
 
-What the API shows of a snapshot (:func:`format_snapshot`) has hidden
+What the API shows of a snapshot's data (:func:`shown_data`) has hidden
 parameter values masked; the stored data keeps them for the restore.
 """
 
@@ -41,13 +41,10 @@ if TYPE_CHECKING:
 CREATE, DELETE = "CREATE", "DELETE"
 
 
-def format_snapshot(row: Any) -> dict[str, Any]:
-    """Return the snapshot object of Heat's API (hidden parameter values masked)."""
+def shown_data(row: Any) -> Any:
+    """Return a snapshot's data as the API shows it (hidden parameter values masked)."""
     data = row.data
-    return {"id": row.id, "name": row.name, "action": row.action, "status": row.status,
-            "status_reason": row.status_reason or None,
-            "data": export.masked_stack_data(data) if isinstance(data, Mapping) else data,
-            "creation_time": format_time(row.created_at)}
+    return export.masked_stack_data(data) if isinstance(data, Mapping) else data
 
 
 def new_snapshot(stack: Stack, name: str | None) -> Any:

@@ -53,6 +53,11 @@ def publish(tag: str, data: Mapping[str, Any]) -> None:
         LOG.debug("bus publish of %s failed", tag, exc_info=True)
 
 
+def exists(resource: Any) -> bool:
+    """Return whether a resource has a stored row and was ever acted on."""
+    return resource is not None and resource.db_id is not None
+
+
 class Stack:
     """One stack: record, template pieces and live resources, plus the recorder.
 
@@ -89,7 +94,7 @@ class Stack:
         #: hold only while the engine still holds it (None: unconditional writes)
         self.fence: api_batch.Fence | None = None
         #: when the action a dead engine left began, while this engine continues it
-        #: (:mod:`hearth.engine.stacks.continuation`); the next walk takes it
+        #: (:mod:`hearth.engine.update.takeover`); the next walk takes it
         self.continuing_since: Any = None
         self.job_service = jobs
         #: the JobService as the stack's owner (see the class docstring).

@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from hearth.common import exception
+from hearth.common.located import line_of
 from hearth.engine.template.context import ResolutionContext
 from hearth.engine.template.function import resolve
-from hearth.engine.template.located import line_of
 from hearth.engine.template.snippet import parse_condition
 from hearth.engine.template.versions import TemplateVersion
 

@@ -17,9 +17,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hearth.common import document_bounds, exception
+from hearth.common.located import line_of, plain
 from hearth.common.template_names import is_template
 from hearth.engine.template.environment_structure import check_environment
-from hearth.engine.template.located import line_of, plain
 
 SECTIONS = (PARAMETERS, PARAMETER_DEFAULTS, RESOURCE_REGISTRY, ENCRYPTED_PARAM_NAMES,
             EVENT_SINKS, PARAMETER_MERGE_STRATEGIES) = (

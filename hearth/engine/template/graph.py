@@ -23,7 +23,7 @@ from typing import Any, Protocol
 import networkx as nx
 
 from hearth.common import exception
-from hearth.engine.template.located import line_of
+from hearth.common.located import line_of
 
 LOG = logging.getLogger(__name__)
 

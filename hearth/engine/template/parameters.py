@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from hearth.common import document_bounds, exception
+from hearth.common.located import line_of
 from hearth.common.secret_mask import SECRET_MASK
 from hearth.engine import constraints as constr
-from hearth.engine.template.located import line_of
 
 #: HOT type name → schema type
 HOT_TYPES = {

@@ -2,8 +2,8 @@
 
 JSON is tried first when the text looks like JSON, then YAML.  The YAML
 loader is a SafeLoader whose mappings and sequences are
-:class:`~hearth.engine.template.located.LocatedDict` /
-:class:`~hearth.engine.template.located.LocatedList`, recording the 1-based
+:class:`~hearth.common.located.LocatedDict` /
+:class:`~hearth.common.located.LocatedList`, recording the 1-based
 line of every key and item; unquoted dates stay strings (``2016-10-14`` is
 a version, not a date) and a key written twice in one mapping is an error
 naming both lines.  Every document is bounded as it is read
@@ -19,8 +19,8 @@ from typing import Any
 import yaml
 
 from hearth.common import document_bounds, exception
+from hearth.common.located import LocatedDict, LocatedList
 from hearth.common.text import NotUtf8, decode_utf8
-from hearth.engine.template.located import LocatedDict, LocatedList
 
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 _BaseLoader = document_bounds.BoundedSafeLoader
@@ -30,6 +30,12 @@ NOT_A_MAPPING = {
     "template": "The template is not a JSON object or YAML mapping.",
     "environment": "The environment is not a valid YAML mapping data type.",
 }
+
+
+# Located containers serialise as the plain dict and list they are, in YAML too
+# (JSON already sees them as dict and list): every safe dumper knows them.
+yaml.SafeDumper.add_representer(LocatedDict, yaml.SafeDumper.represent_dict)
+yaml.SafeDumper.add_representer(LocatedList, yaml.SafeDumper.represent_list)
 
 
 class LocatedLoader(_BaseLoader):

@@ -12,8 +12,8 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from hearth.common.located import plain
 from hearth.engine.template import function
-from hearth.engine.template.located import plain
 
 #: The snippet fields whose functions may refer to other resources.
 REFERENCE_FIELDS = ("properties", "metadata", "deletion_policy", "update_policy", "external_id")

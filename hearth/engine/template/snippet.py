@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from hearth.common import exception
+from hearth.common.located import LocatedDict, LocatedList, line_of
 from hearth.engine.template.context import ResolutionContext
 from hearth.engine.template.functions.removed import Removed
-from hearth.engine.template.located import LocatedDict, LocatedList, line_of
 from hearth.engine.template.versions import TemplateVersion
 
 

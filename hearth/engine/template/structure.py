@@ -22,7 +22,7 @@ from typing import Any
 import jsonschema
 
 from hearth.common import exception
-from hearth.engine.template.located import line_of
+from hearth.common.located import line_of
 
 _MAP = {"type": "object"}
 _FUNCTION_OR_MAP = {"type": ["object", "null"]}

@@ -22,11 +22,11 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
+from hearth.common.located import LocatedDict, line_of
 from hearth.engine.template import function, graph, parser, structure, versions
 from hearth.engine.template.conditions import Conditions
 from hearth.engine.template.context import ResolutionContext
 from hearth.engine.template.environment import Environment
-from hearth.engine.template.located import LocatedDict, line_of
 from hearth.engine.template.parameters import Parameters, validate_parameter_groups
 from hearth.engine.template.resource_definition import ResourceDefinition
 from hearth.engine.template.snippet import parse_snippet

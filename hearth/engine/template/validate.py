@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from hearth.common.located import plain
 from hearth.engine.template import parser
 from hearth.engine.template.environment import (
     Environment,
     environment_documents,
     parameter_types,
 )
-from hearth.engine.template.located import plain
 from hearth.engine.template.template import ResourceValidator, Template
 
 EnvironmentInput = str | bytes | Mapping[str, Any] | tuple[str | None, Any]

@@ -26,11 +26,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from hearth.common import exception
+from hearth.common.located import line_of
 from hearth.engine.template import parameters_cfn
 from hearth.engine.template.functions import cfn, collections, conditions, references, strings
 from hearth.engine.template.functions import yaql as yaql_functions
 from hearth.engine.template.functions.removed import Removed
-from hearth.engine.template.located import line_of
 from hearth.engine.template.pseudo_parameters import CFN_PSEUDO_PARAMETERS
 from hearth.engine.template.version import VERSION_KEY, TemplateVersion, describe
 

@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 from hearth.common import exception
 from hearth.engine.resources.continuation import failed_in_this_action
 from hearth.engine.scheduler import WalkResult
+from hearth.engine.stacks import leftovers
+from hearth.engine.stacks.stack import exists
 from hearth.engine.states import CREATE, DELETE, FAILED, IN_PROGRESS, ROLLBACK, UPDATE
-from hearth.engine.update import leftovers
 from hearth.engine.update import run as update_run
-from hearth.engine.update.plan import exists
 
 if TYPE_CHECKING:
     from hearth.engine.stacks.stack import Stack

@@ -10,11 +10,12 @@ the new template and a ``cleanup`` node per resource that may have to go.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from hearth.common import exception
+from hearth.engine.stacks.leftovers import merge_environment
+from hearth.engine.stacks.stack import exists
 from hearth.engine.template.environment import declared_parameters
 
 #: Heat's update preview categories, in the order of its response.
@@ -25,17 +26,6 @@ CHANGES = (ADDED, DELETED, REPLACED, UPDATED, UNCHANGED) = (
 UPDATE, CLEANUP = "update", "cleanup"
 
 Node = tuple[str, str]
-
-
-def merge_environment(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
-    """Return ``old`` with each section of ``new`` merged over it (maps) or replacing it."""
-    merged = copy.deepcopy(dict(old))
-    for key, value in new.items():
-        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
-            merged[key] = {**merged[key], **value}
-        else:
-            merged[key] = copy.deepcopy(value)
-    return merged
 
 
 def compose_request(old_template: Any, old_files: Mapping[str, str] | None,
@@ -67,11 +57,6 @@ def compose_request(old_template: Any, old_files: Mapping[str, str] | None,
                                     in merged_env["parameters"].items() if name in declared}
     merged_files = {**(old_files or {}), **(files or {})}
     return template, merged_files, merged_env
-
-
-def exists(resource: Any) -> bool:
-    """Return whether a resource has a stored row and was ever acted on."""
-    return resource is not None and resource.db_id is not None
 
 
 def change_of(resource: Any, after: Any, after_class: type | None = None) -> str:

@@ -20,7 +20,7 @@ template (``prev_raw_template_id`` keeps the one to roll back to) and, when
 the update fails and rollback is wanted
 (:func:`hearth.engine.stacks.actions.wants_rollback`), runs the update back
 to the previous template as the ROLLBACK action.  What a walk that is not
-rolled back leaves behind is kept (:mod:`hearth.engine.update.leftovers`):
+rolled back leaves behind is kept (:mod:`hearth.engine.stacks.leftovers`):
 the stack's template becomes the merged one describing the resources left,
 originals not yet deleted stay for the next update (which loads them, and
 swaps one back in place of a failed replacement) or the stack's delete.
@@ -28,7 +28,6 @@ swaps one back in place of a failed replacement) or the stack's delete.
 
 from __future__ import annotations
 
-import graphlib
 import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -37,11 +36,11 @@ from hearth.common import exception
 from hearth.db import api_resources, api_stacks
 from hearth.engine.scheduler import Direction, Task, WalkResult
 from hearth.engine.stacks import actions as stack_actions
+from hearth.engine.stacks import leftovers
+from hearth.engine.stacks.stack import exists
 from hearth.engine.states import COMPLETE, DELETE, FAILED, IN_PROGRESS, INIT, ROLLBACK, SUSPEND
 from hearth.engine.states import CREATE as CREATE_ACTION
 from hearth.engine.states import UPDATE as UPDATE_ACTION
-from hearth.engine.template.resource_definition import required_by
-from hearth.engine.update import leftovers as update_leftovers
 from hearth.engine.update import plan as update_plan
 from hearth.engine.update.plan import CLEANUP, UPDATE, Node
 
@@ -74,7 +73,7 @@ class StackUpdate:
             self._restore(name, original)
         for name, definition in target.definitions.items():
             resource = self.current.get(name)
-            if update_plan.exists(resource):
+            if exists(resource):
                 resource.stack = target
                 target.resources[name] = resource
             else:
@@ -91,14 +90,14 @@ class StackUpdate:
         db = self.target.db
         api_resources.resource_update(db, original.db_id, replaced_by=None, definition=None)
         replacement = self.current.get(name)
-        if update_plan.exists(replacement):
+        if exists(replacement):
             api_resources.resource_update(db, replacement.db_id, replaced_by=original.db_id)
             self.doomed.setdefault(name, []).append(replacement)
         self.current[name] = original
 
     def graph(self) -> dict[Node, set[Node]]:
         """Return the walk's dependency map."""
-        live = {name: r for name, r in self.current.items() if update_plan.exists(r)}
+        live = {name: r for name, r in self.current.items() if exists(r)}
         return update_plan.update_graph(live, self.target.definitions, self.doomed,
                                         self.target.requires())
 
@@ -121,14 +120,14 @@ class StackUpdate:
         if getattr(resource, "continuing", False) and resource.action == CREATE_ACTION:
             yield from resource.create()  # a create (or replacement) a dead engine began
             return
-        if (update_plan.exists(resource) and resource.same_type(after.type)
+        if (exists(resource) and resource.same_type(after.type)
                 and resource.same_implementation(self.new_class(name, after))):
             try:
                 yield from resource.update(after)
                 return
             except exception.UpdateReplace:
                 pass
-        if update_plan.exists(resource):
+        if exists(resource):
             from hearth.engine.resources.actions import check_restricted, prepare_for_replace
             check_restricted(resource, "replace")  # a type change replaces too (as Heat)
             yield from prepare_for_replace(resource, after)
@@ -152,7 +151,7 @@ class StackUpdate:
     def cleanup_one(self, name: str) -> Task:
         """Delete the resources doomed under ``name`` (removed or replaced), rows included."""
         resource = self.current.get(name)
-        if name not in self.target.definitions and update_plan.exists(resource):
+        if name not in self.target.definitions and exists(resource):
             self.doomed.setdefault(name, []).append(resource)
             self.deleted.add(name)
         while self.doomed.get(name):
@@ -170,7 +169,7 @@ class StackUpdate:
         """Return the live resources after the walk: what a rollback starts from."""
         result = {name: r for name, r in self.current.items()
                   if name not in self.target.definitions and name not in self.deleted
-                  and update_plan.exists(r)}
+                  and exists(r)}
         result.update(self.target.resources)
         return result
 
@@ -178,7 +177,7 @@ class StackUpdate:
         """Return the names whose cleanup a stopped walk did not do (removed or doomed)."""
         removed = {name for name, r in self.current.items()
                    if name not in self.target.definitions and name not in self.deleted
-                   and update_plan.exists(r)}
+                   and exists(r)}
         return removed | {name for name, items in self.doomed.items() if items}
 
     def leftovers(self) -> dict[str, list[Any]]:
@@ -191,9 +190,9 @@ class StackUpdate:
         The new template's resources that exist (updated, replaced, created,
         or not reached), then the removed ones the walk did not delete.
         """
-        result = {name: r for name, r in self.target.resources.items() if update_plan.exists(r)}
+        result = {name: r for name, r in self.target.resources.items() if exists(r)}
         for name, resource in self.current.items():
-            if (name not in self.target.definitions and update_plan.exists(resource)
+            if (name not in self.target.definitions and exists(resource)
                     and resource.db_id not in self.gone):
                 result[name] = resource
         return result
@@ -246,7 +245,7 @@ def keep_leftovers(stack: Stack, updater: StackUpdate, old_template_id: int,
         survivors = updater.survivors()
         updated = {name for name, resource in survivors.items()
                    if resource.t is updater.target.definitions.get(name)}
-        update_leftovers.keep(stack, survivors, updated, updater.originals_left(),
+        leftovers.keep(stack, survivors, updated, updater.originals_left(),
                               old_template_id, new_template_id)
     except exception.HearthException as error:
         LOG.warning("stack %s: the stopped update's resources cannot be kept (%s); "
@@ -289,7 +288,7 @@ def run_update(stack: Stack, raw_template_id: int, action: str = UPDATE_ACTION,
     def walk() -> WalkResult:
         left, swapped = doomed, originals
         if current is None:  # a new update starts from what an earlier one left
-            left, swapped = update_leftovers.resume(stack)
+            left, swapped = leftovers.resume(stack)
         changes = {**(values or {}), "raw_template_id": raw_template_id}
         if action != ROLLBACK:
             changes["prev_raw_template_id"] = previous
@@ -315,7 +314,7 @@ def run_update(stack: Stack, raw_template_id: int, action: str = UPDATE_ACTION,
     return stack_actions.frame(stack, action, walk, failed=failed)
 
 
-# --- checks and previews (the service's synchronous part) ----------------------
+# --- checks (the service's synchronous part) ------------------------------------------
 
 #: stack state -> the refusal of an update in that state (Heat's texts).
 REFUSALS: dict[tuple[str, str | None], Callable[[Any], Exception]] = {
@@ -340,59 +339,3 @@ def check_parameters(current: Stack, target: Stack) -> None:
     changed = current.params.immutable_modified(target.params)
     if changed:
         raise exception.ImmutableParameterModified(*changed)
-
-
-def resource_summary(resource: Any, stack_row: Any, required_by: list[str],
-                     with_properties: bool = False) -> dict[str, Any]:
-    """Return a preview's resource object (Heat's resource fields from a live resource)."""
-    from types import SimpleNamespace
-
-    from hearth.engine.resources import actions as resource_actions
-    from hearth.engine.service import api_format
-    row = SimpleNamespace(name=resource.name, physical_resource_id=resource.resource_id,
-                          type=resource.type_name, action=resource.action,
-                          status=resource.status, status_reason=resource.status_reason,
-                          created_at=None, updated_at=None)
-    result = api_format.format_resource(row, stack_row, required_by)
-    result.update(resource_action=resource.action, resource_status=resource.status)
-    if with_properties:
-        secrets = resource.stack.secrets() if hasattr(resource.stack, "secrets") else []
-        result["properties"] = resource_actions.event_properties(resource, secrets)
-        result["description"] = getattr(resource.t, "description", None) or ""
-    return result
-
-
-def preview_update(current: Stack, target: Stack) -> dict[str, Any]:
-    """Return Heat's update preview: ``{"resource_changes": {change: [resource objects]}}``.
-
-    Each resource is compared with what its last action stored, in
-    dependency order; a resource found changed reads, for those after it, as
-    one not made yet (its reference is its name, its attributes what a new
-    one gives), as in Heat's preview, so that a resource reading it is
-    previewed as the update will find it: updated or replaced.
-    """
-    updater = StackUpdate(target, current.resources)
-    live = dict(target.resources)
-
-    def forget(name: str) -> None:
-        target.resources[name] = target.make_resource(name, target.definitions[name])
-
-    order = graphlib.TopologicalSorter(
-        {name: set(needs) for name, needs in target.requires().items()}).static_order()
-    try:
-        changes = update_plan.classify(updater.current, target.definitions, updater.new_class,
-                                       [name for name in order if name in target.definitions],
-                                       forget)
-    finally:
-        target.resources.clear()
-        target.resources.update(live)
-    new_users = required_by(target.definitions)
-    old_users = required_by({n: r.t for n, r in updater.current.items()})
-    result = {}
-    for change, names in changes.items():
-        deleted = change == update_plan.DELETED
-        result[change] = [
-            resource_summary(updater.current[name] if deleted else target.resources[name],
-                             current.row, (old_users if deleted else new_users)[name])
-            for name in names]
-    return {"resource_changes": result}

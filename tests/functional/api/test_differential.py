@@ -48,7 +48,7 @@ def http(api_server, tokens):
 @pytest.mark.parametrize("name", CORPUS)
 def test_one_answer_on_every_path(service, http, tmp_path, name):
     from hearth.cli import template_files
-    from hearth.engine.template.located import plain
+    from hearth.common.located import plain
 
     source = ROOT / "templates" / name
     text = source.read_text()

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from hearth.cli import main
-from hearth.engine.registry.types import default_registry
+from hearth.engine.nested.template_resource import default_registry
 
 EXAMPLE = (Path(__file__).resolve().parents[3] / "examples" / "hearth-example-plugin"
            / "hearth_example_plugin" / "site.py")

@@ -3,9 +3,9 @@
 import pytest
 
 from hearth.common import exception
+from hearth.common.located import LocatedDict, LocatedList
 from hearth.engine import constraints, properties
 from hearth.engine.properties import Properties, Schema
-from hearth.engine.template.located import LocatedDict, LocatedList
 from tests.unit.engine.resource_helpers import GetAttr
 
 PATH = ["web", "properties"]

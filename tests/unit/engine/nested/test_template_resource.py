@@ -7,6 +7,7 @@ import pytest
 from hearth.common import exception
 from hearth.engine import properties
 from hearth.engine.nested import template_resource
+from hearth.engine.registry import facade as facade_check
 from hearth.engine.template.environment import ProviderTemplate
 
 URL = "file:///lib/server.yaml"
@@ -67,10 +68,10 @@ def test_facade_errors_use_heats_texts():
     same = _provider("file:///same.yaml", {"one": {"type": "string"},
                                            "two": {"type": "number", "default": 2}},
                      {"here-it-is": {"value": 1}, "extra": {"value": 2}})
-    assert template_resource.facade_errors(same, facade, "OS::Thingy") == []
+    assert facade_check.facade_errors(same, facade, "OS::Thingy") == []
     broken = _provider("file:///broken.yaml", {"two": {"type": "string"},
                                                "three": {"type": "string"}}, {})
-    assert template_resource.facade_errors(broken, facade, "OS::Thingy") == [
+    assert facade_check.facade_errors(broken, facade, "OS::Thingy") == [
         "Required property one for facade OS::Thingy missing in provider",
         "Property two type mismatch between facade OS::Thingy (Number) and provider (String)",
         "Provider requires property three unknown in facade OS::Thingy",

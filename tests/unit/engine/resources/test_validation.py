@@ -5,10 +5,10 @@ import logging
 import pytest
 
 from hearth.common import exception
+from hearth.common.located import LocatedDict
 from hearth.engine import properties, resource, support
 from hearth.engine.registry.types import TypeRegistry
 from hearth.engine.resources.validation import validate_resource_definition
-from hearth.engine.template.located import LocatedDict
 from hearth.plugins.test_resource import TestResource
 from tests.unit.engine.resource_helpers import Definition, FakeStack
 
@@ -116,6 +116,6 @@ def test_registry_template_factory_and_failures():
 
 
 def test_default_registry_has_the_builtin_types():
-    from hearth.engine.registry.types import default_registry
+    from hearth.engine.nested.template_resource import default_registry
     assert default_registry() is default_registry()
     assert default_registry().get_class("OS::Heat::None").__name__ == "NoneResource"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hearth.common import exception
-from hearth.engine.registry.types import default_registry
+from hearth.engine.nested.template_resource import default_registry
 from hearth.engine.stacks import graph_view
 from hearth.engine.template import parser
 

@@ -3,9 +3,9 @@
 import pytest
 
 from hearth.common import exception
+from hearth.common.located import LocatedDict
 from hearth.engine.template import versions
 from hearth.engine.template.conditions import Conditions
-from hearth.engine.template.located import LocatedDict
 from tests.unit.engine.template.fakes import FakeContext, evaluate
 
 

@@ -3,8 +3,8 @@
 import pytest
 
 from hearth.common import exception
+from hearth.common.located import LocatedDict
 from hearth.engine.template import function, versions
-from hearth.engine.template.located import LocatedDict
 from hearth.engine.template.snippet import parse_snippet
 from tests.unit.engine.template.fakes import FakeContext, evaluate
 

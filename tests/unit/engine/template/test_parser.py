@@ -5,8 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hearth.common import config, exception
+from hearth.common.located import LocatedDict, LocatedList, line_of
 from hearth.engine.template import parser
-from hearth.engine.template.located import LocatedDict, LocatedList, line_of
 
 TEMPLATE = """\
 heat_template_version: 2016-10-14

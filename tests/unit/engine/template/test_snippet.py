@@ -5,9 +5,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hearth.common import exception
+from hearth.common.located import LocatedDict, LocatedList
 from hearth.engine.template import function, versions
 from hearth.engine.template.functions import references
-from hearth.engine.template.located import LocatedDict, LocatedList
 from hearth.engine.template.snippet import parse_condition, parse_snippet
 from tests.unit.engine.template.fakes import FakeContext, evaluate
 from tests.unit.engine.template.test_versions import DATES

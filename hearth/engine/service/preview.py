@@ -3,7 +3,8 @@
 Heat's preview lists each resource; a resource that is a nested stack is
 shown as the list of the nested stack's own resources (recursively).  The
 nested stacks are built from their templates as a create would build them,
-validated, and never stored.
+validated, and never stored.  :func:`resource_summary` is the object of one
+resource, in a stack preview and in an update preview.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any
 
 from hearth.engine.nested import children
 from hearth.engine.nested.stack_resource import StackResource
+from hearth.engine.resources import actions as resource_actions
+from hearth.engine.service import api_format
 from hearth.engine.stacks.prepare import StackIdentity
 from hearth.engine.states import COMPLETE, INIT
 from hearth.engine.template.resource_definition import required_by
@@ -46,4 +49,20 @@ def preview_resources(stack: Any, summary: Summary) -> list[Any]:
         child = preview_child(resource) if isinstance(resource, StackResource) else None
         result.append(preview_resources(child, summary) if child is not None
                       else summary(resource, stack, users[name]))
+    return result
+
+
+def resource_summary(resource: Any, stack_row: Any, required_by: list[str],
+                     with_properties: bool = False) -> dict[str, Any]:
+    """Return a preview's resource object (Heat's resource fields from a live resource)."""
+    row = SimpleNamespace(name=resource.name, physical_resource_id=resource.resource_id,
+                          type=resource.type_name, action=resource.action,
+                          status=resource.status, status_reason=resource.status_reason,
+                          created_at=None, updated_at=None)
+    result = api_format.format_resource(row, stack_row, required_by)
+    result.update(resource_action=resource.action, resource_status=resource.status)
+    if with_properties:
+        secrets = resource.stack.secrets() if hasattr(resource.stack, "secrets") else []
+        result["properties"] = resource_actions.event_properties(resource, secrets)
+        result["description"] = getattr(resource.t, "description", None) or ""
     return result

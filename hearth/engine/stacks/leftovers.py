@@ -35,14 +35,14 @@ from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
+from hearth.common.located import plain
 from hearth.db import api_resources, api_stacks
 from hearth.engine.resources.stored_properties import StoredProperties
 from hearth.engine.stacks.prepare import StackIdentity, rebuild
+from hearth.engine.stacks.stack import exists
 from hearth.engine.states import COMPLETE, DELETE, FAILED, INIT
 from hearth.engine.template import function
-from hearth.engine.template.located import plain
 from hearth.engine.template.versions import get_version, section_of
-from hearth.engine.update.plan import exists, merge_environment
 
 if TYPE_CHECKING:
     from hearth.engine.resource import Resource
@@ -341,3 +341,14 @@ def deletion_graph(stack: Stack) -> tuple[dict[Hashable, set[Hashable]], dict[Ha
     except graphlib.CycleError:
         return requires, nodes
     return with_own, nodes
+
+
+def merge_environment(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """Return ``old`` with each section of ``new`` merged over it (maps) or replacing it."""
+    merged = copy.deepcopy(dict(old))
+    for key, value in new.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged

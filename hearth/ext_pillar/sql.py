@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hearth.common.exception import CommandExecutionError
-from hearth.pillar.ext._rows import fold_rows
+from hearth.ext_pillar._rows import fold_rows
 from hearth.pillar.merge import merge_recurse
 
 QUERY_OPTIONS = ("query", "depth", "as_list", "ignore_null")

@@ -13,7 +13,7 @@ import yaml
 
 from hearth.common import document_bounds
 from hearth.common.exception import CommandExecutionError
-from hearth.pillar.ext._command import run_command
+from hearth.ext_pillar._command import run_command
 
 
 def ext_pillar(minion_id: str, pillar: Any, command: str) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from hearth.engine import properties
-from hearth.engine.nested.provider_defaults import with_parameter_defaults
+from hearth.engine.registry.provider_defaults import with_parameter_defaults
 
 
 class Provider:

@@ -1,6 +1,7 @@
-"""An update preview that goes down into nested stacks (``show_nested``), as Heat's.
+"""Heat's update preview, going down into nested stacks with ``show_nested``.
 
-The top-level preview lists the stack's own resources.  With ``show_nested``
+:func:`preview_update` lists what an update would do to the stack's own
+resources (added, deleted, replaced, updated, unchanged).  With ``show_nested``
 the resources of nested stacks are listed too, each with its
 ``parent_resource``: a nested resource that is updated on both sides is
 previewed as an update of its nested stack (recursively); every resource of
@@ -11,11 +12,15 @@ nested stacks are built as a create would build them, never stored.
 
 from __future__ import annotations
 
+import graphlib
 from typing import Any
 
-from hearth.engine.nested.preview import preview_child
 from hearth.engine.nested.stack_resource import StackResource
+from hearth.engine.service.preview import preview_child, resource_summary
+from hearth.engine.stacks.stack import Stack
 from hearth.engine.template.resource_definition import required_by
+from hearth.engine.update import plan as update_plan
+from hearth.engine.update.run import StackUpdate
 
 ADDED, DELETED, REPLACED, UPDATED = "added", "deleted", "replaced", "updated"
 
@@ -39,7 +44,6 @@ def _nested_of(resource: Any, build: bool) -> Any:
 
 def _descend(current: Any, target: Any, changes: dict[str, Any],
              merged: dict[str, list[Any]]) -> None:
-    from hearth.engine.update import run as update
     for name in _names(changes, DELETED, REPLACED):
         _whole_tree(current.resources.get(name), DELETED, merged, build=False)
     for name in _names(changes, ADDED):
@@ -49,7 +53,7 @@ def _descend(current: Any, target: Any, changes: dict[str, Any],
         new = _nested_of(target.resources.get(name), build=True) if old is not None else None
         if new is None:
             continue
-        nested = update.preview_update(old, new)["resource_changes"]
+        nested = preview_update(old, new)["resource_changes"]
         for kind, items in nested.items():
             merged.setdefault(kind, []).extend(_parented(items, name))
         _descend(old, new, nested, merged)
@@ -57,7 +61,6 @@ def _descend(current: Any, target: Any, changes: dict[str, Any],
 
 def _whole_tree(resource: Any, kind: str, merged: dict[str, list[Any]], build: bool) -> None:
     """List every resource below ``resource`` (recursively) under ``kind``."""
-    from hearth.engine.update.run import resource_summary
     child = _nested_of(resource, build)
     if child is None:
         return
@@ -71,3 +74,39 @@ def _whole_tree(resource: Any, kind: str, merged: dict[str, list[Any]], build: b
 def _parented(items: list[dict[str, Any]], parent: str) -> list[dict[str, Any]]:
     return [{**item, "parent_resource": item.get("parent_resource") or parent}
             for item in items]
+
+
+def preview_update(current: Stack, target: Stack) -> dict[str, Any]:
+    """Return Heat's update preview: ``{"resource_changes": {change: [resource objects]}}``.
+
+    Each resource is compared with what its last action stored, in
+    dependency order; a resource found changed reads, for those after it, as
+    one not made yet (its reference is its name, its attributes what a new
+    one gives), as in Heat's preview, so that a resource reading it is
+    previewed as the update will find it: updated or replaced.
+    """
+    updater = StackUpdate(target, current.resources)
+    live = dict(target.resources)
+
+    def forget(name: str) -> None:
+        target.resources[name] = target.make_resource(name, target.definitions[name])
+
+    order = graphlib.TopologicalSorter(
+        {name: set(needs) for name, needs in target.requires().items()}).static_order()
+    try:
+        changes = update_plan.classify(updater.current, target.definitions, updater.new_class,
+                                       [name for name in order if name in target.definitions],
+                                       forget)
+    finally:
+        target.resources.clear()
+        target.resources.update(live)
+    new_users = required_by(target.definitions)
+    old_users = required_by({n: r.t for n, r in updater.current.items()})
+    result = {}
+    for change, names in changes.items():
+        deleted = change == update_plan.DELETED
+        result[change] = [
+            resource_summary(updater.current[name] if deleted else target.resources[name],
+                             current.row, (old_users if deleted else new_users)[name])
+            for name in names]
+    return {"resource_changes": result}

@@ -5,14 +5,14 @@ instead of plain dicts and lists.  They behave exactly like dict and list
 (they compare equal to them and serialise the same), and additionally keep
 ``line`` (where the container starts, 1-based) and ``lines`` (the line of
 each key, or of each list item).  :func:`line_of` reads them safely from
-any value, located or not.
+any value, located or not.  (The parser, which makes them, teaches YAML's
+safe dumper to write them as the dict and list they are; this module needs
+no YAML, so that what reads a located error does not load it.)
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-import yaml
 
 
 class LocatedDict(dict):
@@ -37,12 +37,6 @@ class LocatedList(list):
         super().__init__(*args)
         self.line = line
         self.lines = list(lines or [])
-
-
-# Located containers serialise as the plain dict and list they are, in YAML too
-# (JSON already sees them as dict and list): every safe dumper knows them.
-yaml.SafeDumper.add_representer(LocatedDict, yaml.SafeDumper.represent_dict)
-yaml.SafeDumper.add_representer(LocatedList, yaml.SafeDumper.represent_list)
 
 
 def line_of(container: Any, key: Any = None) -> int | None:

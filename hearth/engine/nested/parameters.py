@@ -22,7 +22,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hearth.engine.template.located import plain
+from hearth.common.located import plain
+from hearth.engine.nested import children, limits
+from hearth.engine.nested.environment import child_environment
+from hearth.engine.nested.stack_resource import StackResource
+from hearth.engine.resources.validation import DefinitionChecker
+from hearth.engine.template.template import Template
 
 JsonMap = dict[str, Any]
 
@@ -57,11 +62,6 @@ class NestedParametersCollector:
 
 def nested_entry(definition: Any, resource_class: type, view: Any) -> JsonMap | None:
     """Return the ``NestedParameters`` entry of one resource (None: it nests no stack)."""
-    from hearth.engine.nested import children, limits
-    from hearth.engine.nested.environment import child_environment
-    from hearth.engine.nested.stack_resource import StackResource
-    from hearth.engine.resources.validation import DefinitionChecker
-    from hearth.engine.template.template import Template
     if not issubclass(resource_class, StackResource):
         return None
     resource = resource_class(definition.name, definition, view)

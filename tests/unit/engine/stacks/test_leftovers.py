@@ -2,8 +2,8 @@
 
 from types import SimpleNamespace
 
+from hearth.engine.stacks import leftovers
 from hearth.engine.stacks.prepare import StackIdentity, rebuild
-from hearth.engine.update import leftovers
 
 IDENTITY = StackIdentity("s", "sid", "p")
 

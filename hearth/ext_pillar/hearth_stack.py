@@ -27,6 +27,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from hearth.common import exception
+from hearth.common.context import RequestContext
+from hearth.engine.service.reads import StackReads
+from hearth.jobservice import JobService
 
 DEFAULT_PROJECT = "admin"
 
@@ -39,10 +42,6 @@ def stack_outputs(name: str, project: str, database_url: str | None = None,
     ``agent_id`` and ``grains``: the agent whose pillar gets them; the
     JobService decides whether the project's data may go there.
     """
-    from hearth.common.context import RequestContext
-    from hearth.engine.service.reads import StackReads
-    from hearth.jobservice import JobService
-
     if agent_id is not None:
         JobService().check_pillar_feed(project, agent_id, dict(grains or {}))
     stack = StackReads(database_url).show_stack(RequestContext.local(project), name)

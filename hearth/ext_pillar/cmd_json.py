@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from hearth.common.exception import CommandExecutionError
-from hearth.pillar.ext._command import run_command
+from hearth.ext_pillar._command import run_command
 
 
 def ext_pillar(minion_id: str, pillar: Any, command: str) -> dict[str, Any]:
