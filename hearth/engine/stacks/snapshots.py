@@ -26,7 +26,6 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hearth.db import api_snapshots, api_stacks
-from hearth.db.timeutils import format_time
 from hearth.engine.resources import keeping
 from hearth.engine.scheduler import Direction, WalkResult
 from hearth.engine.stacks import actions as stack_actions
