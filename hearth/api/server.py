@@ -73,8 +73,28 @@ def build_application(noauth: bool, local_user: bool = False) -> tuple[Any, Any]
     app = build_app(service, verify=verify, noauth=noauth)
     if local_user or not config.CONF.api.console:
         return app, service
-    from hearth.console import serve_console
-    return serve_console(app, verify=verify, noauth=noauth), service
+    return with_frontend(app, "console", verify=verify, noauth=noauth), service
+
+
+#: Entry point group of the front ends hearth-api serves beside the API (the web console).
+FRONTENDS = "hearth.api.frontends"
+
+
+def with_frontend(app: Any, name: str, **options: Any) -> Any:
+    """Return ``app`` with the front end ``name`` of :data:`FRONTENDS` in front of it.
+
+    A front end is a client of the API that lives above it (the console:
+    ``hearth.console.serve_console``), so the API finds it by its entry point
+    rather than importing it.  One that is not installed is logged and left out.
+    """
+    from stevedore import driver
+    try:
+        wrap = driver.DriverManager(FRONTENDS, name).driver
+    except Exception as error:  # noqa: BLE001 - any failure to load leaves the API alone
+        LOG.error("hearth-api serves no %s: its entry point in %s does not load (%s)",
+                  name, FRONTENDS, error)
+        return app
+    return wrap(app, **options)
 
 
 def _stop_engine(service: Any, timeout: float) -> None:

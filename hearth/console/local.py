@@ -18,21 +18,13 @@ from collections.abc import Sequence
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser (``stackctl console``'s options)."""
+    from hearth.cli.commands.console import add_arguments
     parser = argparse.ArgumentParser(prog="stackctl console",
                                      description="Serve the web console for this user.")
     add_arguments(parser)
     parser.add_argument("--config-file", action="append", metavar="FILE", default=None,
                         help="Configuration file (repeatable).")
     return parser
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the console's own options (also ``stackctl console``'s)."""
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="Loopback address to listen on (default 127.0.0.1); the console "
-                             "has its user's rights, so it never listens elsewhere.")
-    parser.add_argument("--port", type=int, default=0,
-                        help="Port to listen on (default: a free one, printed).")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,7 +8,11 @@ import sys
 
 
 def do_console(args: argparse.Namespace) -> int:
-    """Serve the console (:mod:`hearth.console.local`, in place of this process)."""
+    """Serve the console (``hearth.console.local``, in place of this process).
+
+    The console is started by its module name, not imported: it is a client
+    of the CLI's backends, above them.
+    """
     argv = [sys.executable, "-m", "hearth.console.local", "--host", args.host,
             "--port", str(args.port)]
     for path in getattr(args, "config_file", None) or ():
@@ -18,10 +22,18 @@ def do_console(args: argparse.Namespace) -> int:
     return 0  # pragma: no cover - execv does not return
 
 
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the console's own options (also ``python -m hearth.console.local``'s)."""
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="Loopback address to listen on (default 127.0.0.1); the console "
+                             "has your rights, so it never listens elsewhere.")
+    parser.add_argument("--port", type=int, default=0,
+                        help="Port to listen on (default: a free one, printed).")
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``stackctl console``."""
     from hearth.cli import command
-    from hearth.console.local import add_arguments
 
     parser = command.add_command(
         subparsers, "console", do_console,
