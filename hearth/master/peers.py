@@ -15,7 +15,10 @@ the agents' keys.  A thread of each master (:class:`MasterPeers`), every
   master;
 * with a shared key store, notices a change another master made (the
   store's revision) and indexes the accepted keys again; the agents whose
-  key went are cut off by the I/O thread.
+  key went are cut off by the I/O thread;
+* records a digest of its pillar configuration and tree
+  (:mod:`hearth.master.pillar_digest`) and warns when a live peer's
+  differs: an agent failing over between them would get another pillar.
 
 At start, :func:`check_peers` refuses to serve beside a live master with
 another key pair: the agents that fail over from one to the other would
@@ -78,12 +81,15 @@ class MasterPeers:
                  key_store: KeyStore, *, on_death: Callable[[str], None],
                  on_adopt: Callable[[dict[str, Any], list[dict[str, Any]]], None],
                  on_keys_gone: Callable[[list[str]], None],
+                 pillar_digest: Callable[[], str] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         """Register this master (``record``) and start watching.
 
         ``on_adopt(peer, job_records)`` and ``on_keys_gone(agent_ids)`` are
-        called on this thread; ``on_death(reason)`` if it dies.  Raise
-        DaemonStartFailed when a live peer has another key pair.
+        called on this thread; ``on_death(reason)`` if it dies.
+        ``pillar_digest()`` is recorded at each heartbeat and compared with
+        the peers'.  Raise DaemonStartFailed when a live peer has another
+        key pair.
         """
         from hearth.db import api_masters
         from hearth.db.timeutils import utcnow
@@ -97,6 +103,9 @@ class MasterPeers:
         self._on_adopt, self._on_keys_gone = on_adopt, on_keys_gone
         self._keys = key_store
         self._clock = clock
+        self._pillar_digest = pillar_digest
+        #: (peer id, its digest, this master's) already warned about
+        self._pillar_warned: set[tuple[str, str, str]] = set()
         #: peer id -> (its heartbeat count, when this master saw the count change)
         self._seen: dict[str, tuple[int, float]] = {}
         #: the masters as this master last saw them (``stats``)
@@ -134,7 +143,8 @@ class MasterPeers:
     def beat(self) -> None:
         """Count a heartbeat, judge the other masters, take over the dead ones' jobs."""
         api, database = self._api, self._database
-        if not api.master_beat(database, self.id):
+        digest = self._digest()
+        if not api.master_beat(database, self.id, digest):
             LOG.warning("this master's row was gone from the database (another master "
                         "judged it stopped and took over its unfinished jobs); registered "
                         "again")
@@ -154,9 +164,36 @@ class MasterPeers:
                                 f"has not beaten for {silent:.1f} s")
                 continue
             view.append({**self._shown(peer), "alive": True, "self": False,
-                         "silent": round(silent, 1)})
+                         "silent": round(silent, 1),
+                         "pillar": self._compare_pillar(peer, digest)})
         self._seen, self.view = seen, view
         self._watch_keys()
+
+    def _digest(self) -> str | None:
+        """Return this master's pillar digest (None without one, or when it cannot be read)."""
+        if self._pillar_digest is None:
+            return None
+        try:
+            return self._pillar_digest()
+        except Exception as error:  # noqa: BLE001 - compiling reports a broken configuration
+            LOG.debug("masters: no pillar digest: %s", error)
+            return None
+
+    def _compare_pillar(self, peer: dict[str, Any], digest: str | None) -> str:
+        """Return ``same``, ``differs`` or ``unknown``; warn once about a difference."""
+        theirs = peer.get("pillar_digest")
+        if digest is None or not theirs:
+            return "unknown"
+        if theirs == digest:
+            return "same"
+        if (peer["id"], theirs, digest) not in self._pillar_warned:
+            self._pillar_warned.add((peer["id"], theirs, digest))
+            LOG.warning("the master at %s (host %s, pid %s) compiles pillar from another "
+                        "configuration than this one (the [pillar] options, its config_file or "
+                        "the files of pillar_roots differ): an agent failing over between them "
+                        "gets another pillar. Give every master the same pillar configuration "
+                        "and tree", peer["address"], peer["host"], peer["pid"])
+        return "differs"
 
     @staticmethod
     def _shown(peer: dict[str, Any]) -> dict[str, Any]:

@@ -49,6 +49,7 @@ from hearth.master.agents import AgentRegistry
 from hearth.master.cache import JobCacheWriter
 from hearth.master.jobs import JobState, JobTable
 from hearth.master.peers import MasterPeers, peer_record
+from hearth.master.pillar_digest import PillarDigest
 from hearth.master.requests import ClientRequests
 from hearth.master.settings import MasterSettings
 from hearth.master.takeover import adopt
@@ -120,7 +121,8 @@ class Master:
                 database, peer_record(self.boot, self.settings, self.master_keys.public),
                 self.settings, self.keys, on_death=self._died,
                 on_adopt=lambda *args: self.later(adopt, self, *args),
-                on_keys_gone=lambda agent_ids: self.later(self.cut_off, agent_ids))
+                on_keys_gone=lambda agent_ids: self.later(self.cut_off, agent_ids),
+                pillar_digest=PillarDigest(MasterOpts().current))
         except BaseException:
             self._close()
             raise

@@ -172,3 +172,31 @@ def test_a_client_waiting_on_a_killed_master_is_told_where_the_returns_are(pair)
     # as told: the other master has the returns, each once
     wait(lambda: len(job_returns(second, jid)) == 2, 60, "both returns on the second master")
     assert job_returns(second, jid) == {"w1": "late", "w2": "late"}
+
+
+def peer_pillar(master):
+    """Return how ``master`` compares its pillar with its peer's (``stackctl master-stats``)."""
+    done = master.stackctl("master-stats", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    return [peer.get("pillar") for peer in json.loads(done.stdout)["masters"]
+            if not peer["self"]]
+
+
+def test_a_master_whose_pillar_differs_from_its_peers_is_reported(tmp_path, postgres_url):
+    # each master's pillar_roots is the pillar/ folder beside its configuration file
+    masters = start_masters(tmp_path, postgres_url,
+                            extra=f"{PEERS}\n[pillar]\npillar_roots = base=pillar\n")
+    try:
+        for master in masters:
+            (master.directory / "pillar").mkdir(exist_ok=True)
+            (master.directory / "pillar" / "top.sls").write_text("base:\n  '*': [common]\n")
+            (master.directory / "pillar" / "common.sls").write_text("ntp: pool.example\n")
+        first, second = masters
+        wait(lambda: peer_pillar(first) == ["same"], 30, "the same pillar")
+        (second.directory / "pillar" / "common.sls").write_text("ntp: other.example\n")
+        wait(lambda: peer_pillar(first) == ["differs"], 30, "the pillar differing")
+        assert peer_pillar(second) == ["differs"]
+        assert (f"the master at 127.0.0.1:{second.port} (host ") in first.log_text()
+        assert "compiles pillar from another configuration than this one" in first.log_text()
+    finally:
+        stop_all(masters)

@@ -33,11 +33,12 @@ def watcher(db, tmp_path):
     """Return a maker of MasterPeers on ``db`` (beats by hand), closed after the test."""
     made = []
 
-    def make(master_id, clock, posted):
+    def make(master_id, clock, posted, pillar_digest=None):
         keys = KeyStore(str(tmp_path / master_id), store=DatabasePki(db))
         peers = MasterPeers(db, record(master_id), SETTINGS, keys, on_death=posted.append,
                             on_adopt=lambda *args: posted.append(("adopt", *args)),
-                            on_keys_gone=lambda ids: posted.append(("keys", ids)), clock=clock)
+                            on_keys_gone=lambda ids: posted.append(("keys", ids)),
+                            pillar_digest=pillar_digest, clock=clock)
         made.append(peers)
         return peers
 
@@ -104,3 +105,38 @@ def test_a_live_master_with_another_key_pair_is_refused():
         "the master at m1:4510 (host h, pid 1) shares this database with another key pair "
         "(fingerprint cd; this master's is ab): agents failing over from one to the other "
         "would refuse one of them.")
+
+
+def test_a_peer_with_another_pillar_is_reported_once(db, watcher, caplog):
+    clock, posted = Clock(), []
+    digests = {"one": "a" * 64, "two": "a" * 64}
+    one = watcher("one", clock, posted, pillar_digest=lambda: digests["one"])
+    two = watcher("two", clock, posted, pillar_digest=lambda: digests["two"])
+    two.beat()
+    one.beat()
+    assert [peer["pillar"] for peer in one.view if not peer["self"]] == ["same"]
+    digests["two"] = "b" * 64                      # its pillar tree changed
+    two.beat()                                     # (it warns about one, too)
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="hearth.master.peers"):
+        one.beat()
+        one.beat()
+    assert [peer["pillar"] for peer in one.view if not peer["self"]] == ["differs"]
+    warnings = [r.getMessage() for r in caplog.records if "another pillar" in r.getMessage()]
+    assert warnings == [
+        "the master at two:4510 (host h, pid 1) compiles pillar from another configuration "
+        "than this one (the [pillar] options, its config_file or the files of pillar_roots "
+        "differ): an agent failing over between them gets another pillar. Give every master "
+        "the same pillar configuration and tree"]
+
+
+def test_a_pillar_digest_that_cannot_be_made_is_unknown(db, watcher):
+    clock, posted = Clock(), []
+
+    def broken():
+        raise ValueError("config_file is not YAML")
+
+    one = watcher("one", clock, posted, pillar_digest=broken)
+    watcher("two", clock, posted, pillar_digest=lambda: "a" * 64).beat()
+    one.beat()                                      # beats all the same
+    assert [peer["pillar"] for peer in one.view if not peer["self"]] == ["unknown"]
