@@ -292,3 +292,26 @@ def test_launch_preview_and_the_actions_of_a_stack_page(owner):
     assert refused.status_code == 200
     assert re.search(r'id="error">[^<]*count', refused.text), refused.text
     assert wait_for(owner, name, stack_id)["stack_status"] == "UPDATE_COMPLETE"
+
+
+def test_a_group_is_one_node_linking_to_its_nested_stack(owner):
+    answer = owner.rest("POST", "/stacks", json={"stack_name": "grouped", "template": {
+        "heat_template_version": "2021-04-16",
+        "resources": {"group": {"type": "OS::Heat::ResourceGroup", "properties": {
+            "count": 3, "resource_def": {"type": "OS::Heat::None"}}}}}})
+    assert answer.status_code == 201, answer.text
+    stack_id = answer.json()["stack"]["id"]
+    assert wait_for(owner, "grouped", stack_id)["stack_status"] == "CREATE_COMPLETE"
+    page = owner.get(f"/stacks/grouped/{stack_id}").text
+    node = re.search(r'<g class="node s-complete group" data-node="group"[^>]*>.*?</g>', page,
+                     re.S).group(0)
+    assert "3 resources · 3 complete" in node
+    nested = re.search(r'href="/console(/stacks/grouped-group-[^"/]+)"', node).group(1)
+    # the link names the nested stack; its page is the nested stack's own, three nodes
+    found = owner.get(nested)
+    assert found.status_code == 303
+    nested_page = owner.get(found.headers["Location"].removeprefix("/console"))
+    assert nested_page.status_code == 200
+    assert re.findall(r'data-node="(\d)"', nested_page.text) == ["0", "1", "2"]
+    rows = owner.get(f"/stacks/grouped/{stack_id}/resources").text
+    assert re.search(r'<a href="/console/stacks/grouped-group-[^"]+/[^"]+">group</a>', rows)
