@@ -63,10 +63,12 @@ HF_ARGS ?=
 heat-functional: venv
 	$(BIN)/python tools/heat_functional/run.py $(HF_ARGS)
 
-## lint: ruff, and the layers the imports obey (.importlinter: a package imports only those below it)
+## lint: ruff, the layers the imports obey (.importlinter: a package imports only those below
+## it) and mypy on the engine's service and the resource store ([mypy] in setup.cfg)
 lint: venv
 	$(BIN)/ruff check hearth tests bench tools examples
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 unit: venv
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit

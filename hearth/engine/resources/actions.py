@@ -113,9 +113,6 @@ def set_state(resource: Any, action: str, status: str, reason: str = STATE_CHANG
 
 # --- the plug-in calls -----------------------------------------------------
 
-def _no_op(resource: Any) -> None:
-    """Stand in for a store method the store does not have (an in-memory store)."""
-
 def plugin_steps(resource: Any, action: str, *args: Any, check_action: str | None = None,
                  start: Callable[..., Any] | None = None) -> Task:
     """Call ``handle_<action>(*args)`` then poll ``check_<action>_complete`` until True.
@@ -135,13 +132,13 @@ def plugin_steps(resource: Any, action: str, *args: Any, check_action: str | Non
     store = resource.stack.store
     if handle is not None:
         # what the handle stores rides with the next state change...
-        getattr(store, "defer", _no_op)(resource)
+        store.defer(resource)
         cookie = handle(*args)
     else:
         cookie = None
     if check is None:
         return
-    getattr(store, "flush", _no_op)(resource)  # ...or is written before any waiting
+    store.flush(resource)  # ...or is written before any waiting
     yield from poll(check, cookie, getattr(resource, f"handle_{name}_cancel", None))
 
 
@@ -390,7 +387,7 @@ def prepare_for_replace(resource: Any, after: Any = None) -> Task:
     try:
         cookie = hook(after) if inspect.signature(hook).parameters else hook()
         if check is not None:
-            getattr(resource.stack.store, "flush", _no_op)(resource)
+            resource.stack.store.flush(resource)
             yield from poll(check, cookie)
     except (exception.ForcedCancel, exception.StackTimeout):
         raise

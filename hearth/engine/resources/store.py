@@ -9,6 +9,7 @@ empty.
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Protocol, runtime_checkable
 
 
@@ -30,6 +31,26 @@ class ResourceStore(Protocol):
 
     def set_resource_id(self, resource: Any, resource_id: str | None) -> None:
         """Store the physical resource id."""
+
+    def load_metadata(self, resource: Any) -> Any:
+        """Return the stored metadata (``{}`` if none)."""
+
+    def merge_metadata(self, resource: Any, merge: Any) -> Any:
+        """Store and return ``merge(stored metadata)`` (one read-modify-write)."""
+
+    def defer(self, resource: Any) -> None:
+        """Hold back the resource's id and data writes until its next state write.
+
+        The engine calls it before a plug-in's handle runs, so what the
+        handle stores rides with the state change that follows.
+        """
+
+    def flush(self, resource: Any) -> None:
+        """Write what is held back for the resource now, and stop holding back.
+
+        The engine calls it before it waits on a plug-in (a completion check),
+        so nothing the handle stored is lost if the engine dies meanwhile.
+        """
 
 
 class InMemoryResourceStore:
@@ -69,7 +90,6 @@ class InMemoryResourceStore:
 
     def merge_metadata(self, resource: Any, merge: Any) -> Any:
         """Store and return ``merge(stored metadata)``."""
-        import copy
         merged = merge(copy.deepcopy(self.load_metadata(resource)))
         self.metadata[resource.uuid] = merged
         return merged
@@ -77,3 +97,9 @@ class InMemoryResourceStore:
     def set_resource_id(self, resource: Any, resource_id: str | None) -> None:
         """Store the physical id."""
         self.resource_ids[resource.uuid] = resource_id
+
+    def defer(self, resource: Any) -> None:
+        """Hold nothing back: every write is at once."""
+
+    def flush(self, resource: Any) -> None:
+        """Nothing is held back: nothing to write."""

@@ -57,12 +57,12 @@ class DbResourceStore:
 
     def take_pending(self, resource: Any) -> list[api_batch.DataItem]:
         """Return and forget the held-back data items (the caller writes them and the id)."""
-        pending = self._pending.pop(getattr(resource, "uuid", None), None)
+        pending = self._pending.pop(resource.uuid, None)
         return pending.items() if pending is not None else []
 
     def flush(self, resource: Any) -> None:
         """Write what ``resource`` holds back, in one transaction, and stop deferring."""
-        pending = self._pending.pop(getattr(resource, "uuid", None), None)
+        pending = self._pending.pop(resource.uuid, None)
         if pending is None or (not pending.data and pending.resource_id is _UNSET):
             return
         physical_id = (resource.resource_id if pending.resource_id is _UNSET
@@ -70,7 +70,7 @@ class DbResourceStore:
         api_batch.resource_writes(self.db, resource.db_id, physical_id, pending.items())
 
     def _held(self, resource: Any) -> _Pending | None:
-        return self._pending.get(getattr(resource, "uuid", None))
+        return self._pending.get(resource.uuid)
 
     # --- the ResourceStore -----------------------------------------------------
     def load_data(self, resource: Any) -> dict[str, Any]:

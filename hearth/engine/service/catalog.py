@@ -117,7 +117,7 @@ class Catalog:
                 message=f"Invalid resource type name filter {type_name!r}: {error}") from None
         if version is None:
             return listed
-        classes = self.registry.classes
+        classes: Mapping[str, Any] = self.registry.classes
         return [item for item in listed
                 if classes[item["resource_type"] if with_description else item]
                 .support_status.version == version]

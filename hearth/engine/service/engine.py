@@ -69,7 +69,7 @@ CANCEL_ACTIONS = {
 
 def _error_wait_time() -> float:
     from hearth.common.config import CONF
-    return CONF.error_wait_time
+    return float(CONF.error_wait_time)
 
 
 #: cancel action -> seconds the resources in progress get to finish before they are

@@ -28,10 +28,14 @@ from typing import TYPE_CHECKING, Any
 from hearth.common import exception
 from hearth.common.context import RequestContext
 from hearth.common.secret_mask import SECRET_MASK
+from hearth.engine.service.reads import StackReads
 from hearth.engine.states import ADOPT, COMPLETE, DELETE, IN_PROGRESS, RESTORE, SNAPSHOT
 
 if TYPE_CHECKING:
-    pass
+    from collections.abc import Callable
+
+    from hearth.engine.service.runtime import EngineRuntime
+    from hearth.engine.stacks.stack import Stack
 
 JsonMap = dict[str, Any]
 
@@ -39,7 +43,7 @@ JsonMap = dict[str, Any]
 def snapshot_limit_reached(count: int) -> bool:
     """Return whether a stack with ``count`` snapshots may take no more."""
     from hearth.common.config import CONF
-    limit = CONF.max_snapshots_per_stack
+    limit = int(CONF.max_snapshots_per_stack)
     return limit >= 0 and count >= limit
 
 
@@ -67,8 +71,28 @@ def adopt_parameters(adopt_data: Mapping[str, Any],
     return {**kept, **(params or {})}
 
 
-class StackKeeping:
-    """Snapshots, restore, abandon and adopt (a part of the engine service)."""
+class StackKeeping(StackReads):
+    """Snapshots, restore, abandon and adopt (a part of the engine service).
+
+    Reads come from :class:`StackReads`; running an action and storing a new
+    stack are the :class:`~hearth.engine.service.engine.EngineService`'s,
+    declared here so that their use is checked.
+    """
+
+    if TYPE_CHECKING:
+        @property
+        def runtime(self) -> EngineRuntime:
+            """Return the engine runtime of this process."""
+
+        def _run(self, stack: Stack, action: str, work: Callable[[], Any]) -> None:
+            """Run ``work`` (the action) on ``stack`` under this engine's lock."""
+
+        def _new_stack(self, ctx: RequestContext, stack_name: str, template: Any,
+                       params: Mapping[str, Any] | None, files: Mapping[str, str] | None,
+                       environment: Any, environment_files: list[str] | None,
+                       disable_rollback: bool, timeout_mins: int | None,
+                       tags: list[str] | None) -> Stack:
+            """Validate and store a new stack, not started."""
 
     # --- snapshots --------------------------------------------------------------
     def stack_snapshot(self, ctx: RequestContext, stack_identity: str,

@@ -30,7 +30,7 @@ RequiredBy = Callable[["models.Stack", "models.RawTemplate"], Mapping[str, list[
 def capped_depth(nested_depth: int | None) -> int:
     """Return the depth a nested listing goes to: at most ``max_nested_stack_depth``."""
     from hearth.common.config import CONF
-    return max(0, min(int(nested_depth or 0), CONF.max_nested_stack_depth))
+    return max(0, min(int(nested_depth or 0), int(CONF.max_nested_stack_depth)))
 
 
 class StackTree:
@@ -52,6 +52,7 @@ class StackTree:
         for _ in range(depth):
             rows = api_stacks.stack_get_all_by_owners(db, level, show_deleted=True)
             for row in rows:
+                assert row.owner_id is not None  # selected by owner
                 children.setdefault(row.owner_id, []).append(row)
             level = [row.id for row in rows if row.deleted_at is None]
             if not level:

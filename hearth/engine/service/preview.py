@@ -30,7 +30,7 @@ def preview_child(resource: StackResource) -> Any:
     template = resource.child_template()
     if template is None:
         return None
-    parent = resource.stack
+    parent: Any = resource.stack  # a whole Stack (its row, database and registry)
     name = f"{parent.name}-{resource.name}"
     identity = StackIdentity(name, "None", parent.row.project_id)
     prepared = children.prepare_child(resource, template, resource.child_params(), identity)

@@ -127,7 +127,8 @@ class StackReads(Catalog):
 
     def get_template(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Return the stack's raw template."""
-        return self._raw(self._row(ctx, stack_identity)).template
+        template: JsonMap = self._raw(self._row(ctx, stack_identity)).template
+        return template
 
     def get_environment(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Return the stack's environment (hidden parameter values as ``******``)."""

@@ -42,7 +42,7 @@ RESUME, FAIL = "resume", "fail"
 
 def resuming() -> bool:
     """Return whether engines finish dead engines' actions (else they fail them)."""
-    return CONF.engine_takeover == RESUME
+    return bool(CONF.engine_takeover == RESUME)
 
 
 def recover(db: Database, life_timeout: float | None = None,
@@ -55,11 +55,12 @@ def recover(db: Database, life_timeout: float | None = None,
     failed under ``fail`` and left alone under ``resume``.
     """
     timeout = CONF.engine_life_check_timeout if life_timeout is None else life_timeout
-    if resuming() and runtime is None:
+    if not resuming():
+        return [row.id for row in api_locks.stacks_in_progress_of_dead_engines(db, timeout)
+                if fail_left(db, row, went_down_reason(row.action))]
+    if runtime is None:
         return []
     left = api_locks.stacks_in_progress_of_dead_engines(db, timeout)
-    if not resuming():
-        return [row.id for row in left if fail_left(db, row, went_down_reason(row.action))]
     ids = {row.id for row in left}
     taken = []
     for row in left:

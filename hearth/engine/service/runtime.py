@@ -135,8 +135,8 @@ class EngineRuntime:
         would have to miss ten beats in a row with the defaults; never less
         than two life check timeouts (a heartbeat interval set close to it).
         """
-        life = CONF.engine_life_check_timeout
-        return max(life * PERIODIC_LIFE_FACTOR - 2 * CONF.engine_heartbeat_interval, 2 * life)
+        life, beat = float(CONF.engine_life_check_timeout), float(CONF.engine_heartbeat_interval)
+        return max(life * PERIODIC_LIFE_FACTOR - 2 * beat, 2 * life)
 
     def _stop_lost_actions(self) -> None:
         """Stop at once the actions whose stack's lock another engine took (fencing).

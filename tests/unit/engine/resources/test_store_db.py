@@ -106,3 +106,14 @@ def test_writes_of_a_handle_without_polling_wait_for_the_state_change(db, resour
     assert store.take_pending(waiter) == [("k", "v", False)]
     api_batch.resource_writes(db, resource.db_id, waiter.resource_id)
     assert stored(db, resource)[0] == "p-4"
+
+
+def test_both_stores_are_resource_stores(db):
+    # the engine calls defer and flush on whatever store a stack has: both kinds have them
+    from hearth.engine.resources.store import InMemoryResourceStore, ResourceStore
+    wanted = sorted(name for name, value in vars(ResourceStore).items()
+                    if callable(value) and not name.startswith("_"))
+    assert {"defer", "flush", "load_metadata", "merge_metadata"} <= set(wanted)
+    for store in (DbResourceStore(db), InMemoryResourceStore()):
+        assert isinstance(store, ResourceStore)
+        assert [name for name in wanted if not callable(getattr(store, name, None))] == []
