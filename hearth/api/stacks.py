@@ -109,7 +109,8 @@ def preview(request: ApiRequest) -> dict[str, Any]:
     body = request.body
     fields = {**stack_fields(body, template_required=True), **_action_fields(body)}
     fields = {key: value for key, value in fields.items() if value is not None}
-    return {"stack": request.service.preview_stack(request.ctx, body["stack_name"], **fields)}
+    previewed = request.service.preview_stack(request.ctx, body["stack_name"], **fields)
+    return {"stack": links.with_stack_links(request.base, previewed)}
 
 
 def _list_arguments(request: ApiRequest) -> dict[str, Any]:

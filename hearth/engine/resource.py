@@ -24,6 +24,7 @@ import json
 import time
 import uuid
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from typing import Any, ClassVar, NamedTuple, Protocol, runtime_checkable
 
 from hearth.common import exception
@@ -131,6 +132,9 @@ class Resource:
         self.attributes = attributes.Attributes(name, self.attributes_schema,
                                                 self._resolve_any_attribute)
         self._metadata: Any = None
+        #: when its row was made and its state last stored (None until stored)
+        self.created_at: datetime | None = None
+        self.stored_at: datetime | None = None
         #: the resolved properties its last create, adopt or update was given
         #: (:mod:`hearth.engine.resources.stored_properties`); None before any
         self.stored_properties: Any = None

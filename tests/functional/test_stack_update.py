@@ -348,7 +348,11 @@ def test_create_preview(service):
     assert preview["stack_name"] == "pv"
     resources = {r["resource_name"]: r for r in preview["resources"]}
     assert resources["a"]["resource_action"] == "INIT"
-    assert resources["a"]["properties"] == {"value": "x"}
+    # every property of the type's schema, defaults included (as Heat's preview)
+    assert resources["a"]["properties"]["value"] == "x"
+    assert resources["a"]["properties"]["fail"] is False
+    assert resources["a"]["resource_identity"] == {
+        "tenant": CTX.project_id, "stack_name": "pv", "stack_id": "None", "path": "/resources/a"}
     assert resources["a"]["required_by"] == ["b"]
     assert service.list_stacks(CTX) == []
 

@@ -118,6 +118,48 @@ def format_resource(row: Any, stack_row: Any, required_by: list[str],
     return result
 
 
+def identity(project_id: str, stack_name: str, stack_id: str, path: str = "") -> dict[str, str]:
+    """Return a Heat identity map (``tenant``, ``stack_name``, ``stack_id``, ``path``)."""
+    return {"tenant": project_id, "stack_name": stack_name, "stack_id": stack_id, "path": path}
+
+
+def format_preview_resource(resource: Any, stack_row: Any, required_by: list[str],
+                            attributes: Mapping[str, Any],
+                            properties: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Return a resource of a create or update preview, as Heat's engine gives it.
+
+    Unlike a listed resource, it names itself and its stack by identity maps
+    (``resource_identity``, ``stack_identity``) and carries its template's
+    description, its metadata and its ``attributes`` (``properties`` too, in
+    a create's preview).
+    """
+    created = resource.created_at
+    stack = identity(stack_row.project_id, stack_row.name, stack_row.id)
+    result = {
+        "resource_name": resource.name,
+        "physical_resource_id": resource.resource_id or "",
+        "resource_action": resource.action,
+        "resource_status": resource.status,
+        "resource_status_reason": resource.status_reason or "",
+        "resource_type": resource.type_name,
+        "creation_time": format_time(created),
+        "updated_time": format_time(resource.stored_at or created),
+        "resource_identity": {**stack, "path": f"/resources/{resource.name}"},
+        "stack_identity": stack,
+        "stack_name": stack_row.name,
+        "required_by": list(required_by),
+        "description": getattr(resource.t, "description", None) or "",
+        "metadata": resource.metadata_get() or {},
+        "attributes": dict(attributes),
+    }
+    parent_resource = getattr(stack_row, "parent_resource_name", None)
+    if parent_resource:
+        result["parent_resource"] = parent_resource
+    if properties is not None:
+        result["properties"] = dict(properties)
+    return result
+
+
 def format_event(row: Any, with_details: bool = False, stack_row: Any = None,
                  root_row: Any = None) -> dict[str, Any]:
     """Return an event object (``resource_type``/``resource_properties`` with details).

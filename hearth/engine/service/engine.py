@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.common.context import RequestContext
+from hearth.db import timeutils
 from hearth.engine import limits
 from hearth.engine.service.keeping import StackKeeping
 from hearth.engine.service.reads import DESCRIPTION_CACHE_SIZE, StackReads, listing_project
@@ -179,6 +180,7 @@ class EngineService(StackKeeping, StackReads):
         from types import SimpleNamespace
 
         from hearth.engine.service import api_format, preview
+        from hearth.engine.stacks import outputs as stack_outputs
         from hearth.engine.stacks.names import check_stack_name
         from hearth.engine.stacks.prepare import StackIdentity
         check_stack_name(stack_name)
@@ -194,12 +196,17 @@ class EngineService(StackKeeping, StackReads):
         return {
             "stack_name": stack_name, "id": "None", "description": description,
             "template_description": description, "stack_owner": ctx.user,
+            "stack_user_project_id": None,
             "parameters": api_format.format_parameters(row, stack.parameters,
                                                        stack.hidden_parameters),
             "disable_rollback": kwargs.get("disable_rollback", True),
-            "timeout_mins": kwargs.get("timeout_mins"), "tags": kwargs.get("tags"),
+            "timeout_mins": kwargs.get("timeout_mins"), "tags": list(kwargs.get("tags") or []),
             "capabilities": [], "notification_topics": [], "parent": None,
-            "creation_time": None, "updated_time": None, "deletion_time": None,
+            # as Heat's: the time of the preview; no output is resolved
+            "creation_time": api_format.format_time(timeutils.utcnow()),
+            "updated_time": None, "deletion_time": None,
+            "outputs": [{**listed, "output_value": None}
+                        for listed in stack_outputs.list_outputs(stack)],
             # a nested stack's resources are a list in its place (as Heat)
             "resources": preview.preview_resources(
                 stack, lambda resource, owner, users: preview.resource_summary(

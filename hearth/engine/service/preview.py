@@ -16,6 +16,7 @@ from typing import Any
 from hearth.engine.nested import children
 from hearth.engine.nested.stack_resource import StackResource
 from hearth.engine.resources import actions as resource_actions
+from hearth.engine.resources.attributes import SHOW_ATTR, show_attributes
 from hearth.engine.service import api_format
 from hearth.engine.stacks.prepare import StackIdentity
 from hearth.engine.states import COMPLETE, INIT
@@ -54,15 +55,31 @@ def preview_resources(stack: Any, summary: Summary) -> list[Any]:
 
 def resource_summary(resource: Any, stack_row: Any, required_by: list[str],
                      with_properties: bool = False) -> dict[str, Any]:
-    """Return a preview's resource object (Heat's resource fields from a live resource)."""
-    row = SimpleNamespace(name=resource.name, physical_resource_id=resource.resource_id,
-                          type=resource.type_name, action=resource.action,
-                          status=resource.status, status_reason=resource.status_reason,
-                          created_at=None, updated_at=None)
-    result = api_format.format_resource(row, stack_row, required_by)
-    result.update(resource_action=resource.action, resource_status=resource.status)
-    if with_properties:
-        secrets = resource.stack.secrets() if hasattr(resource.stack, "secrets") else []
-        result["properties"] = resource_actions.event_properties(resource, secrets)
-        result["description"] = getattr(resource.t, "description", None) or ""
-    return result
+    """Return a preview's resource object, in the shape Heat's previews give it.
+
+    A resource not made yet (INIT) has every attribute ``None``; a live one
+    its attributes as resource-show resolves them.  ``with_properties``
+    (a create's preview) adds every property of its schema, defaults
+    included.  Secrets are masked in both.
+    """
+    secrets = resource.stack.secrets()
+    if resource.action == INIT:
+        attributes = {name: None for name in resource.attributes.schema if name != SHOW_ATTR}
+    else:
+        attributes = show_attributes(resource)
+    properties = (resource_actions.mask(_schema_properties(resource), secrets)
+                  if with_properties else None)
+    return api_format.format_preview_resource(
+        resource, stack_row, required_by, resource_actions.mask(attributes, secrets),
+        properties)
+
+
+def _schema_properties(resource: Any) -> dict[str, Any]:
+    """Return every property of the resource's schema (None where it cannot be read yet)."""
+    values = {}
+    for name in resource.properties_schema:
+        try:
+            values[name] = resource.properties[name]
+        except Exception:  # noqa: BLE001 - as Heat: a property not resolvable yet shows None
+            values[name] = None
+    return values

@@ -23,6 +23,9 @@ from hearth.engine.update import plan as update_plan
 from hearth.engine.update.run import StackUpdate
 
 ADDED, DELETED, REPLACED, UPDATED = "added", "deleted", "replaced", "updated"
+#: the changes an update preview shows as the stack has them now (Heat's choice);
+#: the others (unchanged, replaced, added) as the new template makes them
+CURRENT_SIDE = frozenset({UPDATED, DELETED})
 
 
 def with_nested(current: Any, target: Any, changes: dict[str, Any]) -> dict[str, Any]:
@@ -104,9 +107,11 @@ def preview_update(current: Stack, target: Stack) -> dict[str, Any]:
     old_users = required_by({n: r.t for n, r in updater.current.items()})
     result = {}
     for change, names in changes.items():
-        deleted = change == update_plan.DELETED
-        result[change] = [
-            resource_summary(updater.current[name] if deleted else target.resources[name],
-                             current.row, (old_users if deleted else new_users)[name])
-            for name in names]
+        if change in CURRENT_SIDE:  # as Heat: the resource as it is now
+            result[change] = [resource_summary(updater.current[name], current.row,
+                                               old_users[name]) for name in names]
+        else:  # the resource the new template makes (not made yet)
+            result[change] = [resource_summary(
+                target.make_resource(name, target.definitions[name]), current.row,
+                new_users[name]) for name in names]
     return {"resource_changes": result}

@@ -153,6 +153,7 @@ class Stack:
             resource.stored_properties = StoredProperties.from_column(row.properties_data)
             #: when the state was stored (a continued walk tells its own failures by it)
             resource.stored_at = row.updated_at or row.created_at
+            resource.created_at = row.created_at
 
     @property
     def graph(self) -> nx.DiGraph:

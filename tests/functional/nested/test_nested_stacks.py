@@ -232,7 +232,8 @@ def test_validate_preview_and_create_apply_the_same_rules(service, template, err
             for nested in preview["resources"]] == [
         [("word", "OS::Heat::Value", "pre-by_file")], [("word", "OS::Heat::Value",
                                                        "pre-by_type")]]
-    assert preview["resources"][1][0]["properties"] == {"value": "from-registry"}
+    # every property of the schema, as Heat's preview (OS::Heat::Value: value, type)
+    assert preview["resources"][1][0]["properties"] == {"value": "from-registry", "type": None}
     assert nested_rows(service, "None") == []
 
 
