@@ -121,11 +121,19 @@ def do_run(args: argparse.Namespace) -> int:
 
 
 def do_agent_list(args: argparse.Namespace) -> int:
-    """List the accepted agents: connected or not, last seen, a few grains."""
-    from hearth.cli import output
+    """List the accepted agents: connected or not, last seen, a few grains.
 
-    service = local_jobs(args)
-    agents = service.list_agents(service.host_owner)
+    With ``--url``, hearth-api's ``GET /agents``: the agents the token's
+    project may target; otherwise every agent of the local master.
+    """
+    from hearth.cli import output
+    from hearth.cli.backend import backend_url, get_backend
+
+    if backend_url(args):
+        agents = get_backend(args).list_agents()
+    else:
+        service = local_jobs(args)
+        agents = service.list_agents(service.host_owner)
     if args.format in ("json", "yaml"):
         output.dump_structured(agents, args.format)
         return 0
@@ -167,7 +175,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from hearth.cli import command
 
     command.add_command(subparsers, "agent-list", do_agent_list,
-                        "List the accepted agents, connected or not (like manage.status).",
+                        "List the accepted agents, connected or not (like manage.status); "
+                        "with --url, those the project may target.",
                         formats=("table", "json", "yaml", "value"))
     command.add_command(
         subparsers, "master-stats", do_master_stats,

@@ -250,3 +250,20 @@ def test_stackctl_job_list_and_show_over_http_see_the_projects_jobs(api):
     hidden = stackctl_url(api, "proj-ops", "job-show", jid)
     assert (hidden.returncode, hidden.stderr) == (1, f"ERROR: The Job ({jid}) could not be "
                                                      "found.\n")
+
+
+def test_stackctl_agent_list_over_http_lists_what_the_project_may_target(api):
+    listed = stackctl_url(api, "proj-db", "agent-list", "--format", "json")
+    assert listed.returncode == 0, listed.stderr
+    agents = json.loads(listed.stdout)
+    assert [agent["id"] for agent in agents] == ["db1", "db2"]
+    assert all(agent["grains"]["role"] == "db" and agent["connected"] for agent in agents)
+    table = stackctl_url(api, "proj-webs", "agent-list", "--format", "value")
+    assert [line.split()[0] for line in table.stdout.splitlines()] == ["web1", "web2", "web3"]
+    nothing = stackctl_url(api, "proj-none", "agent-list", "--format", "json")
+    assert (nothing.returncode, json.loads(nothing.stdout)) == (0, [])
+    forged = subprocess.run([STACKCTL, "--url", api.server.url("proj-ops"), "--token",
+                             api.token("proj-db"), "agent-list"], env=api.server.env,
+                            capture_output=True, text=True, timeout=120)
+    assert forged.returncode == 1 and "db1" not in forged.stdout + forged.stderr
+    assert forged.stderr.startswith("ERROR: "), forged.stderr
