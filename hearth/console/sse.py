@@ -11,10 +11,17 @@ from __future__ import annotations
 KEEPALIVE = 15.0
 
 
-def event(name: str, data: str) -> bytes:
-    """Return the encoded event ``name`` carrying ``data``."""
+def event(name: str, data: str, event_id: str | None = None) -> bytes:
+    """Return the encoded event ``name`` carrying ``data``.
+
+    ``event_id`` is what the browser sends back as ``Last-Event-ID`` when it
+    reconnects, so that a stream resumes after the last event it got.
+    """
     lines = data.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return (f"event: {name}\n" + "".join(f"data: {line}\n" for line in lines) + "\n").encode()
+    head = f"event: {name}\n"
+    if event_id is not None:
+        head += "id: " + event_id.replace("\n", "").replace("\r", "") + "\n"
+    return (head + "".join(f"data: {line}\n" for line in lines) + "\n").encode()
 
 
 def comment(text: str = "") -> bytes:

@@ -3,8 +3,8 @@
 The page shows the topology, outputs and newest events; the resources table
 is read right after it (``.../resources``), so a stack of a thousand
 resources shows its picture at once.  The page's stream
-(``.../stream?after=ID``) sends each later event as a table row, and the
-stack's status when it
+(``.../stream?after=ID``; a reconnecting browser's ``Last-Event-ID`` wins)
+sends each later event as a table row, and the stack's status when it
 changes (with its outputs once an action ends).  The stream reads through
 the API and waits on the bus between reads (:mod:`hearth.console.wake`):
 the browser never polls.
@@ -82,7 +82,9 @@ def stream(view: View) -> Stream:
     see is the API's 404, not an empty stream.
     """
     stack = view.calls.stack_summary(identity(view))
-    return Stream(_follow(view, identity(view), stack["id"], view.req.get_param("after") or None,
+    # a browser that reconnects says which event it got last (the id each event carries)
+    marker = view.req.get_header("Last-Event-ID") or view.req.get_param("after") or None
+    return Stream(_follow(view, identity(view), stack["id"], marker,
                           view.req.get_param("status") or None))
 
 
@@ -104,7 +106,8 @@ def _follow(view: View, stack_identity: str, stack_id: str, marker: str | None,
                     return
                 raise
             for event in events:
-                yield sse.event("event", render("fragments/event_row.html", event=event))
+                yield sse.event("event", render("fragments/event_row.html", event=event),
+                                event_id=event["id"])
             if events:
                 marker = events[-1]["id"]
             if stack["stack_status"] != status:

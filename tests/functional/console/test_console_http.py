@@ -315,3 +315,41 @@ def test_a_group_is_one_node_linking_to_its_nested_stack(owner):
     assert re.findall(r'data-node="(\d)"', nested_page.text) == ["0", "1", "2"]
     rows = owner.get(f"/stacks/grouped/{stack_id}/resources").text
     assert re.search(r'<a href="/console/stacks/grouped-group-[^"]+/[^"]+">group</a>', rows)
+
+
+def read_stream(response, until: str) -> list[tuple[str, str | None, str]]:
+    """Return the (event, id, data) of a stream's messages up to the first ``until`` one."""
+    messages, name, event_id, data = [], None, None, []
+    for line in response.iter_lines(decode_unicode=True):
+        if line.startswith("event: "):
+            name = line[7:]
+        elif line.startswith("id: "):
+            event_id = line[4:]
+        elif line.startswith("data: "):
+            data.append(line[6:])
+        elif line == "" and name is not None:
+            messages.append((name, event_id, "\n".join(data)))
+            if name == until:
+                return messages
+            name, event_id, data = None, None, []
+    raise AssertionError(f"the stream ended before a {until!r} message: {messages}")
+
+
+def test_a_reconnecting_stream_resumes_after_the_last_event_the_browser_got(owner):
+    name, stack_id = owner.stack("resumed")
+    wait_for(owner, name, stack_id)
+    events = owner.rest("GET", f"/stacks/{name}/{stack_id}/events",
+                        params={"sort_dir": "asc"}).json()["events"]
+    assert len(events) >= 4
+    path = f"/stacks/{name}/{stack_id}/stream"
+    with owner.get(path, stream=True) as whole:
+        sent = [(event_id, data) for kind, event_id, data in read_stream(whole, "stack")
+                if kind == "event"]
+    assert [event_id for event_id, _ in sent] == [event["id"] for event in events]
+    assert all(f'data-event="{event_id}"' in data for event_id, data in sent)
+    # the browser reconnects saying it got the second event: the rest only, once each
+    with owner.get(f"{path}?after=", stream=True,
+                   headers={"Last-Event-ID": events[1]["id"]}) as resumed:
+        again = [event_id for kind, event_id, _ in read_stream(resumed, "stack")
+                 if kind == "event"]
+    assert again == [event["id"] for event in events[2:]]
