@@ -61,11 +61,28 @@ class SessionStore:
 
     def open(self, project: str, token: str | None, user: str) -> Session:
         """Start a session for ``project``; return it."""
-        session = Session(secrets.token_urlsafe(32), project, token, user,
-                          last_used=self._clock())
+        now = self._clock()
+        session = Session(secrets.token_urlsafe(32), project, token, user, last_used=now)
         with self._lock:
+            self._forget_expired(now)
             self._sessions[session.session_id] = session
         return session
+
+    def _forget_expired(self, now: float) -> None:
+        """Drop the sessions idle too long and the links too old (the lock is held).
+
+        Run at each login, so that browsers that never come back hold no
+        memory for longer than :data:`IDLE_TIMEOUT`.
+        """
+        for session_id in [key for key, session in self._sessions.items()
+                           if now - session.last_used > IDLE_TIMEOUT]:
+            del self._sessions[session_id]
+        for secret in [key for key, (expires, _) in self._links.items() if expires < now]:
+            del self._links[secret]
+
+    def __len__(self) -> int:
+        """Return how many sessions are open (expired ones not yet forgotten included)."""
+        return len(self._sessions)
 
     def find(self, session_id: str | None) -> Session | None:
         """Return the live session of ``session_id`` (None: unknown or expired)."""
