@@ -90,7 +90,12 @@ def show(view: View) -> str:
 
 
 def stream(view: View) -> Stream:
-    """GET /jobs/{jid}/stream: each return of the job as the cache gets it, then ``done``."""
+    """GET /jobs/{jid}/stream: each return of the job as the cache gets it, then ``done``.
+
+    The job is read before the stream starts, so one the session may not see
+    is the API's error page, not a broken stream.
+    """
+    view.calls.show_job(view.params["jid"])
     return Stream(_follow(view, view.params["jid"],
                           set(view.req.get_param_as_list("seen") or ())))
 

@@ -391,6 +391,9 @@ def test_a_project_never_sees_another_projects_stacks_or_jobs(browser, api, scre
     assert jid not in page.inner_text("main")
     page.goto(f"{api.root}/console/jobs/{jid}")
     assert jid in page.inner_text("#error") and page.locator("#returns").count() == 0
+    # nor its live returns
+    stream = page.request.get(f"{api.root}/console/jobs/{jid}/stream")
+    assert stream.status == 404 and jid in stream.text()
     page.goto(f"{api.root}/console/agents")
     assert attributes(page, "#agents tr[data-agent]", "data-agent") == []
     assert "pending1" not in page.inner_text("main")
