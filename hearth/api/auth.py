@@ -46,11 +46,11 @@ class AuthMiddleware:
         operation = getattr(resource, "route", None)
         operation = operation.operation(req.method) if operation else None
         tenant = params.get("tenant_id")
-        if operation is None or not operation.authenticated or tenant is None:
+        if operation is None or not operation.policy.authenticated or tenant is None:
             req.context.hearth = RequestContext(project_id=tenant or "", user="anonymous",
                                                 request_id=req.context.request_id)
             return
-        if operation.signal_token and not self.noauth:
+        if operation.policy.signal_token and not self.noauth:
             signaller = self.signal_token_context(req, tenant, params,
                                                   getattr(resource, "service", None))
             if signaller is not None:
@@ -87,6 +87,7 @@ class AuthMiddleware:
         secret = req.get_header("X-Auth-Token")
         if not secret:
             raise exception.Unauthorized(message="Authentication required: send X-Auth-Token.")
+        assert self.verify is not None  # set unless noauth (the constructor checks)
         token = self.verify(secret)
         if token.project_id != tenant:
             raise exception.InvalidTenant(target=tenant, actual=token.project_id)
@@ -99,9 +100,3 @@ class AuthMiddleware:
         request_id = getattr(req.context, "request_id", None)
         if request_id:
             resp.set_header(REQUEST_ID_HEADER, request_id)
-
-
-def require_admin(ctx: RequestContext, what: str) -> None:
-    """Raise Forbidden unless the caller holds the admin role."""
-    if not ctx.is_admin:
-        raise exception.Forbidden(f"Only the admin role may {what}.")

@@ -58,9 +58,9 @@ def with_resource_links(base: str, stack_name: str, stack_id: str,
     name, ident = _owner(resource, stack_name, stack_id)
     links = [_link(resource_url(base, name, ident, resource["resource_name"]), "self"),
              _link(stack_url(base, name, ident), "stack")]
-    nested = resource.get("nested_stack_name"), resource.get("nested_stack_id")
-    if all(nested):
-        links.append(_link(stack_url(base, *nested), "nested"))
+    nested_name, nested_id = resource.get("nested_stack_name"), resource.get("nested_stack_id")
+    if nested_name and nested_id:
+        links.append(_link(stack_url(base, nested_name, nested_id), "nested"))
     return {**_without(resource, RESOURCE_LINK_FIELDS), "links": links}
 
 
@@ -76,9 +76,9 @@ def with_event_links(base: str, stack_name: str, stack_id: str,
     links = [_link(f"{resource}/events/{quote(event['id'])}", "self"),
              _link(resource, "resource"),
              _link(stack_url(base, name, ident), "stack")]
-    root = event.get("root_stack_name"), event.get("root_stack_id")
-    if all(root):
-        links.append(_link(stack_url(base, *root), "root_stack"))
+    root_name, root_id = event.get("root_stack_name"), event.get("root_stack_id")
+    if root_name and root_id:
+        links.append(_link(stack_url(base, root_name, root_id), "root_stack"))
     return {**_without(event, EVENT_LINK_FIELDS), "links": links}
 
 
@@ -87,3 +87,26 @@ def next_page(url_without_query: str, query: Iterable[tuple[str, str]], marker: 
     pairs = [(key, value) for key, value in query if key != "marker"]
     pairs.append(("marker", marker))
     return f"{url_without_query}?{urllib.parse.urlencode(pairs)}"
+
+
+#: link relation -> the fields it stands for (what :func:`without_links` gives back)
+LINK_FIELDS = {"stack": ("stack_name", "stack_id"),
+               "nested": ("nested_stack_name", "nested_stack_id"),
+               "root_stack": ("root_stack_name", "root_stack_id")}
+
+
+def stack_of_url(href: str) -> tuple[str, str]:
+    """Return (name, id) of the stack a ``.../stacks/{name}/{id}[/...]`` URL names."""
+    path = urllib.parse.urlsplit(href).path.split("/stacks/", 1)[-1]
+    name, stack_id = path.split("/")[:2]
+    return urllib.parse.unquote(name), urllib.parse.unquote(stack_id)
+
+
+def without_links(item: Mapping[str, Any]) -> dict[str, Any]:
+    """Return an API object as the engine gave it: its links turned back into their fields."""
+    result = {key: value for key, value in item.items() if key != "links"}
+    for link in item.get("links") or ():
+        fields = LINK_FIELDS.get(link.get("rel"))
+        if fields:
+            result.update(zip(fields, stack_of_url(link["href"]), strict=True))
+    return result

@@ -3,14 +3,15 @@
 Started by stackctl (:mod:`hearth.cli.local_engine`) as
 ``python -m hearth.api.local_server --socket PATH --info PATH [--config-file F]...``.
 It is the same application as ``hearth-api`` (the REST routes, the engine
-on green threads, one process), with three differences:
+on green threads, one process), with these differences:
 
 * it listens on a Unix socket in the user's private runtime directory, and
   every caller is the local admin (only this user can reach the socket);
 * ``GET /local/pause?seconds=S`` waits up to S seconds, less when a stack
   action ends here: a follower's wait between two polls;
-* ``GET /local/resource_type_failures`` lists the plug-ins that failed to
-  load (``stackctl resource-type-list --all``; Heat's API has no such route);
+* it also serves the operations of the table that are the local engine's
+  alone (the plug-ins that failed to load, for ``stackctl resource-type-list
+  --all``; Heat's API has no such route);
 * ``GET /local/status`` says whether the engine's *setting* is current (its
   configuration files, plug-in and module directories, Hearth's code and
   the database file are as they were when it started), and
@@ -154,11 +155,6 @@ class LocalEngine:
         try:
             if path == "/local/pause":
                 return self._pause(environ, start_response)
-            if path == "/local/resource_type_failures":
-                from hearth.common.context import RequestContext
-                return self._answer(start_response, "200 OK", {
-                    "failures": self.service.list_resource_type_failures(
-                        RequestContext.local())})
             return self.app(environ, start_response)
         finally:
             self.in_flight -= 1

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import re
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import falcon
 
 from hearth.api import links
-from hearth.api.routing import ApiRequest, Reply, render
+from hearth.api.operation import ApiRequest, Reply
+from hearth.api.routing import render
 from hearth.common import exception
 
 CANONICAL_PREFIX = "/v1/{tenant_id}/stacks/{stack_name}/{stack_id}"
@@ -42,9 +43,8 @@ def _sub_path(request: ApiRequest) -> list[str]:
     return [links.quote(segment) for segment in request.raw.path.split("/")[5:]]
 
 
-def redirect(request: ApiRequest) -> Reply:
-    """Answer 302 with the canonical URL of the stack, sub-path and query kept."""
-    identity = request.service.identify_stack(request.ctx, request.path["stack_name"])
+def redirect(request: ApiRequest, identity: Mapping[str, Any]) -> Reply:
+    """Answer 302 with the canonical URL of the stack ``identity``, sub-path and query kept."""
     canonical = links.stack_url(request.base, identity["stack_name"], identity["id"])
     rest = "".join("/" + segment for segment in _sub_path(request))
     return _found(canonical + rest, request.raw)

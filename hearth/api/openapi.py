@@ -1,4 +1,4 @@
-"""The OpenAPI 3.1 document of the API, built from the routes table.
+"""The OpenAPI 3.1 document of the API, built from the operations table (its routes).
 
 ``python -m hearth.api.openapi`` prints the document; ``openapi.json`` next
 to this module is that output (a test keeps the two equal) and is what
@@ -16,7 +16,8 @@ from typing import Any
 
 from hearth import __version__
 from hearth.api import faults, params
-from hearth.api.routing import Operation, Route
+from hearth.api.operation import Operation
+from hearth.api.routing import Route
 from hearth.api.schemas import REQUESTS, RESPONSES
 
 DOCUMENT_PATH = os.path.join(os.path.dirname(__file__), "openapi.json")
@@ -52,20 +53,22 @@ def _path_parameters(path: str) -> list[dict[str, Any]]:
             for name in re.findall(r"{(\w+)}", path)]
 
 
-def _request_body_name(operation: Operation) -> str | None:
-    return next((name for name, schema in REQUESTS.items() if schema is operation.body), None)
+def _main(route: Route) -> list[Operation[Any, Any]]:
+    """Return a route's main operations (a variant chosen by the body is not documented)."""
+    return [operation for operation in route.operations if operation.applies is None]
 
 
-def _operation(route: Route, operation: Operation) -> dict[str, Any]:
+def _operation(route: Route, operation: Operation[Any, Any]) -> dict[str, Any]:
+    answer = operation.answer
     success: dict[str, Any] = {"description": operation.summary}
-    if operation.response:
-        success["content"] = {"application/json": {"schema": _ref(operation.response)}}
-    for media_type in operation.media_types:
+    if answer.schema:
+        success["content"] = {"application/json": {"schema": _ref(answer.schema)}}
+    for media_type in answer.media_types:
         success.setdefault("content", {})[media_type] = {"schema": {"type": "string"}}
-    if operation.status == 302:
+    if answer.status == 302:
         success["headers"] = {"Location": {"schema": {"type": "string"},
                                            "description": "The canonical URL."}}
-    responses = {str(operation.status): success}
+    responses = {str(answer.status): success}
     for status in _ERROR_STATUSES:
         responses[str(status)] = {"description": faults.TITLES[status][0],
                                   "content": {"application/json": {"schema": _ref("Error")}}}
@@ -77,22 +80,22 @@ def _operation(route: Route, operation: Operation) -> dict[str, Any]:
                 (operation.query or {}).items())],
         "responses": responses,
     }
-    if operation.authenticated:
+    if operation.policy.authenticated:
         document["security"] = [{"token": []}]
-    body_name = _request_body_name(operation)
+    body_name = operation.body
     if body_name:
         document["requestBody"] = {"required": body_name != "Signal", "content": {
             "application/json": {"schema": _ref(body_name)}}}
     return document
 
 
-def _link_name(route: Route, operation: Operation) -> str:
+def _link_name(route: Route, operation: Operation[Any, Any]) -> str:
     """Return an OpenAPI link name for ``operation`` (letters, digits, ``_``)."""
     words = re.findall(r"[A-Za-z0-9]+", route.path.removeprefix("/v1/{tenant_id}"))
     return "_".join([operation.method, *words])
 
 
-def _links(route: Route, producer: Operation,
+def _links(route: Route, producer: Operation[Any, Any],
            routes: tuple[Route, ...]) -> dict[str, dict[str, Any]]:
     """Return the links of ``producer``'s success answer to the operations it feeds.
 
@@ -107,7 +110,7 @@ def _links(route: Route, producer: Operation,
         needed = re.findall(r"{(\w+)}", target.path)
         if not set(needed) & set(producer.provides) or not set(needed) <= set(known):
             continue
-        for operation in target.operations:
+        for operation in _main(target):
             if (target.path, operation.method) == (route.path, producer.method):
                 continue
             links[_link_name(target, operation)] = {
@@ -116,7 +119,7 @@ def _links(route: Route, producer: Operation,
     return links
 
 
-def _operation_id(route: Route, operation: Operation) -> str:
+def _operation_id(route: Route, operation: Operation[Any, Any]) -> str:
     return f"{operation.method.lower()}:{route.path}"
 
 
@@ -131,14 +134,14 @@ def build_document(routes: tuple[Route, ...] | None = None) -> dict[str, Any]:
     if routes is None:
         from hearth.api.app import ROUTES
         routes = ROUTES
-    paths = {route.path: {op.method.lower(): _operation(route, op) for op in route.operations}
+    paths = {route.path: {op.method.lower(): _operation(route, op) for op in _main(route)}
              for route in routes}
     for route in routes:
-        for operation in route.operations:
+        for operation in _main(route):
             links = _links(route, operation, routes) if operation.provides else {}
             if links:
                 paths[route.path][operation.method.lower()]["responses"][
-                    str(operation.status)]["links"] = links
+                    str(operation.answer.status)]["links"] = links
     return {
         "openapi": "3.1.0",
         "info": {"title": "Hearth orchestration API (Heat v1 compatible)",

@@ -18,8 +18,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from falcon import uri
-
 from hearth.common import exception
 from hearth.common.text import holds_nul
 
@@ -268,6 +266,7 @@ def parse_query(spec: Mapping[str, Param] | None, query_string: str) -> dict[str
 
     ``spec`` None accepts every key as a string (lookups that redirect).
     """
+    from falcon import uri  # the server's: stackctl reads the specs, never parses a query
     raw = uri.parse_query_string(query_string or "", keep_blank=True)
     for key, value in raw.items():
         refuse_nul("query parameter", key, [key, *([value] if isinstance(value, str) else value)])
@@ -292,6 +291,6 @@ def _given(value: str | list[str]) -> bool:
     return any(value) if isinstance(value, list) else bool(value)
 
 
-def split_filters(query: Mapping[str, Any], spec: QuerySpec) -> dict[str, Any]:
+def split_filters(query: Mapping[str, Any], spec: Mapping[str, Param]) -> dict[str, Any]:
     """Return the FILTER-kind entries of a parsed query (what engines call filters)."""
     return {key: value for key, value in query.items() if spec[key].kind is Kind.FILTER}

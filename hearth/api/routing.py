@@ -1,11 +1,11 @@
-"""Routes as data, and the one Falcon resource that serves any route.
+"""Routes built from the operations table, and the one Falcon resource that serves any route.
 
-A :class:`Route` is a URI template with its :class:`Operation` records; an
-operation names its handler, the query keys it accepts (a spec from
-:mod:`hearth.api.params`), whether it reads a JSON body, its success status
-and the schema of its answer (for the OpenAPI document).  Handlers are plain
-functions ``handler(request: ApiRequest) -> Any``: the returned value is the
-JSON body of a 200, or a :class:`Reply` for other statuses and headers.
+A :class:`Route` is a URI template with the operations
+(:class:`~hearth.api.operation.Operation`) of its methods.  Every request is
+served the same way (:func:`serve`): the query is parsed by the operation's
+spec, the body read within limits and checked against its schema, the
+policy applied, each argument read as the table declares, the service
+method called, and its result turned into Heat's answer.
 """
 
 from __future__ import annotations
@@ -14,100 +14,44 @@ import contextlib
 import functools
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import falcon
 
 from hearth.api import limits, params
+from hearth.api.operation import JOBS, ApiRequest, Operation, Reply
+from hearth.api.schemas import REQUESTS
 from hearth.common import exception
-from hearth.common.context import RequestContext
 
 JSON_TYPE = "application/json; charset=UTF-8"
 
 
-@dataclass
-class Reply:
-    """A handler's answer when it is not a plain 200 with a JSON body."""
-
-    body: Any = None
-    status: int = 200
-    headers: dict[str, str] = field(default_factory=dict)
-    empty: bool = False
-    #: media type of a body that is not JSON (``body`` is then text or bytes, sent as is)
-    media_type: str | None = None
-
-
-@dataclass
-class ApiRequest:
-    """What a handler gets: who asks, the engine, and the parsed request."""
-
-    ctx: RequestContext
-    service: Any
-    path: dict[str, str]
-    query: dict[str, Any]
-    body: Any
-    raw: falcon.Request
-
-    @property
-    def base(self) -> str:
-        """Return the tenant URL (``http://host:port/v1/{tenant}``)."""
-        return f"{self.raw.prefix}/v1/{self.path['tenant_id']}"
-
-    @property
-    def stack_identity(self) -> str:
-        """Return ``name/id`` of the stack named in a canonical URL."""
-        return f"{self.path['stack_name']}/{self.path['stack_id']}"
-
-    def body_object(self) -> dict[str, Any]:
-        """Return the body as a JSON object (an empty body is ``{}``); else BadRequest."""
-        if self.body is None:
-            return {}
-        if not isinstance(self.body, dict):
-            raise exception.BadRequest(
-                message=f"The request body must be a JSON object, not "
-                        f"{type(self.body).__name__}.")
-        return self.body
-
-
-Handler = Callable[[ApiRequest], Any]
-
-
-@dataclass(frozen=True)
-class Operation:
-    """One method of one route."""
-
-    method: str
-    handler: Handler
-    summary: str
-    query: params.QuerySpec | None = field(default_factory=dict)
-    body: Mapping[str, Any] | None = None      # JSON schema of the request body
-    status: int = 200
-    response: str | None = None                # schema name in the OpenAPI document
-    #: media types the answer may have besides JSON (chosen by the handler)
-    media_types: tuple[str, ...] = ()
-    authenticated: bool = True
-    #: also accepts the signal token of the resource in the path (wait condition handles)
-    signal_token: bool = False
-    #: path parameter -> OpenAPI runtime expression of its value in a success answer
-    #: (``$response.body#/stack/id``): the OpenAPI links to the operations needing it
-    provides: Mapping[str, str] = field(default_factory=dict)
-
-
 @dataclass(frozen=True)
 class Route:
-    """A URI template and its operations."""
+    """A URI template and its operations (a method's variants after its main operation)."""
 
     path: str
-    operations: tuple[Operation, ...]
+    operations: tuple[Operation[..., Any], ...]
 
-    def operation(self, method: str) -> Operation | None:
-        """Return the operation for an HTTP method, or None."""
-        return next((op for op in self.operations if op.method == method), None)
+    def operation(self, method: str) -> Operation[..., Any] | None:
+        """Return the main operation for an HTTP method (the one without ``applies``), or None."""
+        return next((op for op in self.operations
+                     if op.method == method and op.applies is None), None)
+
+    def chosen(self, method: str, body: Any) -> Operation[..., Any]:
+        """Return the variant of ``method`` the body asks for, else its main operation."""
+        for op in self.operations:
+            if op.method == method and op.applies is not None and op.applies(body):
+                return op
+        main = self.operation(method)
+        if main is None:
+            raise LookupError(f"{method} {self.path} has variants only")
+        return main
 
 
 def render(resp: falcon.Response, result: Any) -> None:
-    """Write a handler's result (a body or a Reply) into the Falcon response."""
+    """Write an answer (a body or a Reply) into the Falcon response."""
     reply = result if isinstance(result, Reply) else Reply(body=result)
     resp.status = reply.status
     for name, value in reply.headers.items():
@@ -122,14 +66,32 @@ def render(resp: falcon.Response, result: Any) -> None:
     resp.text = json.dumps(reply.body)
 
 
+def serve(request: ApiRequest) -> Any:
+    """Serve one request of its operation: policy, arguments, the service call, the answer."""
+    operation = request.operation
+    operation.policy.check(request)
+    arguments = {arg.name: value for arg in operation.args
+                 if (value := arg.read(request)) is not None or arg.required}
+    arguments.update(operation.fixed)
+    result = None
+    if operation.select is not None:
+        target = request.service.jobs if operation.part == JOBS else request.service
+        method = operation.bound(target, request.ctx)
+
+        def call() -> Any:
+            return method(**arguments)
+        result = call() if operation.runs is None else operation.runs(call)
+    return operation.answer.reply(request, result, arguments)
+
+
 class RouteResource:
-    """The Falcon resource of one route: parse, call the handler, render."""
+    """The Falcon resource of one route: parse the request, serve its operation, render."""
 
     def __init__(self, route: Route, service: Any) -> None:
         self.route = route
         self.service = service
-        for op in route.operations:
-            setattr(self, f"on_{op.method.lower()}", self._responder(op))
+        for method in {op.method for op in route.operations}:
+            setattr(self, f"on_{method.lower()}", self._responder(method))
         allowed = ", ".join(sorted({op.method for op in route.operations} | {"OPTIONS"}))
 
         def on_options(req: falcon.Request, resp: falcon.Response, **_: str) -> None:
@@ -137,19 +99,23 @@ class RouteResource:
             resp.set_header("Allow", allowed)
         self.on_options = on_options
 
-    def _responder(self, op: Operation) -> Callable[..., None]:
+    def _responder(self, method: str) -> Callable[..., None]:
+        main = self.route.operation(method)
+        assert main is not None, f"{method} {self.route.path} has variants only"
+
         def respond(req: falcon.Request, resp: falcon.Response, **path: str) -> None:
-            query = params.parse_query(op.query, req.query_string)
+            query = params.parse_query(main.query, req.query_string)
             body = None
-            if op.body is not None:
+            if main.body is not None:
                 body = limits.read_json(req.bounded_stream, req.content_length)
-                validate_body(op.body, body)
-            api_request = ApiRequest(ctx=req.context.hearth, service=self.service,
+                validate_body(REQUESTS[main.body], body)
+            api_request = ApiRequest(operation=self.route.chosen(method, body),
+                                     ctx=req.context.hearth, service=self.service,
                                      path=path, query=query, body=body, raw=req)
             from hearth.db.session import observing
             reading = observing() if req.method in ("GET", "HEAD") else contextlib.nullcontext()
             with reading:
-                render(resp, op.handler(api_request))
+                render(resp, serve(api_request))
         return respond
 
 

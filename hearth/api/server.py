@@ -70,7 +70,7 @@ def build_application(noauth: bool, local_user: bool = False) -> tuple[Any, Any]
     service = EngineService(db_url=url, jobs=jobs)
     service.start()  # a server is an engine from its start: registered, beating, recovered
     verify = None if noauth else functools.partial(tokens.verify_token, url=url)
-    app = build_app(service, verify=verify, noauth=noauth)
+    app = build_app(service, verify=verify, noauth=noauth, local=local_user)
     if local_user or not config.CONF.api.console:
         return app, service
     return with_frontend(app, "console", verify=verify, noauth=noauth), service

@@ -405,9 +405,8 @@ class HttpBackend:
 
         Heat's API has no such route; a remote server is refused clearly.
         """
-        base = self.url.split("/v1/", 1)[0]
         try:
-            return self._request("GET", f"{base}/local/resource_type_failures")["failures"]
+            return self._request("GET", "/resource_type_failures")["failures"]
         except ApiError as error:
             if error.status != 404:
                 raise

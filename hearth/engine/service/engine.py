@@ -175,7 +175,11 @@ class EngineService(StackKeeping, StackReads):
         return prepared.build(self.db, row, self.registry, jobs=self.jobs)
 
     def preview_stack(self, ctx: RequestContext, stack_name: str, template: Any,
-                      **kwargs: Any) -> JsonMap:
+                      params: Mapping[str, Any] | None = None,
+                      files: Mapping[str, str] | None = None, environment: Any = None,
+                      environment_files: list[str] | None = None,
+                      disable_rollback: bool = True, timeout_mins: int | None = None,
+                      tags: list[str] | None = None) -> JsonMap:
         """Return the preview object of a stack that is not created (nothing is stored)."""
         from types import SimpleNamespace
 
@@ -185,8 +189,7 @@ class EngineService(StackKeeping, StackReads):
         from hearth.engine.stacks.prepare import StackIdentity
         check_stack_name(stack_name)
         identity = StackIdentity(stack_name, "None", ctx.project_id)
-        prepared = self._prepare(template, kwargs.get("files"), kwargs.get("environment"),
-                                 kwargs.get("environment_files"), kwargs.get("params"),
+        prepared = self._prepare(template, files, environment, environment_files, params,
                                  identity)
         row = SimpleNamespace(name=stack_name, id="None", project_id=ctx.project_id,
                               action=INIT, status=COMPLETE, timeout_mins=None,
@@ -199,8 +202,8 @@ class EngineService(StackKeeping, StackReads):
             "stack_user_project_id": None,
             "parameters": api_format.format_parameters(row, stack.parameters,
                                                        stack.hidden_parameters),
-            "disable_rollback": kwargs.get("disable_rollback", True),
-            "timeout_mins": kwargs.get("timeout_mins"), "tags": list(kwargs.get("tags") or []),
+            "disable_rollback": True if disable_rollback is None else disable_rollback,
+            "timeout_mins": timeout_mins, "tags": list(tags or []),
             "capabilities": [], "notification_topics": [], "parent": None,
             # as Heat's: the time of the preview; no output is resolved
             "creation_time": api_format.format_time(timeutils.utcnow()),
@@ -296,16 +299,26 @@ class EngineService(StackKeeping, StackReads):
         return current, target
 
     def preview_update_stack(self, ctx: RequestContext, stack_identity: str,
-                             **kwargs: Any) -> JsonMap:
-        """Return ``{"resource_changes": {added, deleted, replaced, updated, unchanged}}``."""
+                             template: Any = None, params: Mapping[str, Any] | None = None,
+                             files: Mapping[str, str] | None = None, environment: Any = None,
+                             environment_files: list[str] | None = None,
+                             existing: bool = False, clear_parameters: list[str] | None = None,
+                             disable_rollback: bool | None = None,
+                             timeout_mins: int | None = None, tags: list[str] | None = None,
+                             show_nested: bool = False) -> JsonMap:
+        """Return ``{"resource_changes": {added, deleted, replaced, updated, unchanged}}``.
+
+        Takes update_stack's arguments (the options of the action change
+        nothing a preview shows); ``show_nested`` adds the changes in nested
+        stacks.
+        """
         from hearth.engine.service import preview_update
         row = self._row(ctx, stack_identity, show_deleted=False)
         current, target = self._update_target(
-            row, kwargs.get("template"), kwargs.get("params"), kwargs.get("files"),
-            kwargs.get("environment"), kwargs.get("environment_files"),
-            bool(kwargs.get("existing")), kwargs.get("clear_parameters"))
+            row, template, params, files, environment, environment_files, bool(existing),
+            clear_parameters)
         changes = preview_update.preview_update(current, target)
-        if kwargs.get("show_nested"):
+        if show_nested:
             changes = preview_update.with_nested(current, target, changes)
         return changes
 

@@ -51,38 +51,38 @@ class FakeService:
             stacks = stacks[:kwargs["limit"]]
         return stacks
 
-    def identify_stack(self, ctx: Any, identity: str) -> dict:
-        stack = self._find(ctx, identity)
+    def identify_stack(self, ctx: Any, stack_identity: str) -> dict:
+        stack = self._find(ctx, stack_identity)
         return {"stack_name": stack["stack_name"], "id": stack["id"], "tenant": ctx.project_id}
 
-    def show_stack(self, ctx: Any, identity: str, resolve_outputs: bool = True) -> dict:
-        self._record("show_stack", identity, resolve_outputs=resolve_outputs)
-        return {**self._find(ctx, identity), "parameters": {}, "disable_rollback": True,
+    def show_stack(self, ctx: Any, stack_identity: str, resolve_outputs: bool = True) -> dict:
+        self._record("show_stack", stack_identity, resolve_outputs=resolve_outputs)
+        return {**self._find(ctx, stack_identity), "parameters": {}, "disable_rollback": True,
                 "outputs": []}
 
-    def update_stack(self, ctx: Any, identity: str, **kwargs: Any) -> dict:
-        self._record("update_stack", identity, **kwargs)
-        return self.identify_stack(ctx, identity)
+    def update_stack(self, ctx: Any, stack_identity: str, **kwargs: Any) -> dict:
+        self._record("update_stack", stack_identity, **kwargs)
+        return self.identify_stack(ctx, stack_identity)
 
-    def delete_stack(self, ctx: Any, identity: str) -> None:
-        self._record("delete_stack", identity)
-        del self.stacks[self._find(ctx, identity)["id"]]
+    def delete_stack(self, ctx: Any, stack_identity: str) -> None:
+        self._record("delete_stack", stack_identity)
+        del self.stacks[self._find(ctx, stack_identity)["id"]]
 
-    def stack_action(self, ctx: Any, identity: str, action: str) -> None:
-        self._find(ctx, identity)
-        self._record("stack_action", identity, action)
+    def stack_action(self, ctx: Any, stack_identity: str, action: str) -> None:
+        self._find(ctx, stack_identity)
+        self._record("stack_action", stack_identity, action)
 
-    def list_resources(self, ctx: Any, identity: str, **kwargs: Any) -> list[dict]:
-        self._find(ctx, identity)
-        self._record("list_resources", identity, **kwargs)
+    def list_resources(self, ctx: Any, stack_identity: str, **kwargs: Any) -> list[dict]:
+        self._find(ctx, stack_identity)
+        self._record("list_resources", stack_identity, **kwargs)
         return [{"resource_name": "r", "logical_resource_id": "r", "physical_resource_id": "",
                  "resource_type": "OS::Heat::None", "resource_status": "CREATE_COMPLETE",
                  "resource_status_reason": "", "creation_time": TIME, "updated_time": None,
                  "required_by": []}]
 
-    def list_events(self, ctx: Any, identity: str, **kwargs: Any) -> list[dict]:
-        self._find(ctx, identity)
-        self._record("list_events", identity, **kwargs)
+    def list_events(self, ctx: Any, stack_identity: str, **kwargs: Any) -> list[dict]:
+        self._find(ctx, stack_identity)
+        self._record("list_events", stack_identity, **kwargs)
         return [{"id": "e1", "event_time": TIME, "resource_name": "r",
                  "logical_resource_id": "r", "physical_resource_id": "",
                  "resource_status": "CREATE_COMPLETE", "resource_status_reason": ""}]
@@ -96,9 +96,10 @@ class FakeService:
             raise exception.ResourceTypeNotFound(type_name)
         return {"resource_type": type_name, "properties": {}, "attributes": {}}
 
-    def resource_mark_unhealthy(self, ctx: Any, identity: str, name: str, mark: bool,
-                                reason: str | None = None) -> None:
-        self._record("resource_mark_unhealthy", identity, name, mark, reason)
+    def resource_mark_unhealthy(self, ctx: Any, stack_identity: str, resource_name: str,
+                                mark_unhealthy: bool, reason: str | None = None) -> None:
+        self._record("resource_mark_unhealthy", stack_identity, resource_name, mark_unhealthy,
+                     reason)
 
     def validate_template(self, ctx: Any, template: Any, **kwargs: Any) -> dict:
         self._record("validate_template", template, **kwargs)

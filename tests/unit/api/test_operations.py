@@ -1,0 +1,84 @@
+"""The operations table against the services it names: it cannot drift from their signatures."""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+import pytest
+
+from hearth.api import operations
+from hearth.api.arguments import (
+    AsBody,
+    Filters,
+    FromContext,
+    InBody,
+    InPath,
+    InQuery,
+    StackInPath,
+)
+from hearth.api.operation import CATALOG, ENGINE, JOBS
+from hearth.engine.service.catalog import Catalog
+from hearth.engine.service.engine import EngineService
+from hearth.jobservice import JobService
+
+SERVICES = {ENGINE: EngineService, CATALOG: Catalog, JOBS: JobService}
+SERVED = [op for op in operations.OPERATIONS if op.select is not None]
+
+
+def parameters(operation) -> dict[str, inspect.Parameter]:
+    """Return the parameters of the method serving ``operation`` after self and the caller."""
+    method = operation.select(SERVICES[operation.part])
+    return dict(list(inspect.signature(method).parameters.items())[2:])
+
+
+@pytest.mark.parametrize("operation", SERVED, ids=lambda op: op.name)
+def test_arguments_are_the_methods_parameters_in_order(operation):
+    declared = [arg.name for arg in operation.args]
+    names = list(parameters(operation))
+    assert set(declared) | set(operation.fixed) <= set(names)
+    assert declared == [name for name in names if name in declared]
+    required = {name for name, parameter in parameters(operation).items()
+                if parameter.default is inspect.Parameter.empty}
+    assert required <= set(declared) | set(operation.fixed)
+    assert {arg.name for arg in operation.args if arg.required} <= required | {
+        arg.name for arg in operation.args if isinstance(arg, InPath | StackInPath)}
+
+
+@pytest.mark.parametrize("operation", operations.OPERATIONS, ids=lambda op: op.name)
+def test_arguments_fit_the_route(operation):
+    fields = set(re.findall(r"{(\w+)}", operation.path))
+    for arg in operation.args:
+        if isinstance(arg, InPath):
+            assert arg.field in fields
+        elif isinstance(arg, StackInPath):
+            assert {"stack_name", "stack_id"} <= fields
+        elif isinstance(arg, InQuery):
+            assert operation.query is None or arg.key in operation.query
+        elif isinstance(arg, Filters):
+            assert operation.query
+        elif isinstance(arg, FromContext):
+            continue
+        else:
+            assert isinstance(arg, InBody | AsBody) and operation.body is not None
+
+
+def test_names_and_routes_are_unique():
+    names = [op.name for op in operations.OPERATIONS]
+    assert len(names) == len(set(names)) and all(names)
+    routes = [(op.method, op.path) for op in operations.OPERATIONS if op.applies is None]
+    assert len(routes) == len(set(routes))
+    variants = [op for op in operations.OPERATIONS if op.applies is not None]
+    assert all((op.method, op.path) in routes for op in variants)
+
+
+def test_the_table_is_what_stackctl_can_import_cheaply():
+    import subprocess
+    import sys
+    code = ("import sys, hearth.api.operations; "
+            "print(sorted({m.split('.')[0] for m in sys.modules}))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout
+    for heavy in ("falcon", "sqlalchemy", "eventlet", "oslo_config", "jsonschema", "yaml",
+                  "networkx", "requests", "zmq"):
+        assert f"'{heavy}'" not in loaded
