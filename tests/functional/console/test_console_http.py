@@ -353,3 +353,30 @@ def test_a_reconnecting_stream_resumes_after_the_last_event_the_browser_got(owne
         again = [event_id for kind, event_id, _ in read_stream(resumed, "stack")
                  if kind == "event"]
     assert again == [event["id"] for event in events[2:]]
+
+
+def test_an_action_in_progress_is_cancelled_from_the_console(owner):
+    answer = owner.rest("POST", "/stacks", json={"stack_name": "cancelled", "template": {
+        "heat_template_version": "2021-04-16",
+        # cancelled without rollback, the walk stops: what runs ends, the rest never starts
+        "resources": {"first": {"type": "OS::Heat::TestResource",
+                                "properties": {"wait_secs": 3}},
+                      "never": {"type": "OS::Heat::TestResource", "depends_on": "first",
+                                "properties": {"wait_secs": 120}}}}})
+    assert answer.status_code == 201, answer.text
+    stack_id = answer.json()["stack"]["id"]
+    page = f"/stacks/cancelled/{stack_id}"
+    assert f'href="/console{page}/cancel-create"' in owner.get(page).text
+    question = owner.get(f"{page}/cancel-create").text
+    assert "Cancel the action of stack cancelled without rollback?" in question
+    acted = owner.post(f"{page}/cancel-create", {"csrf_token": owner.csrf}, owner.origin)
+    assert acted.status_code == 303, acted.text
+    stack = wait_for(owner, "cancelled", stack_id)
+    assert stack["stack_status"] == "CREATE_FAILED"
+    states = {r["resource_name"]: r["resource_status"] for r in owner.rest(
+        "GET", f"/stacks/cancelled/{stack_id}/resources").json()["resources"]}
+    assert states["never"] == "INIT_COMPLETE", states
+    # cancelling what is not in progress: the API's refusal, as a page saying so
+    again = owner.post(f"{page}/cancel-create", {"csrf_token": owner.csrf}, owner.origin)
+    assert again.status_code in (400, 409), again.status_code
+    assert 'class="error"' in again.text
