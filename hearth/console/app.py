@@ -137,6 +137,10 @@ class PageResource:
             raise falcon.HTTPMethodNotAllowed(["POST"])
         self._serve(req, resp, params, self.page.get, {})
 
+    def on_head(self, req: falcon.Request, resp: falcon.Response, **params: str) -> None:
+        """Answer as GET does (Falcon sends no body)."""
+        self.on_get(req, resp, **params)
+
     def on_post(self, req: falcon.Request, resp: falcon.Response, **params: str) -> None:
         """Check the action, then do it."""
         if self.page.post is None:
@@ -202,9 +206,13 @@ def error_page(req: falcon.Request, session: Any, message: str) -> str:
 
 def _unexpected(req: falcon.Request, resp: falcon.Response, error: BaseException,
                 params: dict[str, Any]) -> None:
-    """Answer a bug of the console with a page saying so (logged with its traceback)."""
+    """Answer an HTTP error, or a bug of the console, with a page saying so.
+
+    A bug is logged with its traceback.
+    """
     if isinstance(error, falcon.HTTPError):
         resp.status = error.status_code
+        resp.set_headers(error.headers or {})  # Allow of a 405, for one
         resp.content_type = falcon.MEDIA_HTML
         message = f"No page at {req.path}." if error.status_code == 404 else error.title
         resp.text = error_page(req, getattr(req.context, "session", None), message)
@@ -226,6 +234,8 @@ def build_console(console: Console) -> falcon.App:
         app.add_route(PREFIX + page.path, PageResource(console, page))
     app.add_static_route(f"{PREFIX}/static", STATIC)
     app.add_error_handler(Exception, _unexpected)
+    # Falcon's own handler of HTTPError is more specific than Exception's: replace it too
+    app.add_error_handler(falcon.HTTPError, _unexpected)
     return app
 
 

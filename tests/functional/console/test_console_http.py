@@ -173,6 +173,14 @@ def test_every_page_carries_the_security_headers_and_needs_a_session(server, own
     stream = requests.get(f"{server.root}/console/stacks/{name}/{stack_id}/stream",
                           timeout=30, allow_redirects=False)
     assert stream.status_code == 403
+    # what is no page is a page saying so, with the same headers; HEAD answers as GET
+    missing = owner.get("/no/such/page")
+    assert missing.status_code == 404 and "No page at /console/no/such/page." in missing.text
+    assert missing.headers["Content-Security-Policy"] == guard.CONTENT_SECURITY_POLICY
+    assert missing.headers["Content-Type"].startswith("text/html")
+    assert owner.http.head(f"{server.root}/console/login", timeout=30).status_code == 200
+    refused = owner.http.put(f"{server.root}/console/stacks", timeout=30)
+    assert refused.status_code == 405 and "GET" in refused.headers["Allow"]
 
 
 def test_a_project_never_reaches_another_projects_stack(owner, other):
