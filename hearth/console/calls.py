@@ -8,9 +8,9 @@ as ``stackctl``'s and the REST API's: same policy (the token's project,
 publisher_acl), same answers and same errors (a template's file, line and
 property path).  The console has no other way into the engine.
 
-Each method is one call of the client.  When the declared operations table
-(:mod:`hearth.api.operations`, issue 22) gives the client every operation,
-this file is the only one that changes.
+Each method is one call of that client, whose operations are derived from
+the API's declared table (:mod:`hearth.api.operations`): an operation
+renamed or added there changes this file only, of the whole console.
 """
 
 from __future__ import annotations
