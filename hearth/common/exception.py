@@ -88,10 +88,16 @@ class ResourceNotFound(EntityNotFound):
 
     msg_fmt = "The Resource (%(resource_name)s) could not be found in Stack %(stack_name)s."
 
+
+class ResourceEventsNotFound(NotFound):
+    """A resource's events were asked for and there are none (Heat: HTTPNotFound)."""
+
+    msg_fmt = "No events found for resource %(resource_name)s"
+
     @property
     def error_type(self) -> str:
-        """Heat reports this as EntityNotFound."""
-        return "EntityNotFound"
+        """Heat reports this as HTTPNotFound."""
+        return "HTTPNotFound"
 
 
 class ResourceTypeNotFound(EntityNotFound):

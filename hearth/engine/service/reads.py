@@ -241,7 +241,11 @@ class StackReads(Catalog):
                     filters: Mapping[str, Any] | None = None, limit: int | None = None,
                     marker: str | None = None, sort_keys: list[str] | None = None,
                     sort_dir: str | None = None, nested_depth: int = 0) -> list[JsonMap]:
-        """Return event summaries, nested stacks' ones down to ``nested_depth`` among them."""
+        """Return event summaries, nested stacks' ones down to ``nested_depth`` among them.
+
+        A resource's events (``resource_name``) are ResourceEventsNotFound
+        when there are none, as Heat's.
+        """
         from hearth.db import api_events
         from hearth.engine.service import api_format, nested_reads
         row = self._row(ctx, stack_identity)
@@ -251,11 +255,15 @@ class StackReads(Catalog):
         depth = nested_reads.capped_depth(nested_depth)
         if depth:
             tree = nested_reads.StackTree.read(self.db, row, depth)
-            return nested_reads.tree_events(self.db, tree, merged, limit, marker, sort_keys,
-                                            sort_dir)
-        rows = api_events.event_list(self.db, row.id, merged, limit, marker, sort_keys,
-                                     sort_dir)
-        return [api_format.format_event(event, stack_row=row) for event in rows]
+            events = nested_reads.tree_events(self.db, tree, merged, limit, marker, sort_keys,
+                                              sort_dir)
+        else:
+            events = [api_format.format_event(event, stack_row=row) for event in
+                      api_events.event_list(self.db, row.id, merged, limit, marker, sort_keys,
+                                            sort_dir)]
+        if resource_name and not events:
+            raise exception.ResourceEventsNotFound(resource_name=resource_name)
+        return events
 
     def show_event(self, ctx: RequestContext, stack_identity: str, resource_name: str,
                    event_id: str) -> JsonMap:

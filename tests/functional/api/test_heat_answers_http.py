@@ -6,7 +6,8 @@ reference oracle) for the same template and requests: a stack's
 a stack list), ``updated_time`` (unset by a create, set by an update or a
 check), a resource's ``description`` (the template's, not the type's) and
 the default order of events (newest first without sort keys; oldest first
-with a sort key and no direction).
+with a sort key and no direction), the error a missing resource gives
+(``ResourceNotFound``) and that of a resource without events (404).
 """
 
 from __future__ import annotations
@@ -101,3 +102,24 @@ def test_events_come_newest_first_unless_asked_otherwise(tenant):
     assert listed(limit=1) == [("plain", "CREATE_COMPLETE")]
     assert listed(sort_keys="event_time") == oldest_first
     assert listed(sort_keys="no_such_key") == oldest_first[::-1]
+
+
+def test_a_missing_resource_is_heats_resource_not_found(tenant):
+    stack_id = show(tenant, "plain")["id"]
+    base = f"{tenant}/stacks/plain/{stack_id}/resources/nope"
+    for answer in (requests.get(base, timeout=30), requests.get(f"{base}/metadata", timeout=30),
+                   requests.post(f"{base}/signal", json={}, timeout=30)):
+        assert answer.status_code == 404, answer.text
+        assert answer.json()["error"]["type"] == "ResourceNotFound"
+        assert answer.json()["error"]["message"] == (
+            "The Resource (nope) could not be found in Stack plain.")
+
+
+def test_a_resource_without_events_is_a_404_as_in_heat(tenant):
+    stack_id = show(tenant, "plain")["id"]
+    answer = requests.get(f"{tenant}/stacks/plain/{stack_id}/resources/nope/events", timeout=30)
+    assert answer.status_code == 404
+    assert answer.json()["error"]["type"] == "HTTPNotFound"
+    assert answer.json()["error"]["message"] == "No events found for resource nope"
+    known = requests.get(f"{tenant}/stacks/plain/{stack_id}/resources/v/events", timeout=30)
+    assert known.status_code == 200 and known.json()["events"]
