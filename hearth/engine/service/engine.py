@@ -206,7 +206,7 @@ class EngineService(StackKeeping, StackReads):
             "timeout_mins": timeout_mins, "tags": list(tags or []),
             "capabilities": [], "notification_topics": [], "parent": None,
             # as Heat's: the time of the preview; no output is resolved
-            "creation_time": api_format.format_time(timeutils.utcnow()),
+            "creation_time": timeutils.format_time(timeutils.utcnow()),
             "updated_time": None, "deletion_time": None,
             "outputs": [{**listed, "output_value": None}
                         for listed in stack_outputs.list_outputs(stack)],

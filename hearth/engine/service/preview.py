@@ -13,10 +13,11 @@ from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
+from hearth.engine.attributes import SHOW_ATTR
 from hearth.engine.nested import children
 from hearth.engine.nested.stack_resource import StackResource
 from hearth.engine.resources import actions as resource_actions
-from hearth.engine.resources.attributes import SHOW_ATTR, show_attributes
+from hearth.engine.resources.attributes import show_attributes
 from hearth.engine.service import api_format
 from hearth.engine.stacks.prepare import StackIdentity
 from hearth.engine.states import COMPLETE, INIT
