@@ -11,7 +11,7 @@ heat_template_version: 2018-08-31
 parameters:
   secret: {type: string, hidden: true, default: s3cr3t-value}
 resources:
-  a: {type: OS::Heat::None, properties: {password: {get_param: secret}}}
+  a: {type: OS::Heat::TestResource, properties: {value: {get_param: secret}}}
   b: {type: OS::Heat::None, depends_on: a, properties: {x: {get_resource: a}}}
 outputs:
   out: {value: {get_resource: b}, description: b ref}
@@ -45,7 +45,8 @@ def test_hidden_parameters_never_in_events(service):
         assert "s3cr3t-value" not in json.dumps(detail)
     detail_a = [service.show_event(CTX, created["id"], "a", e["id"])
                 for e in service.list_events(CTX, created["id"], resource_name="a")]
-    assert detail_a[0]["resource_properties"] == {"password": "******"}
+    # Heat 27.0.1 shows the value in both events; Hearth masks it
+    assert [detail["resource_properties"] for detail in detail_a] == [{"value": "******"}] * 2
 
 
 def test_second_action_while_running_is_refused(service):
