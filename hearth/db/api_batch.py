@@ -138,10 +138,9 @@ _UPDATE_DATA = _Prepared(_DATA.update().where(_DATA.c.resource_id == bindparam("
                                               _DATA.c.key == bindparam("item"))
                          .values(value=bindparam("value"), redact=bindparam("redact")))
 _INSERT_DATA = _Prepared(_DATA.insert(), ("resource_id", "key", "value", "redact"))
-#: the data item holding a plug-in's progress in its current action
-PROGRESS_KEY = "progress"
-_DELETE_PROGRESS = _Prepared(_DATA.delete().where(_DATA.c.resource_id == bindparam("owner"),
-                                                  _DATA.c.key == bindparam("item")))
+#: one data item of a resource
+_DELETE_ITEM = _Prepared(_DATA.delete().where(_DATA.c.resource_id == bindparam("owner"),
+                                              _DATA.c.key == bindparam("item")))
 _COUNT_EVENTS = _Prepared(select(func.count(_EVENTS.c.id))
                           .where(_EVENTS.c.stack_id == bindparam("stack_id")))
 _ACTION_STARTED = (select(_LOCKS.c.acquired_at)
@@ -321,7 +320,7 @@ def resource_state_record(db: Database, resource_id: int | None,
                           purge_batch_size: int | None = None,
                           data: Iterable[DataItem] = (), *, wait: bool = True,
                           on_commit: Callable[[str], None] | None = None,
-                          clear_progress: bool = False,
+                          clear_item: str | None = None,
                           fence: Fence | None = None) -> tuple[int | None, str]:
     """Store a resource's state, its event and ``data`` together; return (resource id, event uuid).
 
@@ -339,8 +338,8 @@ def resource_state_record(db: Database, resource_id: int | None,
     this returns once they are committed; without, it returns at once and
     the write is committed with the next batch (its errors are kept for the
     stack: ``db.writes.take_failures(stack_id)``).  ``on_commit(event
-    uuid)`` runs after the commit either way.  ``clear_progress`` removes
-    the :data:`PROGRESS_KEY` item first (a new action starts).  With
+    uuid)`` runs after the commit either way.  ``clear_item`` names a data
+    item removed first (the progress of a previous action, as a new one starts).  With
     ``fence``, an update is written only while the engine still holds the
     lock it acts under (EngineFenced, nothing written, otherwise).
     """
@@ -369,8 +368,8 @@ def resource_state_record(db: Database, resource_id: int | None,
                     fence.check_lost(cursor, dialect)
                 raise exception.EntityNotFound(entity="Resource",
                                                name=event_values["resource_name"])
-            if clear_progress:
-                _DELETE_PROGRESS.run(cursor, dialect, {"owner": written, "item": PROGRESS_KEY})
+            if clear_item is not None:
+                _DELETE_ITEM.run(cursor, dialect, {"owner": written, "item": clear_item})
         _write_data(cursor, dialect, written, items)
         _INSERT_EVENT.run(cursor, dialect, event)
         return written

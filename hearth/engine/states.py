@@ -17,6 +17,9 @@ RESTORE = "RESTORE"
 #: Every action a stack may take (Heat's stack actions: the resource ones and RESTORE).
 STACK_ACTIONS = (*ACTIONS, RESTORE)
 
+#: The resource type a stack's own events carry (a stack is an OS::Heat::Stack to Heat).
+STACK_RESOURCE_TYPE = "OS::Heat::Stack"
+
 #: An ``(action, status)`` pair.
 State = tuple[str, str]
 

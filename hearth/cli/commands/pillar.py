@@ -15,7 +15,6 @@ import json
 import sys
 from typing import Any
 
-ERRORS_KEY = "_errors"
 #: Said on stderr when pillar-show masked a value.
 MASKED_HINT = ("Values are masked (**********, as Salt masks pillar output); add --unmask to "
                "show them, or set [pillar] mask_output = false.")
@@ -145,6 +144,7 @@ def _report_errors(errors: list[Any]) -> int:
 def do_pillar_show(args: argparse.Namespace) -> int:
     """Print an agent's compiled pillar (masked unless --unmask), with its _errors."""
     from hearth.common import config
+    from hearth.pillar import ERRORS_KEY
     from hearth.pillar.mask import shown
 
     pillar = compiled_pillar(args)
@@ -163,7 +163,7 @@ def do_pillar_show(args: argparse.Namespace) -> int:
 def do_pillar_top(args: argparse.Namespace) -> int:
     """Print which top-file targets select the agent and their SLS files."""
     from hearth.common import config
-    from hearth.pillar import master_opts, pillar_top
+    from hearth.pillar import ERRORS_KEY, master_opts, pillar_top
 
     _check_local_options(args)
     grains = _grains(args) if args.local else _remote_grains(args)

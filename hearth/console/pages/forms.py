@@ -14,10 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hearth.common.secret_mask import SECRET_MASK
+
 #: Form fields of parameters are named with this prefix (``param:NAME``).
 PREFIX = "param:"
-#: What the API shows instead of a hidden parameter's value.
-MASK = "******"
 
 
 @dataclass
@@ -88,7 +88,7 @@ def parameter_fields(validation: Mapping[str, Any], current: Mapping[str, Any],
         kind = _kind(schema)
         if PREFIX + name in posted and kind != "password":
             value = _text(posted[PREFIX + name])
-        elif name in current and current[name] != MASK and kind != "password":
+        elif name in current and current[name] != SECRET_MASK and kind != "password":
             value = _text(current[name])
         else:
             value = "" if kind == "password" else _text(schema.get("Default"))

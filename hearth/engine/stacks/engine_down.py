@@ -13,11 +13,9 @@ from typing import Any
 
 from hearth.db import api_events, api_locks, api_resources, api_snapshots, api_stacks
 from hearth.db.session import Database
-from hearth.engine.states import FAILED, IN_PROGRESS
+from hearth.engine.states import FAILED, IN_PROGRESS, STACK_RESOURCE_TYPE
 
 LOG = logging.getLogger(__name__)
-
-STACK_RESOURCE_TYPE = "OS::Heat::Stack"
 
 
 def went_down_reason(action: str) -> str:

@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Any
 from hearth import bus
 from hearth.db import api_batch, models
 from hearth.db.session import Database
-from hearth.engine.resource import keeps_progress
+from hearth.engine.resource import PROGRESS_KEY, keeps_progress
 from hearth.engine.resources import actions as resource_actions
 from hearth.engine.resources import stored_properties
 from hearth.engine.resources.store_db import DbResourceStore
 from hearth.engine.resources.stored_properties import StoredProperties
 from hearth.engine.scheduler import green_sleep
-from hearth.engine.states import state_name
+from hearth.engine.states import STACK_RESOURCE_TYPE, state_name
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -42,7 +42,6 @@ if TYPE_CHECKING:
 
 LOG = logging.getLogger(__name__)
 
-STACK_RESOURCE_TYPE = "OS::Heat::Stack"
 
 
 def publish(tag: str, data: Mapping[str, Any]) -> None:
@@ -226,7 +225,8 @@ class Stack:
                                   stored_properties.event_view(resource, self.secrets()))
         resource.db_id, _event_uuid = api_batch.resource_state_record(
             self.db, resource.db_id, values, event, data=self.store.take_pending(resource),
-            clear_progress=starting and keeps_progress(type(resource)), fence=self.fence,
+            clear_item=PROGRESS_KEY if starting and keeps_progress(type(resource)) else None,
+            fence=self.fence,
             wait=(resource.status == resource_actions.IN_PROGRESS
                   and getattr(resource, "acts_outside", True)),
             on_commit=lambda event_uuid: self.publish_event(event, event_uuid))

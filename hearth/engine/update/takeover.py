@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 LOG = logging.getLogger(__name__)
 
+
 def _run(action: str) -> Callable[[Stack], bool]:
     def run(stack: Stack) -> bool:
         return stack_actions.run_action(stack, action)

@@ -21,11 +21,11 @@ from typing import Any, Protocol
 
 from hearth.common import exception
 from hearth.engine.attributes import select_from_attribute
+from hearth.engine.nested.stack_resource import MEMBER_PREFIX
 
 ATTRIBUTES = (REFS, REFS_MAP, ATTR_ATTRIBUTES, REMOVED_RSRC_LIST) = (
     "refs", "refs_map", "attributes", "removed_rsrc_list")
 #: The prefix of the attributes reaching one member.
-MEMBER_PREFIX = "resource."
 
 
 class MemberReader(Protocol):
