@@ -147,6 +147,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
+    if args.command in package.MASTER_COMMANDS and args.url:
+        command.print_error(f"{args.command} talks to hearth-master with its client key, on "
+                            "the master's host: it has no --url form.")
+        return 2
     try:
         result = args.handler(args)
     except KeyboardInterrupt:

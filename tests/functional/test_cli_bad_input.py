@@ -223,3 +223,13 @@ def test_a_file_where_the_state_directory_should_be_is_named_by_call(files):
     refused(run(blocker, "call", "test.ping"),
             f"Cannot use {blocker / 'cache' / 'proc'} as the directory of running jobs: "
             f"{blocker} is a file, not a directory")
+
+
+@pytest.mark.parametrize("command", [["key-list"], ["key-accept", "web1", "--yes"],
+                                     ["agent-grains", "web1"], ["master-stats"]])
+def test_a_master_command_given_url_says_it_has_no_url_form(home, command):
+    # they talk to hearth-master with its client key; --url asked the local master anyway
+    result = run(home, "--url", "http://127.0.0.1:1/v1/p", *command)
+    assert result.returncode == 2
+    assert result.stderr == (f"ERROR: {command[0]} talks to hearth-master with its client "
+                             "key, on the master's host: it has no --url form.\n")
