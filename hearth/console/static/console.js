@@ -88,6 +88,41 @@
     }
   });
 
+  // A row the page has already (an event, an agent's return) is not added twice: a
+  // stream that reconnects may send again what came before the connection broke.
+  var ROW_KEYS = ["data-event", "data-agent"];
+
+  function hasRow(container, key, value) {
+    for (var i = 0; i < container.children.length; i++) {
+      if (container.children[i].getAttribute(key) === value) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  document.addEventListener("htmx:sseBeforeMessage", function (message) {
+    var target = message.target;
+    var data = message.detail && message.detail.data;
+    if (!target || typeof data !== "string") {
+      return;
+    }
+    // parsed inert (a template's content runs nothing and loads nothing)
+    var parsed = document.createElement("template");
+    parsed.innerHTML = data;
+    var row = parsed.content.firstElementChild;
+    if (!row) {
+      return;
+    }
+    for (var i = 0; i < ROW_KEYS.length; i++) {
+      var value = row.getAttribute(ROW_KEYS[i]);
+      if (value !== null && hasRow(target, ROW_KEYS[i], value)) {
+        message.preventDefault();
+        return;
+      }
+    }
+  });
+
   document.addEventListener("htmx:sseMessage", function (message) {
     var target = message.target;
     if (target && target.id === "events" && target.firstElementChild) {
