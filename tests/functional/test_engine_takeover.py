@@ -271,6 +271,41 @@ def test_an_engine_taken_for_dead_writes_nothing_when_it_wakes(cluster):
     assert first.alive()
 
 
+def test_an_engine_that_takes_its_stack_back_completes_it(cluster):
+    """Taken for dead, then taking the stack back from a frozen engine: it completes it.
+
+    Writes refused while the other engine held the lock lost nothing (that
+    engine went on from what was stored) and must not fail the action this
+    one finishes later: on a loaded machine bench/takeover_bench.py ended
+    CREATE_FAILED 'Resource state not stored: Engine ... no longer holds the
+    lock'.  Here the woken engine usually sees the lock gone at its next beat
+    before a write is refused, so this checks the taking back, not always
+    that refusal.
+    """
+    import signal
+    first, second = cluster.start(2)
+    template = layered_template(resources=6, layers=2, wait=3)
+    answer = requests.post(f"{first.url}/stacks", timeout=30,
+                           json={"stack_name": "back", "template": template})
+    assert answer.status_code == 201, answer.text
+    stack_id = answer.json()["stack"]["id"]
+    wait_for(lambda: cluster.acting(stack_id) is first, 20)
+    time.sleep(1)  # the first layer is waiting
+    first.process.send_signal(signal.SIGSTOP)
+    try:
+        wait_for(lambda: cluster.acting(stack_id) is second, 30, what="the takeover")
+        second.process.send_signal(signal.SIGSTOP)
+        first.process.send_signal(signal.SIGCONT)  # its writes now refused; it stops the walk
+        wait_for(lambda: cluster.acting(stack_id) is first, 30, what="the stack taken back")
+    finally:
+        first.process.send_signal(signal.SIGCONT)
+        second.process.send_signal(signal.SIGCONT)
+    settled = wait_settled(cluster, "back", stack_id, 60)
+    assert settled["stack_status"] == "CREATE_COMPLETE", settled
+    statuses = resource_statuses(cluster, "back", stack_id)
+    assert set(statuses.values()) == {"CREATE_COMPLETE"}, statuses
+
+
 def test_a_stopping_engine_hands_its_action_over_at_once(cluster):
     """SIGTERM (a rolling restart): the action goes on in another engine, nothing fails."""
     first, second = cluster.start(2)

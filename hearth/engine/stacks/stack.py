@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hearth import bus
+from hearth.common import exception
 from hearth.db import api_batch, models
 from hearth.db.session import Database
 from hearth.engine.resource import PROGRESS_KEY, keeps_progress
@@ -254,7 +255,11 @@ class Stack:
         stored, a COMPLETE stack state becomes FAILED with that reason.
         """
         self.db.writes.flush()
-        lost = self.db.writes.take_failures(self.id)
+        # a write refused because another engine took the action over (EngineFenced) lost
+        # nothing: that engine went on from what was stored.  Such failures may be left from
+        # an earlier tenure of this engine on the stack, before it took the stack back.
+        lost = [error for error in self.db.writes.take_failures(self.id)
+                if not isinstance(error, exception.EngineFenced)]
         if lost and status == resource_actions.COMPLETE:
             status, reason = resource_actions.FAILED, f"Resource state not stored: {lost[0]}"
         event = self.event_values(self.name, self.id, STACK_RESOURCE_TYPE, action, status,
