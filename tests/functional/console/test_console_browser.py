@@ -342,6 +342,16 @@ def test_accept_a_pending_key_and_ping_it_from_the_jobs_page(
     page.wait_for_selector('#returns-body tr[data-agent="pending1"]', timeout=30000)
     assert page.inner_text('#returns-body tr[data-agent="pending1"] pre') == IMAGE
     assert page.locator("main img").count() == 0 and page.title() != "pwned"
+    # other target types: a list, and a grain (the value recorded master-side)
+    for target_type, target in (("list", "pending1,absent1"), ("grain", "role:<img*")):
+        page.click("header >> text=Jobs")
+        page.fill("#target", target)
+        page.select_option("#target_type", target_type)
+        page.fill("#function", "test.ping")
+        page.click("#run")
+        page.wait_for_selector('#returns-body tr[data-agent="pending1"]', timeout=30000)
+        page.wait_for_selector("#job-done", timeout=30000)
+        assert page.locator("#returns-body tr[data-agent]").count() == 1, target_type
     # the agent, with its grain shown as text
     page.click("header >> text=Agents")
     page.click('#agents a >> text=pending1')
