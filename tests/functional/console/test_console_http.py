@@ -261,6 +261,8 @@ def test_launch_preview_and_the_actions_of_a_stack_page(owner):
               "hidden:secret": "1", "param:count": "3", "rollback": "on"}
     preview = owner.post(form_path, {**fields, "do": "preview"}, owner.origin)
     assert preview.status_code == 200 and 'id="preview"' in preview.text
+    assert re.search(r'<tr data-resource="v"><td><code>v</code></td>'
+                     r'<td>OS::Heat::TestResource</td></tr>', preview.text)
     assert "s3cret" not in preview.text
     assert owner.rest("GET", "/stacks/acted").status_code == 404  # a preview makes nothing
     launched = owner.post(form_path, {**fields, "do": "launch"}, owner.origin)
@@ -288,6 +290,10 @@ def test_launch_preview_and_the_actions_of_a_stack_page(owner):
               "param:count": "3"}
     previewed = owner.post(f"{page}/update", {**change, "do": "preview"}, owner.origin)
     assert previewed.status_code == 200 and 'id="preview"' in previewed.text
+    changes = dict(re.findall(r'<tr data-change="(\w+)"><th>\w+</th>\s*<td>(.*?)</td>',
+                              previewed.text))
+    assert "<code>v</code>" in changes["updated"] + changes["replaced"], changes
+    assert changes["added"] == changes["deleted"] == "—"
     assert wait_for(owner, name, stack_id)["parameters"]["flavour"] == "large"
     updated = owner.post(f"{page}/update", {**change, "do": "update"}, owner.origin)
     assert updated.status_code == 303, updated.text
