@@ -78,3 +78,33 @@ def test_stackctl_names_the_template_file_in_create_errors(hearth_home, tmp_path
     assert result.stderr.strip() == (
         f"ERROR: {template}:6: Property error: resources.word.properties: "
         'Unknown Property lenght. Did you mean "length"?')
+
+
+INVALID_ONCE_RESOLVED = """heat_template_version: 2018-08-31
+resources:
+  other: {type: OS::Heat::TestResource, properties: {value: abc}}
+  rand: {type: OS::Heat::RandomString, properties: {length: {get_attr: [other, output]}}}
+"""
+
+
+def test_a_property_a_get_attr_makes_invalid_fails_its_resource(hearth_home, tmp_path):
+    """As Heat 27.0.1: the resource's create starts (its properties stored), then fails."""
+    import json
+
+    from tests.functional import stackctl_process
+    template = tmp_path / "late.yaml"
+    template.write_text(INVALID_ONCE_RESOLVED)
+    created = stackctl_process.run(hearth_home, "stack-create", "--disable-rollback", "-f",
+                                   str(template), "late")
+    assert created.returncode == 1
+    error = "Property error: rand.properties.length: Value 'abc' is not an integer"
+    assert created.stderr.startswith("ERROR: Resource CREATE failed: StackValidationFailed: "
+                                     "resources.rand: ")
+    assert created.stderr.strip().endswith(error)
+    events = json.loads(stackctl_process.run(hearth_home, "event-list", "late", "--format",
+                                             "json").stdout)
+    rand = [(e["resource_status"], e["resource_status_reason"]) for e in events
+            if e["resource_name"] == "rand"]
+    assert [status for status, _ in rand] == ["CREATE_IN_PROGRESS", "CREATE_FAILED"]
+    assert rand[1][1].startswith("StackValidationFailed: resources.rand: ")
+    assert rand[1][1].endswith(error)

@@ -262,10 +262,20 @@ def create(resource: Any) -> Task:
     start, reason = continued_start(resource, CREATE)
     if start is None:
         yield from paused_at_hook(resource, CREATE, "pre-create")
-    resource.validate()
     keep_properties(resource)  # as Heat: stored as the create starts
-    yield from recorded(resource, CREATE, plugin_steps(resource, CREATE, start=start), reason)
+    yield from recorded(resource, CREATE, _validated(
+        resource, plugin_steps(resource, CREATE, start=start)), reason)
     yield from paused_at_hook(resource, CREATE, "post-create")
+
+
+def _validated(resource: Any, steps: Iterable[Any]) -> Task:
+    """Validate the resource's properties, then run ``steps``.
+
+    As Heat: inside the recorded action, so a property a ``get_attr`` made
+    invalid fails the resource (CREATE_IN_PROGRESS, then CREATE_FAILED).
+    """
+    resource.validate()
+    yield from steps
 
 
 def _snapshot_steps(resource: Any, state: State) -> Task:

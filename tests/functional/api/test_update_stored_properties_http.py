@@ -145,3 +145,18 @@ def test_a_rollback_shows_and_stores_the_properties_it_restores(heat):
     heat.stacks.update(stack_id, template=FAILING, parameters={"v": "one", "fail": False})
     assert settle(heat, stack_id)["stack_status"] == "UPDATE_COMPLETE"
     assert resource_events(heat, stack_id, since) == []   # as restored, as stored
+
+
+def test_a_create_failing_on_a_resolved_property_shows_what_it_stored(heat):
+    template = """
+heat_template_version: 2018-08-31
+resources:
+  other: {type: OS::Heat::TestResource, properties: {value: abc}}
+  rand: {type: OS::Heat::RandomString, properties: {length: {get_attr: [other, output]}}}
+"""
+    stack_id = heat.stacks.create(stack_name="late", template=template)["stack"]["id"]
+    assert settle(heat, stack_id)["stack_status"] == "CREATE_FAILED"
+    # as Heat 27.0.1: stored as the create starts, then validated
+    assert [(e[1], e[3]) for e in resource_events(heat, stack_id) if e[0] == "rand"] == [
+        ("CREATE_IN_PROGRESS", {"length": "abc"}), ("CREATE_FAILED", {"length": "abc"})]
+    assert heat.resources.get(stack_id, "rand").resource_status == "CREATE_FAILED"
