@@ -18,6 +18,7 @@ import falcon
 from hearth.api.params import refuse_nul
 from hearth.common import exception
 from hearth.common.context import RequestContext
+from hearth.engine.resources import handle_tokens
 
 REQUEST_ID_HEADER = "X-Openstack-Request-Id"
 
@@ -70,7 +71,6 @@ class AuthMiddleware:
         db = getattr(service, "db", None)
         if not secret or db is None:
             return None
-        from hearth.engine.resources import handle_tokens
         if not handle_tokens.matches(db, tenant, params.get("stack_name", ""),
                                      params.get("stack_id", ""),
                                      params.get("resource_name", ""), secret):

@@ -18,6 +18,13 @@ import os
 import time
 from typing import Any
 
+from hearth.cli import local_engine
+from hearth.cli.backend_http import HttpBackend
+from hearth.common.context import RequestContext
+from hearth.engine.service.catalog import Catalog
+from hearth.engine.service.engine import EngineService
+from hearth.jobservice import JobService
+
 #: Seconds between two event polls while following an action in embedded mode (the
 #: action's end wakes the follower at once: :meth:`EmbeddedBackend.sleep`).  Each poll
 #: reads the database on the engine's own thread, so polls are not made too often.
@@ -30,10 +37,7 @@ class EmbeddedBackend:
     poll_interval = EMBEDDED_POLL_INTERVAL
 
     def __init__(self, service: Any = None, project_id: str = "admin") -> None:
-        from hearth.common.context import RequestContext
         if service is None:
-            from hearth.engine.service.engine import EngineService
-            from hearth.jobservice import JobService
             service = EngineService(jobs=JobService.for_local_user())
         self.service = service
         self.context = RequestContext.local(project_id)
@@ -85,10 +89,8 @@ def get_backend(args: argparse.Namespace) -> Any:
     """
     url = backend_url(args)
     if url:
-        from hearth.cli.backend_http import HttpBackend
         token = getattr(args, "token", None) or os.environ.get("HEARTH_TOKEN")
         return HttpBackend(url, token=token)
-    from hearth.cli import local_engine
     if not local_engine.in_process_requested(args):
         return local_engine.local_backend(args)
     from hearth.common import config
@@ -103,12 +105,10 @@ def get_catalog(args: argparse.Namespace) -> Any:
     :class:`~hearth.engine.service.catalog.Catalog`: the same object the
     engine service answers these calls with, without a database or engine.
     """
-    from hearth.cli import local_engine
     if backend_url(args) or not local_engine.in_process_requested(args):
         return get_backend(args)
     from hearth.common import config
     config.load(config_files=getattr(args, "config_file", None))
-    from hearth.engine.service.catalog import Catalog
     return EmbeddedBackend(service=Catalog())
 
 

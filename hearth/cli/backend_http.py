@@ -16,6 +16,7 @@ import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
+from hearth.api.faults import LOCATION_HEADER
 from hearth.common import exception
 
 #: Seconds between two event polls while following an action over HTTP.
@@ -133,7 +134,6 @@ class HttpBackend:
     def _error(response: Any) -> exception.HearthException:
         try:
             error = response.json()["error"]
-            from hearth.api.faults import LOCATION_HEADER
             location = response.headers.get(LOCATION_HEADER)
             if location:
                 return located_error(json.loads(location))

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from hearth.cli import output
+from hearth.common.text import NotUtf8, decode_utf8
 
 Handler = Callable[[argparse.Namespace], int | None]
 
@@ -76,8 +77,6 @@ def read_text_file(path: str, label: str | None = None) -> str:
 
     ``label`` names the file in messages (default: ``path``).
     """
-    from hearth.common.text import NotUtf8, decode_utf8
-
     label = label or path
     try:
         with open(path, "rb") as handle:

@@ -42,6 +42,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from hearth.api.local_server import read_info
+from hearth.cli.backend_local import LocalBackend
+from hearth.cli.local_http import NOT_SERVED, UnixSession
 from hearth.common import exception, paths
 
 RUNTIME_DIR_ENV = "HEARTH_RUNTIME_DIR"
@@ -198,7 +200,6 @@ class LocalEngine:
 
     def session(self) -> Any:
         """Return a :class:`~hearth.cli.local_http.UnixSession` on a fresh engine."""
-        from hearth.cli.local_http import UnixSession
         session = UnixSession(self.address.socket, REQUEST_TIMEOUT, reconnect=self.restart)
         if not self._fresh(session):
             self._retire(session)
@@ -208,7 +209,6 @@ class LocalEngine:
 
     def _fresh(self, session: Any) -> bool:
         """Ask the engine whether its setting is current (False: none answers, or stale)."""
-        from hearth.cli.local_http import NOT_SERVED
         try:
             response = session.request("GET", "/local/status")
         except NOT_SERVED:
@@ -220,7 +220,6 @@ class LocalEngine:
 
     @staticmethod
     def _retire(session: Any) -> None:
-        from hearth.cli.local_http import NOT_SERVED
         try:
             session.request("POST", "/local/retire")
         except NOT_SERVED:
@@ -244,7 +243,6 @@ class LocalEngine:
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
     def _answers(self) -> bool:
-        from hearth.cli.local_http import UnixSession
         probe = UnixSession(self.address.socket, 5.0)
         try:
             return self._fresh(probe)
@@ -304,7 +302,6 @@ def in_process_requested(args: Any) -> bool:
 
 def local_backend(args: Any) -> Any:
     """Return a LocalBackend on this setting's local engine (started if need be)."""
-    from hearth.cli.backend_local import LocalBackend
     engine = LocalEngine(Setting.current(getattr(args, "config_file", None)))
     return LocalBackend(f"http://localhost/v1/{LOCAL_PROJECT}", engine.session())
 

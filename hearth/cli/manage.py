@@ -14,6 +14,7 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
+import hearth.cli.manage_commands as package
 from hearth import __version__
 from hearth.cli import command
 from hearth.common import exception
@@ -29,7 +30,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config-file", action="append", metavar="FILE", default=None,
                         help="Configuration file (repeatable); replaces the default search.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
-    import hearth.cli.manage_commands as package
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
         importlib.import_module(f"{package.__name__}.{info.name}").register(subparsers)
     return parser

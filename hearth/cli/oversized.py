@@ -17,6 +17,7 @@ from typing import Any
 
 from hearth.cli.command import CommandError
 from hearth.common import exception
+from hearth.engine.limits import template_size
 
 #: The refusal's type (Heat's, for every size limit) and the prefix of its message.
 LIMIT_TYPE = "RequestLimitExceeded"
@@ -37,8 +38,6 @@ def local_name(url: str) -> str:
 
 def sent_sizes(template_file: str | None, request: Mapping[str, Any]) -> dict[str, int]:
     """Return the bytes each local file takes in the request, by the name to show."""
-    from hearth.engine.limits import template_size
-
     sizes = {local_name(url): template_size(text)
              for url, text in (request.get("files") or {}).items()}
     if template_file and request.get("template") is not None:

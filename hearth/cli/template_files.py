@@ -26,7 +26,9 @@ from collections.abc import Iterable, Mapping, MutableMapping
 from typing import Any
 
 from hearth.cli.command import CommandError
+from hearth.common import exception
 from hearth.common.template_names import TEMPLATE_SUFFIXES, is_template
+from hearth.common.text import NotUtf8, decode_utf8
 
 MAX_DEPTH = 10
 
@@ -60,7 +62,6 @@ def read_url(url: str, label: str | None = None) -> str:
 
     ``label`` names the file in the error (default: its path).
     """
-    from hearth.common.text import NotUtf8, decode_utf8
     try:
         return decode_utf8(read_url_bytes(url))
     except NotUtf8 as exc:
@@ -83,7 +84,6 @@ def read_file_contents(url: str) -> str:
 
 def _type_key(data: Any) -> str:
     """Return the key naming a resource's type in template ``data`` (``Type`` in CFN)."""
-    from hearth.common import exception
     from hearth.engine.template import versions
     try:
         return versions.get_version(data).spell("type")

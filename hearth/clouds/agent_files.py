@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import hearth
 from hearth.common import exception
 from hearth.transport import keys
 
@@ -82,7 +83,6 @@ def render_script(vm_: Mapping[str, Any], opts: Mapping[str, Any] | None = None,
     """
     import jinja2
 
-    import hearth
 
     path = script_path(str(vm_.get("script") or "bootstrap-hearth"), opts)
     environment = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)

@@ -16,8 +16,11 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from hearth.clouds import config
 from hearth.clouds.agent_files import MasterContact
+from hearth.clouds.local_nodes import master_settings
 from hearth.common import exception
+from hearth.jobservice import JobService
 from hearth.transport import keys
 
 WILDCARDS = ("0.0.0.0", "::", "")
@@ -25,9 +28,6 @@ WILDCARDS = ("0.0.0.0", "::", "")
 
 def settings_for(vm_: Mapping[str, Any], opts: Mapping[str, Any] | None = None) -> Any:
     """Return the MasterSettings of the node's master (``master_config``, else Hearth's)."""
-    from hearth.clouds import config
-    from hearth.clouds.local_nodes import master_settings
-
     return master_settings(config.get_cloud_config_value("master_config", vm_, opts or {}))
 
 
@@ -72,8 +72,6 @@ def wait_answering(settings: Any, agent_id: str, timeout: float,
 
     :raises AgentNotAnswering: (a CloudExecutionTimeout) it did not answer in time.
     """
-    from hearth.jobservice import JobService
-
     started = clock()
     JobService.for_master(settings).wait_for_agent(agent_id, timeout, interval=0.5,
                                                     clock=clock, sleep=sleep)

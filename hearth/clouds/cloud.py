@@ -16,8 +16,9 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from hearth.clouds import config, utils
+from hearth.clouds import agent_master, config, deploy, utils
 from hearth.common import exception
+from hearth.loader import CLOUD, Loader
 
 LOG = logging.getLogger(__name__)
 
@@ -131,7 +132,6 @@ class Cloud:
     def loader(self, alias: str, driver: str) -> Any:
         """Return the loader of provider ``alias:driver`` (made once)."""
         from hearth.clouds.salt_names import utils_for
-        from hearth.loader import CLOUD, Loader
 
         key = f"{alias}:{driver}"
         if key not in self._loaders:
@@ -223,8 +223,6 @@ class Cloud:
         at the master deleted) unless ``keep_on_failure`` says otherwise;
         the error says which.
         """
-        from hearth.clouds import deploy
-
         alias, driver = self.resolve(vm_["driver"])
         function = self.driver_function(alias, driver, "create")
         vm_ = deploy.prepare_user_data(vm_, self.opts)
@@ -236,8 +234,6 @@ class Cloud:
     def _after_failed_deploy(self, vm_: Mapping[str, Any],
                              failure: exception.CloudDeployFailed) -> exception.CloudDeployFailed:
         """Destroy the node of a failed deploy (unless kept); return the error to raise."""
-        from hearth.clouds import agent_master
-
         name = str(vm_["name"])
         try:
             node_id = self.call_function(vm_["driver"], "list_nodes").get(name, {}).get("id")
@@ -376,7 +372,6 @@ class Cloud:
         if not self._may_destroy(reference, name, node_id):
             return
         if forget_agent:
-            from hearth.clouds import agent_master
 
             settings = agent_master.settings_for({"name": name, "driver": reference}, self.opts)
             try:

@@ -41,7 +41,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from hearth.clouds import config, ssh
+from hearth.clouds import config, ssh, utils
 from hearth.common import exception
 
 DEPLOY_METHODS = ("ssh", "cloud-init")
@@ -191,8 +191,6 @@ class DeploySettings:
 
     def public(self) -> dict[str, Any]:
         """Return the deploy arguments a user may see (events, show_instance): no secrets."""
-        from hearth.clouds import utils
-
         shown = asdict(self)
         shown["gateway"] = self.gateway.describe() if self.gateway else None
         del shown["private_key"], shown["password"]

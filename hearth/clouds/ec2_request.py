@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hearth.clouds import config
+from hearth.clouds import config, ec2_nodes
 from hearth.common import exception
 
 Lookup = Callable[..., Any]
@@ -103,8 +103,6 @@ class LaunchRequest:
         carries a new client token: botocore's retries never make a second
         instance.
         """
-        from hearth.clouds import ec2_nodes
-
         token = uuid.uuid4().hex
         if self.spot is None:
             made = conn.run_instances(**self.run_instances(token))

@@ -35,6 +35,10 @@ from typing import Any
 
 from hearth.clouds.agent_files import ini_text
 from hearth.common import exception
+from hearth.jobservice import JobService
+from hearth.master.recorded_grains import RecordedGrains
+from hearth.master.settings import MasterSettings
+from hearth.transport import keys
 
 AGENT_PROGRAM = str(Path(sys.executable).with_name("hearth-agent"))
 #: [agent] options every node gets unless its profile says otherwise (quick to notice a master).
@@ -47,7 +51,6 @@ def master_settings(config_file: str | None) -> Any:
     from oslo_config import cfg
 
     from hearth.common import config
-    from hearth.master.settings import MasterSettings
 
     if not config_file:
         config.register_opts()
@@ -112,9 +115,6 @@ class LocalSite:
         ``recorded_grains`` (default: all of ``grains``) are recorded at the
         master as the agent's trusted grains.
         """
-        from hearth.master.recorded_grains import RecordedGrains
-        from hearth.transport import keys
-
         root = self._path(name, "root")
         os.makedirs(root, mode=0o700, exist_ok=True)
         pair = keys.load_or_create(os.path.join(root, "pki"), "agent")
@@ -214,8 +214,6 @@ class LocalSite:
 
     def answers(self, name: str, timeout: float = 2.0) -> bool:
         """Return whether node ``name``'s agent answers test.ping through the master."""
-        from hearth.jobservice import JobService
-
         return JobService.for_master(self.master).agent_answers(name, timeout)
 
     def forget_key(self, name: str) -> None:
@@ -232,7 +230,6 @@ class LocalSite:
                 os.unlink(os.path.join(self.master.pki_dir, category, name))
             except FileNotFoundError:
                 pass
-        from hearth.master.recorded_grains import RecordedGrains
 
         RecordedGrains(self.master.pki_dir).forget([name])
 

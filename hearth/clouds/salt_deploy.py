@@ -15,7 +15,7 @@ import subprocess
 from collections.abc import Mapping
 from typing import Any
 
-from hearth.clouds import config
+from hearth.clouds import agent_files, config, ssh
 from hearth.common import exception
 
 LOG = logging.getLogger(__name__)
@@ -48,8 +48,6 @@ def salt_config_to_yaml(configuration: Mapping[str, Any], line_break: str = "\n"
 def os_script(os_: str, vm_: Mapping[str, Any] | None = None,
               opts: Mapping[str, Any] | None = None, minion: Any = "") -> str:
     """Return the deploy script ``os_`` rendered for ``vm_`` (Hearth's deploy.d lookup)."""
-    from hearth.clouds import agent_files
-
     if not os_:
         return ""
     return agent_files.render_script({**dict(vm_ or {}), "script": os_}, opts,
@@ -69,8 +67,6 @@ def get_salt_interface(vm_: Mapping[str, Any], opts: Mapping[str, Any]) -> str:
 def wait_for_port(host: str, port: int = 22, timeout: float = 900, gateway: Any = None,
                   **_: Any) -> bool:
     """Return True once ``host:port`` accepts connections, False after ``timeout`` seconds."""
-    from hearth.clouds import ssh
-
     try:
         ssh.wait_for_port(host, int(port), float(timeout), gateway)
     except exception.CloudExecutionTimeout as error:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from types import SimpleNamespace
 from typing import Any
 
-from hearth.clouds import config, utils
+from hearth.clouds import config, deploy, utils
 from hearth.common import exception
 
 SaltCloudException = exception.CloudError
@@ -92,8 +92,6 @@ CLOUD_UTILS = ("fire_event", "is_public_ip", "wait_for_ip", "wait_for_fun", "wai
 
 def utils_for(opts: Mapping[str, Any]) -> dict[str, Callable[..., Any]]:
     """Return the ``__utils__`` mapping a cloud driver sees (``cloud.fire_event``...)."""
-    from hearth.clouds import deploy
-
     table: dict[str, Callable[..., Any]] = {
         f"cloud.{name}": getattr(utils, name) for name in CLOUD_UTILS}
     table.update({

@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from hearth import bus
+from hearth.clouds import config
 from hearth.common import exception
 from hearth.common.secret_mask import SECRET_MASK
 
@@ -142,8 +144,6 @@ def fire_event(key: str, msg: Any, tag: str, sock_dir: Any = None, args: Mapping
     ``sock_dir`` and ``transport`` are accepted for Salt drivers and unused:
     the process's bus carries the event (or a capture queue takes it).
     """
-    from hearth import bus
-
     data = dict(args or {})
     data[key] = msg
     tag = event_tag(tag)
@@ -224,8 +224,6 @@ MESSAGE_ERRORS = (exception.CloudExecutionTimeout, exception.CloudExecutionFailu
 
 def keep_on_failure(vm_: Mapping[str, Any], opts: Mapping[str, Any]) -> bool:
     """Return whether a node whose create failed is kept (``keep_on_failure``) for inspection."""
-    from hearth.clouds import config
-
     return config.is_true(config.get_cloud_config_value("keep_on_failure", vm_, opts, False))
 
 

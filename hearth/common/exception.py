@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from hearth.common.located import line_at
+
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """Return a ' Did you mean "x"?' suffix for the closest candidate, or ''."""
@@ -163,7 +165,6 @@ class StackValidationFailed(HearthException):
     def _line_in(self, document: Any, line: int | None) -> int | None:
         """Return ``line``, or the line of this error's path in ``document`` if it has none."""
         if line is None and document is not None and self.line is None and not self.filename:
-            from hearth.common.located import line_at
             return line_at(document, self.path)
         return line
 

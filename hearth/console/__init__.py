@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from hearth.console.connect import ApiConnector
+
 
 def serve_console(api: Any, verify: Callable[[str], Any] | None,
                   noauth: bool = False) -> Callable[..., Any]:
@@ -31,7 +33,6 @@ def serve_console(api: Any, verify: Callable[[str], Any] | None,
     (``verify`` checks a token at login; ``noauth``: any project, as the API).
     """
     from hearth.console.app import Console, build_console, with_console
-    from hearth.console.connect import ApiConnector
     connector = ApiConnector(verify, noauth=noauth)
     connector.api = api
     return with_console(api, build_console(Console(connector)))

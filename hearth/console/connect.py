@@ -20,9 +20,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hearth.bus import configured_socket_path
+from hearth.cli import local_engine
+from hearth.cli.backend_http import HttpBackend
+from hearth.clouds.cloud import Cloud
 from hearth.common import exception
 from hearth.console.calls import ConsoleCalls
 from hearth.console.wake import BusWake, TimerWake, Wake, ZmqWake
+from hearth.jobservice import JobService
 
 #: The base URL the in-process API is called at (its host is never resolved).
 IN_PROCESS_URL = "http://localhost"
@@ -65,7 +70,6 @@ class ApiConnector:
 
     def calls(self, session: Any) -> ConsoleCalls:
         """Return the API calls of ``session``, made with its token."""
-        from hearth.cli.backend_http import HttpBackend
         from hearth.console.wsgi_session import WsgiSession
         assert self.api is not None, "the API application is not attached"
         return ConsoleCalls(HttpBackend(f"{IN_PROCESS_URL}/v1/{session.project}",
@@ -95,13 +99,11 @@ class LocalConnector:
         """Return calls to the local engine (started if need be), as stackctl makes them."""
         import argparse
 
-        from hearth.cli import local_engine
         args = argparse.Namespace(config_file=self.config_files, in_process=False)
         return ConsoleCalls(local_engine.local_backend(args))
 
     def wake(self, prefix: str) -> Wake:
         """Return a wake-up on the local engine's bus socket."""
-        from hearth.bus import configured_socket_path
         return ZmqWake(configured_socket_path(), prefix)
 
     def job_wake(self) -> Wake:
@@ -132,7 +134,6 @@ class CloudNodes:
         """
         import os
 
-        from hearth.clouds.cloud import Cloud
         from hearth.common import config
         from hearth.common.green import run_blocking
 
@@ -187,7 +188,6 @@ class KeyAdmin:
     def pillar(self, agent_id: str) -> dict[str, Any]:
         """Return the agent's compiled pillar (the master compiles it, as for the agent)."""
         from hearth.common.green import run_blocking
-        from hearth.jobservice import JobService
         from hearth.master.client import clients_from_args
 
         service = JobService.for_local_user(client_factory=clients_from_args(self.config_files))

@@ -15,10 +15,15 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from hearth.api.server import is_loopback, serve
+from hearth.cli import local_engine
+from hearth.cli.commands.console import add_arguments
+from hearth.console.connect import LocalConnector
+from hearth.jobservice import LocalUser
+
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser (``stackctl console``'s options)."""
-    from hearth.cli.commands.console import add_arguments
     parser = argparse.ArgumentParser(prog="stackctl console",
                                      description="Serve the web console for this user.")
     add_arguments(parser)
@@ -30,7 +35,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Serve the console until SIGTERM or Ctrl-C; return the exit code."""
     args = build_parser().parse_args(argv)
-    from hearth.api.server import is_loopback
     if not is_loopback(args.host):
         print(f"ERROR: stackctl console listens on a loopback address only (it acts with "
               f"your rights), not on {args.host}.", file=sys.stderr)
@@ -42,10 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from hearth.common import config, exception
     config.load(config_files=args.config_file)
-    from hearth.cli import local_engine
     from hearth.console.app import Console, build_console
-    from hearth.console.connect import LocalConnector
-    from hearth.jobservice import LocalUser
     connector = LocalConnector(args.config_file)
     try:
         connector.calls(None).list_stacks()  # the local engine starts now, or says why not
@@ -62,7 +63,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"Hearth console for {LocalUser.current().name} at {root}\n"
           f"Open this link to log in (it works once):\n    {root}/login?link={secret}",
           flush=True)
-    from hearth.api.server import serve
     serve(sock, app, None)
     return 0
 

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from hearth import bus
+from hearth.bus import wait_readable
+
 #: Seconds to gather a burst of events before reading them once.
 SETTLE = 0.05
 
@@ -40,7 +43,6 @@ class BusWake:
     """Wake on events of this process's bus whose tags start with ``prefix``."""
 
     def __init__(self, prefix: str) -> None:
-        from hearth import bus
         self._subscription = bus.subscribe(prefix)
 
     def wait(self, timeout: float) -> bool:
@@ -70,7 +72,6 @@ class ZmqWake:
         """Wait for a message; let a burst settle, then read every one waiting."""
         import zmq
 
-        from hearth.bus import wait_readable
         if not wait_readable(self._socket, timeout):
             return False
         _sleep(SETTLE)

@@ -15,6 +15,7 @@ from sqlalchemy import delete, or_, select
 
 from hearth.common import config, exception
 from hearth.db import models
+from hearth.db.api_agents import job_returns
 from hearth.db.session import Database
 from hearth.db.timeutils import utcnow
 
@@ -141,7 +142,6 @@ def job_get(db: Database, jid: str, clock: Clock = utcnow) -> dict[str, Any]:
             raise exception.JobNotFound(jid)
         data = job_to_dict(job)
         if job.targeted is not None:
-            from hearth.db.api_agents import job_returns
 
             data["returns"] = job_returns(session, jid)
             rows = list(session.scalars(select(models.JobReturn)

@@ -37,7 +37,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from hearth.common import paths
-from hearth.db import driver_errors
+from hearth.db import driver_errors, migration
 from hearth.db.write_queue import WriteQueue
 
 SQLITE_BUSY_TIMEOUT_MS = 30000
@@ -167,7 +167,6 @@ def get_database(url: str | None = None) -> Database:
     ``[database] auto_migrate`` is on (:func:`hearth.db.migration.ensure_schema`).
     """
     from hearth.common import config
-    from hearth.db import migration
 
     url = url or config.database_url()
     with _DATABASES_LOCK:

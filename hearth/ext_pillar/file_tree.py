@@ -22,6 +22,8 @@ from typing import Any
 
 from hearth.common.exception import CommandExecutionError
 from hearth.pillar.merge import merge_recurse
+from hearth.pillar.render import render_text
+from hearth.pillar.top import TopEntry, target_matches
 
 
 def _strip_newline(relative: str, keep_newline: bool | Sequence[str]) -> bool:
@@ -37,7 +39,6 @@ def _value(path: str, relative: str, keep_newline: Any, template: bool) -> Any:
         contents = contents[:-1]
     text = contents.decode("utf-8", errors="replace")
     if template:
-        from hearth.pillar.render import render_text
 
         return render_text(text, [os.path.dirname(path)],
                            {"grains": __grains__, "opts": __opts__,  # noqa: F821
@@ -67,7 +68,6 @@ def _nodegroup_data(minion_id: str, root: str, options: tuple[Any, ...]) -> dict
     groups = __opts__.get("nodegroups") or {}  # noqa: F821
     if not os.path.isdir(groups_dir) or not isinstance(groups, Mapping):
         return {}
-    from hearth.pillar.top import TopEntry, target_matches
 
     data: dict[str, Any] = {}
     for group in sorted(os.listdir(groups_dir)):

@@ -15,13 +15,13 @@ from functools import lru_cache
 from typing import Any
 
 from hearth.common import paths
+from hearth.grains.core import core_grains
 
 __all__ = ["LazyGrains", "load_grains", "static_grains_path", "save_static_grain"]
 
 
 @lru_cache(maxsize=8)
 def _cached_core(minion_id: str | None) -> dict[str, Any]:
-    from hearth.grains.core import core_grains
 
     return core_grains(minion_id)
 

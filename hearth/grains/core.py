@@ -16,6 +16,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from hearth import __version__
+
 SIOCGIFADDR = 0x8915
 
 
@@ -134,8 +136,6 @@ def collect_network() -> dict[str, Any]:
 
 def collect_python() -> dict[str, Any]:
     """Return pythonversion, pythonexecutable, hearth version, pid and user ids."""
-    from hearth import __version__
-
     return {
         "pythonversion": list(platform.python_version_tuple()),
         "pythonexecutable": sys.executable,

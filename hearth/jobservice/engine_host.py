@@ -14,6 +14,8 @@ import os
 import socket
 from typing import TYPE_CHECKING, Any
 
+from hearth.loader import execution_loader, opts_from_conf
+
 if TYPE_CHECKING:
     from hearth.jobs import JobReturn, JobRunner
 
@@ -21,15 +23,12 @@ if TYPE_CHECKING:
 @functools.lru_cache(maxsize=1)
 def process_runner() -> JobRunner:
     """Return this process's job runner over the configured execution modules."""
-    from hearth.loader import opts_from_conf
-
     return runner_for(opts_from_conf())
 
 
 def runner_for(opts: dict[str, Any]) -> JobRunner:
     """Return a job runner over the execution modules ``opts`` configures."""
     from hearth.jobs import JobRunner, ProcTable
-    from hearth.loader import execution_loader
 
     return JobRunner(execution_loader(opts), opts.get("id") or socket.gethostname(),
                      proc=ProcTable(os.path.join(opts["cachedir"], "proc")))

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from hearth.master.settings import MasterSettings
+from hearth.transport.keys import key_paths
+
 if TYPE_CHECKING:
     from hearth.master.client import MasterClient
 
@@ -29,7 +32,6 @@ class JobSettings:
     def from_conf(cls, conf: Any = None) -> JobSettings:
         """Read the settings from a loaded oslo.config object (default: Hearth's)."""
         from hearth.common import config
-        from hearth.master.settings import MasterSettings
 
         if conf is None:
             config.register_opts()
@@ -53,7 +55,6 @@ def master_configured() -> bool:
     import os
 
     from hearth.common.config import CONF, register_opts
-    from hearth.transport.keys import key_paths
 
     register_opts(CONF)
     return os.path.exists(key_paths(os.path.expanduser(CONF.master.pki_dir), "client")[1])

@@ -39,6 +39,7 @@ from typing import Any
 from hearth.agent.masters import MasterAddress
 from hearth.common import daemon
 from hearth.common.exception import DaemonStartFailed
+from hearth.db.timeutils import utcnow
 from hearth.master.keys import KeyStore
 from hearth.master.settings import MasterSettings
 from hearth.transport import keys
@@ -92,7 +93,6 @@ class MasterPeers:
         key pair.
         """
         from hearth.db import api_masters
-        from hearth.db.timeutils import utcnow
 
         self._api = api_masters
         self._database = database

@@ -21,7 +21,7 @@ from hearth import jobs as job_ids
 from hearth.agent import batch
 from hearth.common import exception
 from hearth.master.jobs import JobState, snapshot_from_cache
-from hearth.transport import wire
+from hearth.transport import keys, wire
 
 if TYPE_CHECKING:
     from hearth.bus import Subscription
@@ -175,7 +175,6 @@ class ClientRequests:
         return self.master.stats()
 
     def _finger(self, route: bytes, request: dict[str, Any]) -> dict[str, Any]:
-        from hearth.transport import keys
 
         public = self.master.master_keys.public
         return {"public": public.decode(), "fingerprint": keys.fingerprint(public)}

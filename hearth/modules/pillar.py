@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hearth.common.exception import CommandExecutionError
-from hearth.pillar import ERRORS_KEY
+from hearth.pillar import ERRORS_KEY, compile_pillar, master_opts
 from hearth.pillar.mask import shown
 from hearth.pillar.merge import merge_recurse
 from hearth.pillar.refresh import local_fetch, replace_held
@@ -124,7 +124,6 @@ def ext(external: Any, pillar: Mapping[str, Any] | None = None,
         raise CommandExecutionError(
             f"ext_pillar {', '.join(refused)} may not run on demand; list it in "
             f"on_demand_ext_pillar (allowed now: {allowed or 'none'})")
-    from hearth.pillar import compile_pillar, master_opts
 
     opts = {**master_opts(), **__opts__}  # noqa: F821
     opts["ext_pillar"] = [*(opts.get("ext_pillar") or []), dict(external)]

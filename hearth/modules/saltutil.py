@@ -7,6 +7,7 @@ import os
 import signal as signals
 from typing import Any
 
+from hearth.agent.sync import sync_files
 from hearth.common import exception
 from hearth.jobs import ProcTable
 
@@ -83,8 +84,6 @@ def sync_modules(refresh: bool = True, **kwargs: Any) -> list[str]:
     written; files the master no longer serves are removed.  With
     ``refresh`` the modules are reloaded.
     """
-    from hearth.agent.sync import sync_files
-
     changed = sync_files(_channel(), __opts__["extension_modules"])  # noqa: F821
     if changed and refresh:
         __salt__.refresh()  # noqa: F821

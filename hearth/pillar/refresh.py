@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from hearth.pillar import compile_pillar, master_opts
+
 #: Fired when an agent holds its refreshed pillar (Salt's ``minion_pillar_refresh_complete``).
 REFRESH_COMPLETE_TAG = "hearth/agent/pillar_refresh_complete"
 
@@ -21,7 +23,6 @@ Fetch = Callable[..., Mapping[str, Any]]
 def local_fetch(opts: Mapping[str, Any], grains: Mapping[str, Any]) -> Fetch:
     """Return ``fetch(pillar_override=None)`` compiling this host's pillar in-process."""
     def fetch(pillar_override: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        from hearth.pillar import compile_pillar, master_opts
 
         merged = {**master_opts(), **opts}
         agent_id = str(opts.get("id") or grains.get("id") or "local")

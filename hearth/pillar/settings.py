@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hearth.common import exception
+from hearth.loader import opts_from_conf
 from hearth.pillar.merge import strategy_for
 
 #: [pillar] options copied into the opts under the same (Salt) name.
@@ -64,7 +65,6 @@ def master_opts(conf: Any = None) -> dict[str, Any]:
     of the YAML ``[pillar] config_file`` on top.
     """
     from hearth.common import config
-    from hearth.loader import opts_from_conf
 
     conf = conf if conf is not None else config.CONF
     opts = opts_from_conf(conf)

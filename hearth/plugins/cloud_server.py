@@ -20,6 +20,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from hearth import bus
+from hearth.clouds import config, utils
+from hearth.clouds.cloud import Cloud
 from hearth.common import exception
 from hearth.engine import attributes, properties, resource, support
 from hearth.plugins._blocking import RUNNING, BlockingCall
@@ -43,8 +46,6 @@ def node_timeout() -> float:
 
 def new_cloud() -> Any:
     """Return a Cloud over the configuration (providers and profiles read afresh)."""
-    from hearth.clouds.cloud import Cloud
-
     return Cloud.from_conf()
 
 
@@ -153,8 +154,6 @@ class CloudServer(resource.Resource):
     def _with_recorded_grains(self, cloud: Any, vm_: dict[str, Any],
                               given: dict[str, Any]) -> dict[str, Any]:
         """Say which grains the master records as true: the stack owner's JobService decides."""
-        from hearth.clouds import config
-
         configured = config.get_cloud_config_value(
             "grains", {key: value for key, value in vm_.items() if key != "grains"},
             cloud.opts) or {}
@@ -196,8 +195,6 @@ class CloudServer(resource.Resource):
 
     def _start(self, what: str, fn: Any, *args: Any) -> BlockingCall:
         """Run ``fn(*args)`` on a worker thread, capturing the node's driver events."""
-        from hearth.clouds import utils
-
         queue = utils.capture_events(self._event_prefix())
         call = BlockingCall.start(self.stack, f"{what} of node {self.node_name()}",
                                   node_timeout(), fn, *args)
@@ -209,8 +206,6 @@ class CloudServer(resource.Resource):
 
     def _relay_events(self, queue: Any) -> None:
         """Publish the captured driver events and record each as a status reason."""
-        from hearth import bus
-
         while queue:
             event = queue.popleft()
             bus.publish(event.tag, event.data)
@@ -220,8 +215,6 @@ class CloudServer(resource.Resource):
 
     def _poll(self, call: BlockingCall | None) -> Any:
         """Relay events; return RUNNING while ``call`` runs, else its result (or raise)."""
-        from hearth.clouds import utils
-
         if call is None:
             return None
         self._relay_events(call.context)

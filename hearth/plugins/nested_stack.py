@@ -13,6 +13,7 @@ from typing import Any
 from hearth.common import exception
 from hearth.engine import attributes, properties, support
 from hearth.engine.nested.stack_resource import StackResource
+from hearth.engine.template import parser
 
 
 class NestedStack(StackResource):
@@ -76,7 +77,6 @@ class NestedStack(StackResource):
 
     def child_template(self) -> Any:
         """Return the ``template`` property parsed (YAML or JSON text; None while unknown)."""
-        from hearth.engine.template import parser
         text = self.properties[self.TEMPLATE]
         if text is None:  # not known yet (validating a template built from attributes)
             return None

@@ -17,6 +17,13 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from hearth import bus
+from hearth.cli import command, output
+from hearth.cli.command import CommandError
+from hearth.cli.commands.exec_modules import split_arguments
+from hearth.clouds import maps
+from hearth.clouds.cloud import Cloud
+
 STRUCTURED = ("yaml", "json")
 LISTINGS = ("table", "json", "yaml", "value")
 NODE_COLUMNS = ("provider", "name", "id", "state", "image", "size", "public_ips", "private_ips")
@@ -26,8 +33,6 @@ def _cloud(args: argparse.Namespace) -> Any:
     """Return the Cloud of the configuration; refuse a ``config_dir`` that does not exist."""
     import os
 
-    from hearth.cli.command import CommandError
-    from hearth.clouds.cloud import Cloud
     from hearth.common import config
 
     config.load(config_files=getattr(args, "config_file", None))
@@ -52,21 +57,17 @@ def _say_if_none(found: Any, kind: str) -> None:
 
 
 def _keywords(items: list[str]) -> tuple[list[Any], dict[str, Any]]:
-    from hearth.cli.commands.exec_modules import split_arguments
 
     return split_arguments(items)
 
 
 def _print(data: Any, fmt: str) -> None:
-    from hearth.cli import output
 
     output.dump_structured(data, fmt)
 
 
 def _with_events(work: Callable[[], Any]) -> Any:
     """Run ``work`` while printing its cloud events to stderr as they happen."""
-    from hearth import bus
-
     subscription = bus.subscribe("hearth/cloud/")
     outcome: dict[str, Any] = {}
 
@@ -92,8 +93,6 @@ def _with_events(work: Callable[[], Any]) -> Any:
 
 def do_providers(args: argparse.Namespace) -> int:
     """List the configured providers, and whether their driver loads (why not)."""
-    from hearth.cli import output
-
     cloud = _cloud(args)
     rows = []
     for reference in cloud.provider_refs:
@@ -108,8 +107,6 @@ def do_providers(args: argparse.Namespace) -> int:
 
 def do_profiles(args: argparse.Namespace) -> int:
     """List the profiles."""
-    from hearth.cli import output
-
     profiles = _cloud(args).profiles()
     _say_if_none(profiles, "profile")
     if args.format in STRUCTURED:
@@ -122,8 +119,6 @@ def do_profiles(args: argparse.Namespace) -> int:
 
 def do_nodes(args: argparse.Namespace) -> int:
     """List the nodes of every provider (all fields with --full, some with --select)."""
-    from hearth.cli import output
-
     kind = "list_nodes_full" if args.full else "list_nodes_select" if args.select \
         else "list_nodes"
     selection = [f.strip() for f in args.select.split(",")] if args.select else None
@@ -141,8 +136,6 @@ def do_nodes(args: argparse.Namespace) -> int:
 
 def do_create(args: argparse.Namespace) -> int:
     """Create nodes from a profile; print each node's details (or why it was not made)."""
-    from hearth.cli.command import CommandError
-
     cloud = _cloud(args)
     _, overrides = _keywords(args.settings or [])
     created = _with_events(lambda: cloud.run_profile(args.profile, args.names, overrides))
@@ -156,8 +149,6 @@ def do_create(args: argparse.Namespace) -> int:
 
 def do_destroy(args: argparse.Namespace) -> int:
     """Destroy nodes by name (asks for --yes)."""
-    from hearth.cli.command import CommandError
-
     if not args.yes:
         raise CommandError(f"cloud-destroy destroys {', '.join(args.names)} for good: add "
                            "--yes to confirm.", exit_code=2)
@@ -170,7 +161,6 @@ def do_action(args: argparse.Namespace) -> int:
     """Run an action (per node) on named nodes."""
     names, kwargs = _keywords(args.items)
     if not names:
-        from hearth.cli.command import CommandError
 
         raise CommandError(f"cloud-action {args.action}: name at least one node", exit_code=2)
     cloud = _cloud(args)
@@ -191,9 +181,6 @@ def do_function(args: argparse.Namespace) -> int:
 
 def do_map(args: argparse.Namespace) -> int:
     """Create the nodes of a map file that do not exist yet (or destroy them all)."""
-    from hearth.cli.command import CommandError
-    from hearth.clouds import maps
-
     entries = maps.read_map(args.map)
     cloud = _cloud(args)
     if args.destroy:
@@ -221,8 +208,6 @@ def _avail(kind: str) -> Callable[[argparse.Namespace], int]:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the cloud commands."""
-    from hearth.cli import command
-
     command.add_command(subparsers, "cloud-providers", do_providers,
                         "List the cloud providers and whether their driver loads "
                         "(salt-cloud --list-providers).",

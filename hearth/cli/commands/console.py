@@ -6,6 +6,8 @@ import argparse
 import os
 import sys
 
+from hearth.cli import command
+
 
 def do_console(args: argparse.Namespace) -> int:
     """Serve the console (``hearth.console.local``, in place of this process).
@@ -33,8 +35,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``stackctl console``."""
-    from hearth.cli import command
-
     parser = command.add_command(
         subparsers, "console", do_console,
         "Serve the web console for you on 127.0.0.1 and print a one-time login link.",

@@ -13,6 +13,8 @@ import argparse
 from typing import Any
 
 from hearth.cli import command, output
+from hearth.cli.backend import get_backend
+from hearth.cli.progress import follow_events, format_event_line
 
 COLUMNS = ("resource_name", "id", "resource_status_reason", "event_time", "resource_status")
 
@@ -44,8 +46,6 @@ def _nested_names(backend: Any, args: argparse.Namespace,
 
 def do_event_list(args: argparse.Namespace) -> int:
     """List events in time order; with --follow keep printing new ones."""
-    from hearth.cli.backend import get_backend
-    from hearth.cli.progress import follow_events, format_event_line
     if args.nested_depth and args.resource:
         raise command.CommandError("--nested-depth cannot be specified with --resource",
                                    exit_code=2)

@@ -14,6 +14,16 @@ import re
 import sys
 from typing import Any
 
+from hearth import bus
+from hearth.bus import Event
+from hearth.cli import command, output
+from hearth.cli.backend import backend_url, get_backend
+from hearth.cli.nested import OUTPUTTERS
+from hearth.cli.parser import StackctlParser, did_you_mean, option_strings
+from hearth.jobservice import JobService
+from hearth.jobservice.engine_host import runner_for
+from hearth.loader import execution_loader, opts_from_conf
+
 #: Exit code of a call whose function is missing or refused (as salt-call).
 EXIT_NOT_AVAILABLE = 255
 KEYWORD = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.DOTALL)
@@ -65,7 +75,6 @@ def split_arguments(items: list[str]) -> tuple[list[Any], dict[str, Any]]:
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     """Load the configuration; return the opts of the execution modules (``-m`` included)."""
     from hearth.common import config
-    from hearth.loader import opts_from_conf
 
     config.load(config_files=getattr(args, "config_file", None))
     opts = opts_from_conf()
@@ -76,18 +85,13 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 def _setup(args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
     """Load the configuration; return the opts and an execution loader."""
-    from hearth.loader import execution_loader
-
     opts = _options(args)
     return opts, execution_loader(opts)
 
 
 def do_call(args: argparse.Namespace) -> int:
     """Run one execution function locally (the local user's right) and print its return."""
-    from hearth.cli.nested import OUTPUTTERS
     from hearth.common import config, exception
-    from hearth.jobservice import JobService
-    from hearth.jobservice.engine_host import runner_for
 
     args = trailing_options(args)
     runner = runner_for(_options(args))
@@ -111,8 +115,6 @@ def do_call(args: argparse.Namespace) -> int:
 
 def do_module_list(args: argparse.Namespace) -> int:
     """List the loaded modules; with --all also the refused ones and why."""
-    from hearth.cli import output
-
     _, loader = _setup(args)
     rows = [{"module": name, "status": "loaded", "functions": len(module.functions),
              "source": module.source.path, "reason": ""}
@@ -150,15 +152,12 @@ def do_doc(args: argparse.Namespace) -> int:
 
 def _api(args: argparse.Namespace) -> Any:
     """Return the HttpBackend of ``--url`` (None: read the local job cache)."""
-    from hearth.cli.backend import backend_url, get_backend
-
     return get_backend(args) if backend_url(args) else None
 
 
 def _local_jobs(args: argparse.Namespace) -> Any:
     """Return the JobService of this user (the configuration of ``--config-file`` loaded)."""
     from hearth.common import config
-    from hearth.jobservice import JobService
 
     config.load(config_files=getattr(args, "config_file", None))
     return JobService.for_local_user()
@@ -166,8 +165,6 @@ def _local_jobs(args: argparse.Namespace) -> Any:
 
 def do_job_list(args: argparse.Namespace) -> int:
     """List the jobs in the job cache (with --url: the project's, through the API)."""
-    from hearth.cli import output
-
     api = _api(args)
     if api is not None:
         jobs = api.list_jobs(limit=args.limit)
@@ -184,8 +181,6 @@ def do_job_show(args: argparse.Namespace) -> int:
 
     With --url the job is the API's (``GET /jobs/{jid}``): the project's jobs only.
     """
-    from hearth.cli import output
-
     api = _api(args)
     if api is not None:
         output.show(api.show_job(args.jid), args.format)
@@ -197,7 +192,6 @@ def do_job_show(args: argparse.Namespace) -> int:
 
 def _master_events(args: argparse.Namespace) -> Any:
     """Yield hearth-master's bus events as :class:`hearth.bus.Event` records."""
-    from hearth.bus import Event
     from hearth.master.client import client_from_args
 
     with client_from_args(getattr(args, "config_file", None)) as client:
@@ -207,8 +201,6 @@ def _master_events(args: argparse.Namespace) -> Any:
 
 def do_event_listen(args: argparse.Namespace) -> int:
     """Print a running engine's (or master's) events as ``tag<TAB>json`` lines, live."""
-    from hearth import bus
-
     if args.master:
         return _print_events(_master_events(args), args.count)
     path = args.socket
@@ -256,8 +248,6 @@ def trailing_options(args: argparse.Namespace, add_options: Any = None,
     with the closest ones, as Salt's CLI refuses it (never passed on to the
     function as a value).
     """
-    from hearth.cli.parser import StackctlParser, did_you_mean, option_strings
-
     parser = StackctlParser(prog=prog, add_help=False)
     (add_options or add_call_options)(parser)
     parser.set_defaults(**{action.dest: None for action in parser._actions})
@@ -281,8 +271,6 @@ def trailing_options(args: argparse.Namespace, add_options: Any = None,
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the execution-layer commands."""
-    from hearth.cli import command
-
     parser = command.add_command(
         subparsers, "call", do_call, "Run an execution function locally (like salt-call --local).",
         description="Run MODULE.FUNCTION in-process and print its return. Arguments are "

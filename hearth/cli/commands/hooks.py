@@ -15,6 +15,7 @@ import fnmatch
 from typing import Any
 
 from hearth.cli import command, output
+from hearth.cli.backend import get_backend
 from hearth.common import exception
 
 COLUMNS = ("resource_name", "id", "resource_status_reason", "resource_status", "event_time")
@@ -23,7 +24,6 @@ HOOK_OF_ACTION = {"CREATE": "pre-create", "UPDATE": "pre-update", "DELETE": "pre
 
 
 def _backend(args: argparse.Namespace) -> Any:
-    from hearth.cli.backend import get_backend
     return get_backend(args)
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from hearth.cli import command, output, progress_display
 from hearth.cli.commands import stacks
+from hearth.common import exception
 
 SNAPSHOT_COLUMNS = ("id", "name", "action", "status", "status_reason", "creation_time")
 
@@ -95,7 +96,6 @@ def do_stack_abandon(args: argparse.Namespace) -> int:
 
 
 def _adopt_data(path: str) -> Any:
-    from hearth.common import exception
     from hearth.engine.template.parser import parse
     text = command.read_text_file(path)
     if not text.strip():

@@ -11,6 +11,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from hearth.cli import command, output
+from hearth.cli.commands.exec_modules import KEYWORD, parse_value
+from hearth.cli.commands.remote import local_jobs
+
 CATEGORIES = ("accepted", "pending", "rejected", "denied")
 
 
@@ -22,8 +26,6 @@ def _client(args: argparse.Namespace):
 
 def do_key_list(args: argparse.Namespace) -> int:
     """List the agent keys by category."""
-    from hearth.cli import output
-
     with _client(args) as client:
         keys = client.list_keys()
     if args.format in ("json", "yaml"):
@@ -37,8 +39,6 @@ def do_key_list(args: argparse.Namespace) -> int:
 
 def _confirm(args: argparse.Namespace, verb: str, what: str) -> bool:
     """Ask before acting (required on a terminal, --yes otherwise)."""
-    from hearth.cli import command
-
     if args.yes:
         return True
     if not sys.stdin.isatty():
@@ -49,7 +49,6 @@ def _confirm(args: argparse.Namespace, verb: str, what: str) -> bool:
 
 
 def _act(args: argparse.Namespace, verb: str) -> int:
-    from hearth.cli import command
 
     pattern = "*" if getattr(args, "all", False) else args.id
     if not pattern:
@@ -73,9 +72,6 @@ def _act(args: argparse.Namespace, verb: str) -> int:
 
 def _grains(items: list[str]) -> dict:
     """Turn ``KEY=VALUE`` items into grains (values read as ``stackctl call`` reads them)."""
-    from hearth.cli import command
-    from hearth.cli.commands.exec_modules import KEYWORD, parse_value
-
     grains = {}
     for item in items:
         match = KEYWORD.match(item)
@@ -89,7 +85,6 @@ def _grains(items: list[str]) -> dict:
 def do_agent_grains(args: argparse.Namespace) -> int:
     """Show, or record, the grains the master holds true about an agent."""
     from hearth.cli import command, output
-    from hearth.cli.commands.remote import local_jobs
 
     service = local_jobs(args)
     changes = {**_grains(args.grains), **{key: None for key in args.unset or []}}
@@ -121,8 +116,6 @@ def do_key_delete(args: argparse.Namespace) -> int:
 
 def do_key_finger(args: argparse.Namespace) -> int:
     """Print the master's public key and fingerprint (for [agent] master_finger)."""
-    from hearth.cli import output
-
     with _client(args) as client:
         output.show(client.master_finger(), args.format)
     return 0
@@ -130,8 +123,6 @@ def do_key_finger(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the key commands."""
-    from hearth.cli import command
-
     command.add_command(subparsers, "key-list", do_key_list,
                         "List the agent keys: accepted, pending, rejected, denied (salt-key -L).",
                         formats=("table", "json", "yaml", "value"))

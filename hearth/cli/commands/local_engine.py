@@ -9,13 +9,12 @@ from __future__ import annotations
 import argparse
 import time
 
-from hearth.cli import command, output
+from hearth.cli import command, local_engine, output
 
 COLUMNS = ("pid", "home", "config_files", "uptime", "this_setting")
 
 
 def _engines(args: argparse.Namespace) -> list[dict]:
-    from hearth.cli import local_engine
     setting = local_engine.Setting.current(getattr(args, "config_file", None))
     current = local_engine.Address(local_engine.runtime_dir(), setting.key).socket
     found = []
@@ -33,7 +32,6 @@ def do_engine_status(args: argparse.Namespace) -> int:
 
 def do_engine_stop(args: argparse.Namespace) -> int:
     """Stop the local engine of this setting (or every one with --all)."""
-    from hearth.cli import local_engine
     engines = [info for info in _engines(args) if args.all or info["this_setting"]]
     stopped = local_engine.stop_engines(engines)
     print(f"Stopped {len(stopped)} local engine(s).")

@@ -6,6 +6,7 @@ import argparse
 import json
 
 from hearth.cli import command, output
+from hearth.cli.backend import get_backend
 
 LIST_COLUMNS = ("resource_name", "physical_resource_id", "resource_type", "resource_status",
                 "updated_time")
@@ -15,7 +16,6 @@ SHOW_FIELDS = ("resource_name", "logical_resource_id", "physical_resource_id",
 
 
 def _backend(args: argparse.Namespace):
-    from hearth.cli.backend import get_backend
     return get_backend(args)
 
 

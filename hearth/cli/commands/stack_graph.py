@@ -18,7 +18,9 @@ import argparse
 import os
 import sys
 
-from hearth.cli import command
+from hearth.cli import command, template_files
+from hearth.cli.backend import get_backend
+from hearth.utils import graphviz
 
 FORMATS = ("dot", "svg", "png")
 
@@ -59,14 +61,12 @@ def graph_data(args: argparse.Namespace) -> dict:
     if args.name:
         if args.environment_file or args.parameter:
             raise command.CommandError("-e and -P go with -f TEMPLATE only", exit_code=2)
-        from hearth.cli.backend import get_backend
         return get_backend(args).stack_graph(args.name)
     return template_graph(args)
 
 
 def template_graph(args: argparse.Namespace) -> dict:
     """Validate the ``-f`` template in-process and return its graph."""
-    from hearth.cli import template_files
     from hearth.common import config
     from hearth.engine.nested.template_resource import default_registry
     from hearth.engine.stacks.graph_view import template_view
@@ -85,7 +85,6 @@ def draw(data: dict, fmt: str) -> bytes:
     """Return the graph in ``fmt``: DOT text, or a picture drawn by Graphviz."""
     from hearth.engine.stacks.graph_dot import to_dot
     from hearth.engine.stacks.graph_view import GraphView
-    from hearth.utils import graphviz
 
     dot_text = to_dot(GraphView.from_dict(data))
     return dot_text.encode("utf-8") if fmt == "dot" else graphviz.render(dot_text, fmt)

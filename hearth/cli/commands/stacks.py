@@ -15,7 +15,10 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hearth.cli import command, output, oversized, progress_display
+from hearth.cli import command, output, oversized, progress_display, template_files
+from hearth.cli.backend import get_backend
+from hearth.cli.progress import ProgressPrinter, format_event_line, last_event_id
+from hearth.common import exception
 
 STACK_FIELDS = ("id", "stack_name", "description", "creation_time", "updated_time",
                 "stack_status", "stack_status_reason", "parameters", "outputs",
@@ -33,7 +36,6 @@ SIMPLE_ACTIONS = {
 
 
 def _backend(args: argparse.Namespace) -> Any:
-    from hearth.cli.backend import get_backend
     return get_backend(args)
 
 
@@ -49,7 +51,6 @@ def template_request(args: argparse.Namespace) -> dict[str, Any]:
     request: dict[str, Any] = {}
     env_paths = list(getattr(args, "environment_file", None) or [])
     if getattr(args, "template_file", None):
-        from hearth.cli import template_files
         return dict(template_files.gather(args.template_file, env_paths))
     if env_paths:
         files = request.setdefault("files", {})
@@ -78,8 +79,6 @@ def run_action(backend: Any, stack_identity: str | None, start: Callable[[], Any
     backend is closed first: an in-process engine cancels the action
     cleanly instead of dying with it and leaving the stack IN_PROGRESS.
     """
-    from hearth.cli.progress import ProgressPrinter, format_event_line, last_event_id
-    from hearth.common import exception
     marker = last_event_id(backend, stack_identity) if stack_identity else None
     try:
         with oversized.naming_files(template_file, request or {}):

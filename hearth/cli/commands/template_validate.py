@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from hearth.cli import command, output
+from hearth.cli import command, output, oversized, template_files
+from hearth.cli.backend import get_catalog
+from hearth.common import exception
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,10 +26,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def validate(args: argparse.Namespace) -> int:
     """Validate the template through the catalog (embedded) or the API, and print the result."""
-    from hearth.cli import oversized, template_files
-    from hearth.cli.backend import get_catalog
-    from hearth.common import exception
-
     params = command.parse_key_values(args.parameter)
     request = template_files.gather(args.template_file, args.environment_file or ())
     try:

@@ -6,6 +6,8 @@ import argparse
 from typing import Any
 
 from hearth.cli import command, output
+from hearth.cli.backend import EmbeddedBackend, backend_url, get_backend
+from hearth.engine.service.catalog import Catalog
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -51,8 +53,6 @@ def _catalog(args: argparse.Namespace) -> Any:
     unknown version is the same "not found"); the version table needs no
     database, so without ``--url`` no engine is started or asked.
     """
-    from hearth.cli.backend import EmbeddedBackend, backend_url, get_backend
     if backend_url(args):
         return get_backend(args)
-    from hearth.engine.service.catalog import Catalog
     return EmbeddedBackend(service=Catalog())

@@ -17,8 +17,12 @@ from typing import TYPE_CHECKING, Any
 from hearth.common import exception
 from hearth.engine.nested import limits
 from hearth.engine.nested.environment import child_environment
+from hearth.engine.resources.validation import DefinitionChecker
 from hearth.engine.stacks.prepare import PreparedStack, StackIdentity, prepare
 from hearth.engine.states import FAILED, IN_PROGRESS
+from hearth.engine.template import function
+from hearth.engine.template.template import Template
+from hearth.engine.template.versions import get_version
 
 # The database and green-thread modules are imported where a child stack is
 # stored or run: plug-ins import this module, and template-validate loads every
@@ -50,7 +54,6 @@ def depth_of(stack: Any) -> int:
 
 def _checker(resource: StackResource, env: Any, files: Mapping[str, str], depth: int,
              name: str) -> Any:
-    from hearth.engine.resources.validation import DefinitionChecker
     return DefinitionChecker(resource.stack.registry, env, files, nested_depth=depth,
                              stack_name=name)
 
@@ -63,7 +66,6 @@ def _environment(resource: StackResource, params: Mapping[str, Any] | None) -> A
 def validate_child(resource: StackResource, template: Any,
                    params: Mapping[str, Any] | None) -> None:
     """Validate the child template as the parent is validated (values may still be unknown)."""
-    from hearth.engine.template.template import Template
     depth = limits.child_depth(depth_of(resource.stack))
     known = {key: value for key, value in (params or {}).items() if value is not None}
     files = resource.child_files()
@@ -93,7 +95,6 @@ def facade_value(resource: Any, key: str) -> Any:
     The parent resource's ``metadata``, ``deletion_policy`` (Delete when
     unset) or ``update_policy`` (a map), resolved, as Heat gives them.
     """
-    from hearth.engine.template import function
     value = function.resolve(getattr(resource.t, key, None))
     if key == "deletion_policy":
         return value or "Delete"
@@ -113,7 +114,6 @@ def hiding_inherited_secrets(template: Any, params: Mapping[str, Any] | None,
     keeps) stays hidden in the nested stack's parameters and events, even
     when the nested template does not declare that parameter hidden.
     """
-    from hearth.engine.template.versions import get_version
     given = {name for name, value in (params or {}).items()
              if value not in (None, "") and str(value) in secrets}
     if not given:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from hearth.common import exception
 from hearth.engine import resource
 from hearth.engine.nested import children
+from hearth.engine.stacks import adopt, outputs
 from hearth.engine.states import (
     ADOPT,
     CHECK,
@@ -232,7 +233,6 @@ class StackResource(resource.Resource):
     # --- outputs and members ------------------------------------------------------------
     def nested_outputs(self) -> dict[str, Any]:
         """Return the nested stack's resolved outputs (those without an error)."""
-        from hearth.engine.stacks import outputs
         child = self.nested()
         if child is None:
             return {}
@@ -241,7 +241,6 @@ class StackResource(resource.Resource):
 
     def get_output(self, name: str) -> Any:
         """Return the resolved output ``name`` of the nested stack (None before it exists)."""
-        from hearth.engine.stacks import outputs
         child = self.nested()
         if child is None:
             return None
@@ -362,7 +361,6 @@ class StackResource(resource.Resource):
         As Heat, the entry of a nested stack's parent is the nested stack's
         own abandon data, whose ``resources`` entries its members adopt.
         """
-        from hearth.engine.stacks import adopt
         entries = (resource_data or {}).get("resources")
         entries = entries if isinstance(entries, Mapping) else {}
         child = children.create_child(self, self.child_template(), self.child_params(), None)

@@ -30,6 +30,10 @@ from hearth.engine import attributes, properties
 from hearth.engine.nested.stack_resource import StackResource
 from hearth.engine.registry.plugin_manager import PluginManager
 from hearth.engine.registry.types import TypeRegistry
+from hearth.engine.stacks.prepare import StackIdentity
+from hearth.engine.template import parser
+from hearth.engine.template.template import Template
+from hearth.engine.template.versions import get_version
 
 #: The output whose value is the resource's reference id.
 STACK_ID_OUTPUT = "OS::stack_id"
@@ -155,20 +159,17 @@ class TemplateResource(StackResource):
                 value = None
             if value is not None:
                 return str(value)
-        from hearth.engine.stacks.prepare import StackIdentity
         return StackIdentity(self.physical_resource_name() or self.name, self.resource_id,
                              self.stack.row.project_id).arn()
 
 
 def parse_template(url: str, text: str) -> Any:
     """Return the parsed provider template ``text`` (errors name ``url``)."""
-    from hearth.engine.template import parser
     return parser.parse(text, url)
 
 
 def property_schemas(data: Any) -> dict[str, properties.Schema]:
     """Return the property schema of each parameter of template ``data`` (HOT or CFN)."""
-    from hearth.engine.template.versions import get_version
     version = get_version(data)
     declared = data.get(version.spell("parameters")) or {}
     result = {}
@@ -184,7 +185,6 @@ def property_schemas(data: Any) -> dict[str, properties.Schema]:
 
 def attribute_schemas(data: Any) -> dict[str, attributes.Schema]:
     """Return an attribute schema per output of template ``data`` (HOT or CFN)."""
-    from hearth.engine.template.versions import get_version
     version = get_version(data)
     declared = data.get(version.spell("outputs")) or {}
     description = version.spell("description")
@@ -195,8 +195,6 @@ def attribute_schemas(data: Any) -> dict[str, attributes.Schema]:
 
 @functools.lru_cache(maxsize=256)
 def _class_of(url: str, text: str) -> type[TemplateResource]:
-    from hearth.engine.template.template import Template
-    from hearth.engine.template.versions import get_version
     data = parse_template(url, text)
     Template(data, filename=url)  # refuses a template that is not one
     try:

@@ -20,6 +20,7 @@ from typing import Any
 from hearth.common import exception
 from hearth.common.located import line_of
 from hearth.engine import properties, support
+from hearth.engine.registry.facade import check_facade
 from hearth.engine.registry.types import TypeRegistry, deprecation_warning
 
 LOG = logging.getLogger(__name__)
@@ -51,7 +52,6 @@ def validate_resource_definition(defn: Any, registry: TypeRegistry, env: Any,
         raise exception.StackValidationFailed(
             str(exc), path=_spelled(defn, [RESOURCES, defn.name, "type"]),
             line=line_of(getattr(defn, "raw", None), _key(defn, "type")) or defn.line) from exc
-    from hearth.engine.registry.facade import check_facade
     check_facade(registry, defn.type, defn.name, env, getattr(stack_view, "files", None))
     resource = resource_class(defn.name, defn, stack_view)
     try:
@@ -99,7 +99,6 @@ class DefinitionChecker:
         """Return the plug-in class of a type, None when unknown (reported where it is named)."""
         if not isinstance(type_name, str):
             return None
-        from hearth.engine.registry.facade import check_facade
         check_facade(self.registry, type_name, resource_name, self.env, self.files)
         try:
             return self.registry.get_class(type_name, self.env, resource_name=resource_name,

@@ -20,6 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.common.context import RequestContext
+from hearth.engine.registry import introspection
+from hearth.engine.registry import introspection as resource_types
+from hearth.engine.resources.validation import DefinitionChecker
 
 if TYPE_CHECKING:
     from hearth.engine.registry.types import TypeRegistry
@@ -46,7 +49,6 @@ class Catalog:
 
     def list_resource_type_failures(self, ctx: RequestContext) -> list[JsonMap]:
         """Return a listing row (``resource_type``, ``status``, ``reason``) per failed plug-in."""
-        from hearth.engine.registry import introspection
         return list(introspection.load_failures(self.registry))
 
     def validate_template(self, ctx: RequestContext, template: Any,
@@ -108,7 +110,6 @@ class Catalog:
         """
         import re
 
-        from hearth.engine.registry import introspection as resource_types
         try:
             listed = resource_types.list_types(self.registry, type_name, with_description,
                                                support_status)
@@ -125,14 +126,12 @@ class Catalog:
     def resource_schema(self, ctx: RequestContext, type_name: str,
                         with_description: bool = False) -> JsonMap:
         """Return Heat's resource-type schema object (ResourceTypeNotFound)."""
-        from hearth.engine.registry import introspection as resource_types
         return resource_types.resource_schema(self.registry.get_class(type_name), type_name,
                                               with_description)
 
     def generate_template(self, ctx: RequestContext, type_name: str,
                           template_type: str = "cfn") -> JsonMap:
         """Return a template for the type (properties as parameters, attributes as outputs)."""
-        from hearth.engine.registry import introspection as resource_types
         if template_type not in resource_types.TEMPLATE_TYPES:
             raise exception.BadRequest(
                 message=f"Template type is not supported: {template_type}")
@@ -145,7 +144,6 @@ class Catalog:
 
         ``files`` is the request's files map, where provider templates are.
         """
-        from hearth.engine.resources.validation import DefinitionChecker
         return DefinitionChecker(self.registry, env, files)
 
     def _parse(self, template: Any) -> Any:

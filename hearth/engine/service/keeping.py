@@ -28,7 +28,10 @@ from typing import TYPE_CHECKING, Any
 from hearth.common import exception
 from hearth.common.context import RequestContext
 from hearth.common.secret_mask import SECRET_MASK
+from hearth.engine import limits
+from hearth.engine.service import api_format
 from hearth.engine.service.reads import StackReads
+from hearth.engine.stacks import adopt
 from hearth.engine.states import ADOPT, COMPLETE, DELETE, IN_PROGRESS, RESTORE, SNAPSHOT
 
 if TYPE_CHECKING:
@@ -99,7 +102,6 @@ class StackKeeping(StackReads):
                        name: str | None = None) -> JsonMap:
         """Start the stack's SNAPSHOT; return the new snapshot (CREATE_IN_PROGRESS)."""
         from hearth.db import api_snapshots
-        from hearth.engine.service import api_format
         from hearth.engine.stacks import snapshots
         row = self._row(ctx, stack_identity, show_deleted=False)
         if row.status == IN_PROGRESS:
@@ -123,7 +125,6 @@ class StackKeeping(StackReads):
     def list_snapshots(self, ctx: RequestContext, stack_identity: str) -> list[JsonMap]:
         """Return the stack's snapshots, oldest first."""
         from hearth.db import api_snapshots
-        from hearth.engine.service import api_format
         from hearth.engine.stacks import snapshots
         row = self._row(ctx, stack_identity, show_deleted=False)
         return [api_format.format_snapshot(item, snapshots.shown_data(item))
@@ -132,7 +133,6 @@ class StackKeeping(StackReads):
     def show_snapshot(self, ctx: RequestContext, stack_identity: str,
                       snapshot_id: str) -> JsonMap:
         """Return one snapshot of the stack (EntityNotFound if it is another's)."""
-        from hearth.engine.service import api_format
         from hearth.engine.stacks import snapshots
         snapshot = self._snapshot_row(ctx, stack_identity, snapshot_id)[1]
         return api_format.format_snapshot(snapshot, snapshots.shown_data(snapshot))
@@ -154,7 +154,6 @@ class StackKeeping(StackReads):
     def stack_restore(self, ctx: RequestContext, stack_identity: str, snapshot_id: str) -> None:
         """Start RESTORE: an update to the snapshot's template and restore definitions."""
         from hearth.db import api_stacks
-        from hearth.engine import limits
         from hearth.engine.stacks import snapshots
         from hearth.engine.update import run as update
         row, snapshot = self._snapshot_row(ctx, stack_identity, snapshot_id)
@@ -216,7 +215,6 @@ class StackKeeping(StackReads):
                     disable_rollback: bool = True, timeout_mins: int | None = None,
                     tags: list[str] | None = None) -> JsonMap:
         """Create a stack from abandon data, adopting its resources; return its identity."""
-        from hearth.engine.stacks import adopt
         require_enabled("enable_stack_adopt", "Stack Adopt")
         if not isinstance(adopt_data, Mapping) or not isinstance(adopt_data.get("template"),
                                                                  Mapping):

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from hearth.common.config import CONF
 from hearth.db import api_events, api_resources, api_stacks
 from hearth.engine.service import api_format
 
@@ -29,7 +30,6 @@ RequiredBy = Callable[["models.Stack", "models.RawTemplate"], Mapping[str, list[
 
 def capped_depth(nested_depth: int | None) -> int:
     """Return the depth a nested listing goes to: at most ``max_nested_stack_depth``."""
-    from hearth.common.config import CONF
     return max(0, min(int(nested_depth or 0), int(CONF.max_nested_stack_depth)))
 
 

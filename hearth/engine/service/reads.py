@@ -15,8 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.common.context import RequestContext
+from hearth.db.timeutils import format_time
+from hearth.engine.resources.actions import mask
+from hearth.engine.resources.attributes import show_attributes
+from hearth.engine.service import api_format
 from hearth.engine.service.catalog import Catalog
+from hearth.engine.stacks import outputs
 from hearth.engine.states import INIT
+from hearth.engine.template.resource_definition import required_by
 from hearth.jobservice import JobService
 
 if TYPE_CHECKING:
@@ -74,7 +80,6 @@ class StackReads(Catalog):
                     global_tenant: bool = False) -> list[JsonMap]:
         """Return stack summaries (Heat's stack-list items)."""
         from hearth.db import api_stacks
-        from hearth.engine.service import api_format
         self._recover_once()
         project = listing_project(ctx, global_tenant)
         rows = api_stacks.stack_list(self.db, project, filters, limit, marker, sort_keys,
@@ -110,8 +115,6 @@ class StackReads(Catalog):
         Outputs are resolved on a loaded stack; without outputs to resolve
         only the stored template and its parameters are read.
         """
-        from hearth.engine.service import api_format
-        from hearth.engine.stacks import outputs
         row = self._row(ctx, stack_identity)
         description = self._description(row)
         if row.deleted_at is not None:
@@ -160,13 +163,11 @@ class StackReads(Catalog):
 
     def list_outputs(self, ctx: RequestContext, stack_identity: str) -> list[JsonMap]:
         """Return ``[{"output_key", "description"}]``."""
-        from hearth.engine.stacks import outputs
         context = self._context(self._row(ctx, stack_identity))
         return outputs.list_outputs(SimpleNamespace(template=context.template, context=context))
 
     def show_output(self, ctx: RequestContext, stack_identity: str, key: str) -> JsonMap:
         """Return ``{"output_key", "description", "output_value"[, "output_error"]}``."""
-        from hearth.engine.stacks import outputs
         stack = self._load(self._row(ctx, stack_identity))
         definitions = outputs.output_definitions(stack)
         if key not in definitions:
@@ -192,8 +193,6 @@ class StackReads(Catalog):
     def show_resource(self, ctx: RequestContext, stack_identity: str, resource_name: str,
                       with_attr: list[str] | None = None) -> JsonMap:
         """Return one resource with ``description`` and ``attributes``."""
-        from hearth.engine.service import api_format
-        from hearth.engine.template.resource_definition import required_by
         row = self._row(ctx, stack_identity)
         stack = self._load(row)
         resource_row = self._resource_row(row, resource_name)
@@ -211,8 +210,6 @@ class StackReads(Catalog):
         resource = stack.resources.get(resource_name)
         attributes = {}
         if resource is not None and resource.action != INIT:
-            from hearth.engine.resources.actions import mask
-            from hearth.engine.resources.attributes import show_attributes
             attributes = mask(show_attributes(resource, with_attr), stack.secrets())
         # Heat shows the template's description of the resource ("" without one)
         description = (getattr(resource.t, "description", "") or "") if resource else ""
@@ -269,7 +266,6 @@ class StackReads(Catalog):
                    event_id: str) -> JsonMap:
         """Return one event with ``resource_type`` and ``resource_properties``."""
         from hearth.db import api_events
-        from hearth.engine.service import api_format
         row = self._row(ctx, stack_identity)
         return api_format.format_event(api_events.event_get(self.db, row.id, event_id),
                                        with_details=True, stack_row=row)
@@ -278,7 +274,6 @@ class StackReads(Catalog):
         """Return the engines (Heat's services list), each ``up`` or ``down``."""
         from hearth.common.config import CONF
         from hearth.db import api_engines
-        from hearth.db.timeutils import format_time
         return [{"id": engine.engine_id, "engine_id": engine.engine_id, "host": engine.host,
                  "hostname": engine.hostname, "binary": engine.binary, "topic": engine.topic,
                  "report_interval": engine.report_interval,
@@ -359,7 +354,6 @@ class StackReads(Catalog):
 
         Kept per raw template (a stored template never changes; updates store new ones).
         """
-        from hearth.engine.template.resource_definition import required_by
         cached = self._required.get(row.raw_template_id)
         if cached is None:
             context = self._context(row, raw)

@@ -24,12 +24,15 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from hearth import bus
 from hearth.common import exception
 from hearth.common.config import CONF
 from hearth.db import api_batch, api_engines, api_locks, api_stacks
+from hearth.db.models import Stack as StackRow
 from hearth.db.session import Database
 from hearth.engine import scheduler
 from hearth.engine.service import recovery
+from hearth.engine.stacks import engine_down
 from hearth.engine.states import FAILED, IN_PROGRESS
 
 LOG = logging.getLogger(__name__)
@@ -89,7 +92,6 @@ class EngineRuntime:
         engine runs on without it, and says so.
         """
         try:
-            from hearth import bus
             publisher = bus.serve_zmq()
         except Exception as error:  # noqa: BLE001 - publishing must never stop the engine
             LOG.warning("engine %s: the event bus is not published (stackctl event-listen "
@@ -179,8 +181,6 @@ class EngineRuntime:
         this engine cannot build (a type it does not know) is failed with
         the reason.
         """
-        from hearth.db.models import Stack as StackRow
-        from hearth.engine.stacks import engine_down
         from hearth.engine.update import takeover
         if stack_id in self.running or api_locks.lock_take(
                 self.db, stack_id, self.engine_id, timeout) is not None:

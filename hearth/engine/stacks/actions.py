@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from hearth.common import exception
 from hearth.db import api_resources, api_stacks
 from hearth.engine.resources import actions as resource_actions
+from hearth.engine.resources import continuation
 from hearth.engine.scheduler import Direction, GraphWalker, Task, WalkResult
 from hearth.engine.states import (
     CHECK,
@@ -96,7 +97,6 @@ def plan_task(stack: Stack, plan: ActionPlan) -> Callable[[Resource], Task]:
     since, stack.continuing_since = stack.continuing_since, None
     if since is None:
         return plan.task
-    from hearth.engine.resources import continuation
     return lambda resource: continuation.continued(
         resource, plan.resource_action, lambda: plan.task(resource), since)
 

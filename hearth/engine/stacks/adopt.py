@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from hearth.engine.resources import actions as resource_actions
 from hearth.engine.states import ADOPT, ROLLBACK
 
 if TYPE_CHECKING:
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
 
 def run_adopt(stack: Stack, entries: Mapping[str, Any]) -> bool:
     """Run the stack's ADOPT with ``entries`` (name -> entry); return whether it completed."""
-    from hearth.engine.resources import actions as resource_actions
     from hearth.engine.resources import keeping
     from hearth.engine.scheduler import Direction
     from hearth.engine.stacks import actions as stack_actions

@@ -22,6 +22,7 @@ from typing import Any
 
 import networkx as nx
 
+from hearth.engine.resources.validation import definition_checker
 from hearth.engine.states import state_name
 from hearth.engine.template import function
 from hearth.engine.template.resource_definition import REFERENCE_FIELDS
@@ -141,7 +142,6 @@ def template_view(data: Mapping[str, Any], name: str, params: Mapping[str, Any] 
     properties (None: not checked).  Nothing exists yet, so nodes carry no
     state.  Raises the located validation error of the first problem.
     """
-    from hearth.engine.resources.validation import definition_checker
     from hearth.engine.template.environment import Environment, parameter_types
     from hearth.engine.template.template import Template
 

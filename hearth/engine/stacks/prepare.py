@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hearth.engine.template.environment import Environment, parameter_types
+from hearth.engine.template.pseudo_parameters import stack_arn
 from hearth.engine.template.template import ResourceValidator, Template
 
 if TYPE_CHECKING:
@@ -54,7 +55,6 @@ class StackIdentity:
 
     def arn(self) -> str:
         """Return Heat's ARN of the stack: ``arn:openstack:heat::<project>:stacks/<name>/<id>``."""
-        from hearth.engine.template.pseudo_parameters import stack_arn
         return stack_arn(self.project_id, self.name, self.id)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from hearth.common import document_bounds, exception
 from hearth.common.located import line_of, plain
 from hearth.common.template_names import is_template
+from hearth.engine.template import parser
 from hearth.engine.template.environment_structure import check_environment
 
 SECTIONS = (PARAMETERS, PARAMETER_DEFAULTS, RESOURCE_REGISTRY, ENCRYPTED_PARAM_NAMES,
@@ -389,8 +390,6 @@ class Environment:
         ``param_types`` (:func:`parameter_types` of the template) decides how
         the ``merge`` and ``deep_merge`` strategies combine values.
         """
-        from hearth.engine.template import parser
-
         env = cls(param_types)
         for filename, document in documents:
             data = document if isinstance(document, Mapping) else parser.parse(

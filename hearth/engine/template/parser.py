@@ -21,6 +21,7 @@ import yaml
 from hearth.common import document_bounds, exception
 from hearth.common.located import LocatedDict, LocatedList
 from hearth.common.text import NotUtf8, decode_utf8
+from hearth.engine.limits import check_template_size, template_size_limit
 
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 _BaseLoader = document_bounds.BoundedSafeLoader
@@ -101,7 +102,6 @@ def decode(text: str | bytes, filename: str | None = None) -> str:
 
 
 def _check_size(text: str | bytes, filename: str | None) -> None:
-    from hearth.engine.limits import check_template_size
     check_template_size(text, filename)
 
 
@@ -161,7 +161,6 @@ def _tab_column(text: str, mark: Any) -> int | None:
 
 
 def _load_yaml(text: str, filename: str | None) -> Any:
-    from hearth.engine.limits import template_size_limit
     try:
         return document_bounds.load_yaml(text, template_size_limit(), LocatedLoader)
     except document_bounds.ExpansionTooLarge as exc:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from hearth.common import exception
 from hearth.engine.resources.continuation import failed_in_this_action
 from hearth.engine.scheduler import WalkResult
+from hearth.engine.stacks import actions as stack_actions
 from hearth.engine.stacks import leftovers
 from hearth.engine.stacks.stack import exists
 from hearth.engine.states import CREATE, DELETE, FAILED, IN_PROGRESS, ROLLBACK, UPDATE
@@ -88,7 +89,6 @@ def continue_update(stack: Stack, since: datetime | None) -> bool:
 def _failed(stack: Stack, failure: Any, previous: int, current: dict[str, Any],
             doomed: dict[str, list[Any]]) -> bool:
     """End the update as the dead engine would have: FAILED, then its rollback if wanted."""
-    from hearth.engine.stacks import actions as stack_actions
     result = WalkResult(errors={failure.name: exception.ResourceFailedBefore(
         reason=failure.status_reason)})
     stack.state_set(UPDATE, FAILED, stack_actions.failure_reason(UPDATE, result))

@@ -34,9 +34,11 @@ from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.db import api_resources, api_stacks
+from hearth.engine.resources.actions import check_restricted, prepare_for_replace
 from hearth.engine.scheduler import Direction, Task, WalkResult
 from hearth.engine.stacks import actions as stack_actions
 from hearth.engine.stacks import leftovers
+from hearth.engine.stacks.loader import load_stack
 from hearth.engine.stacks.stack import exists
 from hearth.engine.states import COMPLETE, DELETE, FAILED, IN_PROGRESS, INIT, ROLLBACK, SUSPEND
 from hearth.engine.states import CREATE as CREATE_ACTION
@@ -128,7 +130,6 @@ class StackUpdate:
             except exception.UpdateReplace:
                 pass
         if exists(resource):
-            from hearth.engine.resources.actions import check_restricted, prepare_for_replace
             check_restricted(resource, "replace")  # a type change replaces too (as Heat)
             yield from prepare_for_replace(resource, after)
             resource = self._replacement(name, resource, after)
@@ -255,7 +256,6 @@ def keep_leftovers(stack: Stack, updater: StackUpdate, old_template_id: int,
 
 def load_target(stack: Stack, raw_template_id: int) -> Stack:
     """Return a Stack of ``stack``'s record with template ``raw_template_id``."""
-    from hearth.engine.stacks.loader import load_stack
     return load_stack(stack.db, stack.row, stack.registry, raw_template_id=raw_template_id,
                       clock=stack.clock, sleep=stack.sleep, jobs=stack.job_service)
 
