@@ -86,9 +86,10 @@ def master(tmp_path_factory, sqlite_template):
         root = base / "pending1" / "root"
         root.mkdir(parents=True)
         (root / "grains.json").write_text(json.dumps({"role": IMAGE}))
-        agents = start_agents(master, base, ["pending1"])
+        agents = start_agents(master, base, ["pending1", "pending2"])
         deadline = time.monotonic() + 30
-        while "pending1" not in master.stackctl("key-list", "--format", "value").stdout:
+        while not {"pending1", "pending2"} <= set(
+                master.stackctl("key-list", "--format", "value").stdout.split()):
             assert time.monotonic() < deadline, master.log_text()
             time.sleep(0.2)
         yield master
@@ -319,6 +320,14 @@ def test_accept_a_pending_key_and_ping_it_from_the_jobs_page(
     page.click("header >> text=Keys")
     page.click('#keys-pending tr[data-key="pending1"] button[data-verb=accept]')
     page.wait_for_selector('#keys-accepted tr[data-key="pending1"]')
+    # another key rejected, then deleted (its agent, still running, may ask again as a
+    # pending key, as a Salt minion does after salt-key -d)
+    page.click('#keys-pending tr[data-key="pending2"] button[data-verb=reject]')
+    page.wait_for_selector('#keys-rejected tr[data-key="pending2"]')
+    assert "pending2 rejected" in master.stackctl("key-list", "--format", "value").stdout
+    page.click('#keys-rejected tr[data-key="pending2"] button[data-verb=delete]')
+    page.wait_for_selector('#keys-rejected td.empty')
+    assert "pending2 rejected" not in master.stackctl("key-list", "--format", "value").stdout
     page.screenshot(path=str(screenshots / "keys.png"), full_page=True)
     page.click("header >> text=Jobs")
     page.fill("#target", "pending1")
