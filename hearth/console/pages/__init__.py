@@ -33,7 +33,7 @@ PAGES: tuple[Page, ...] = (
     Page("/agents", get=agents.index),
     Page("/agents/{agent_id}", get=agents.show),
     Page("/keys", get=agents.keys),
-    Page("/keys/{verb}", post=agents.key_action),
+    Page("/keys/{verb}", get=agents.confirm_key, post=agents.key_action),
     Page("/clouds", get=clouds.index),
     Page("/jobs", get=jobs.index, post=jobs.run),
     Page("/jobs/{jid}", get=jobs.show),

@@ -52,6 +52,22 @@ def keys(view: View) -> str:
     return view.page("keys.html", keys=listing, categories=KEY_CATEGORIES, verbs=KEY_VERBS)
 
 
+def confirm_key(view: View) -> str:
+    """GET /keys/{verb}?agent_id=ID: ask before acting, as ``stackctl key-VERB`` asks."""
+    admin = view.console.connector.keys
+    verb = view.params["verb"]
+    if admin is None:
+        return keys(view)  # says whose keys they are
+    if verb not in KEY_VERBS:
+        raise exception.NotFound(message=f"No key action {verb!r}: one of "
+                                         f"{', '.join(KEY_VERBS)}.")
+    agent_id = (view.req.get_param("agent_id") or "").strip()
+    if not agent_id:
+        raise exception.BadRequest(message="Name the agent whose key to act on.")
+    return view.page("key_confirm.html", verb=verb, title=KEY_VERBS[verb], agent_id=agent_id,
+                     question=f"{verb.capitalize()} the key of {agent_id}?")
+
+
 def key_action(view: View) -> Any:
     """POST /keys/{verb}: accept, reject or delete one agent's key."""
     admin = view.console.connector.keys

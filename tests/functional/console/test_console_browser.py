@@ -318,14 +318,19 @@ def test_accept_a_pending_key_and_ping_it_from_the_jobs_page(
     page.goto(local_console)
     page.wait_for_url(re.compile(r".*/console/stacks$"))
     page.click("header >> text=Keys")
-    page.click('#keys-pending tr[data-key="pending1"] button[data-verb=accept]')
+    page.click('#keys-pending tr[data-key="pending1"] [data-verb=accept]')
+    assert page.inner_text("#question") == "Accept the key of pending1?"
+    page.click("#confirm")
     page.wait_for_selector('#keys-accepted tr[data-key="pending1"]')
     # another key rejected, then deleted (its agent, still running, may ask again as a
     # pending key, as a Salt minion does after salt-key -d)
-    page.click('#keys-pending tr[data-key="pending2"] button[data-verb=reject]')
+    page.click('#keys-pending tr[data-key="pending2"] [data-verb=reject]')
+    page.click("#confirm")
     page.wait_for_selector('#keys-rejected tr[data-key="pending2"]')
     assert "pending2 rejected" in master.stackctl("key-list", "--format", "value").stdout
-    page.click('#keys-rejected tr[data-key="pending2"] button[data-verb=delete]')
+    page.click('#keys-rejected tr[data-key="pending2"] [data-verb=delete]')
+    assert page.inner_text("#question") == "Delete the key of pending2?"
+    page.click("#confirm")
     page.wait_for_selector('#keys-rejected td.empty')
     assert "pending2 rejected" not in master.stackctl("key-list", "--format", "value").stdout
     page.screenshot(path=str(screenshots / "keys.png"), full_page=True)
