@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from hearth import __version__
 from hearth.api import links
 from hearth.api.operation import ApiRequest, Exchange, Reply, WireRequest
 from hearth.utils import graphviz
@@ -306,7 +307,6 @@ class BuildInfo(Plain):
 
     def reply(self, request: ApiRequest, result: Any, arguments: Mapping[str, Any]) -> Any:
         """Return Hearth's version as both revisions."""
-        from hearth import __version__
         return {"api": {"revision": __version__}, "engine": {"revision": __version__}}
 
 

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from hearth.api import params
 from hearth.common import exception
+from hearth.engine.limits import check_stack_quota as check
+from hearth.jobservice import JobRequest
 
 if TYPE_CHECKING:
     from hearth.api.operation import ApiRequest
@@ -119,7 +121,6 @@ def refuse_adopt(request: ApiRequest) -> None:
 
 def check_stack_quota(request: ApiRequest) -> None:
     """Refuse a create when the project owns ``max_stacks_per_tenant`` stacks already."""
-    from hearth.engine.limits import check_stack_quota as check
     check(request.service.count_stacks(request.ctx))
 
 
@@ -156,7 +157,6 @@ def mark_unhealthy(body: Mapping[str, Any]) -> bool | None:
 
 def job_request(body: Any) -> JobRequest:
     """Return the JobRequest of a ``POST /jobs`` body (checked by its schema)."""
-    from hearth.jobservice import JobRequest
     if not isinstance(body, dict):
         raise exception.BadRequest(
             message=f"The request body must be a JSON object, not {type(body).__name__}.")

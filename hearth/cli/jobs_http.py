@@ -12,6 +12,8 @@ import argparse
 import os
 from typing import Any
 
+from hearth.cli.backend_http import ApiError, HttpBackend
+
 
 def run_over_http(args: argparse.Namespace, url: str, positional: list[Any],
                   keywords: dict[str, Any]) -> Any:
@@ -22,7 +24,6 @@ def run_over_http(args: argparse.Namespace, url: str, positional: list[Any],
     """
     import sys
 
-    from hearth.cli.backend_http import ApiError, HttpBackend
     from hearth.cli.commands.remote import EXIT_NO_MATCH
     from hearth.master.client import JobStatus
 

@@ -274,7 +274,6 @@ class LocalEngine:
 
 def evict_idle_engines(address: Address) -> None:
     """Retire the least recently used idle engines beyond the per-user maximum."""
-    from hearth.cli.local_http import NOT_SERVED, UnixSession
     limit = int(os.environ.get(MAX_ENGINES_ENV) or DEFAULT_MAX_ENGINES)
     others = [info for info in engines(address.directory) if info.get("socket") != address.socket]
 

@@ -35,7 +35,7 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from hearth.clouds import agent_files, agent_master, config, ssh
+from hearth.clouds import agent_files, agent_master, config, ssh, user_data, utils
 from hearth.clouds.deploy_settings import DeploySettings, node_address
 from hearth.common import exception
 
@@ -68,7 +68,6 @@ def prepare_user_data(vm_: Mapping[str, Any],
     """
     if not deploy_wanted(vm_) or vm_.get("deploy_hook"):
         return vm_
-    from hearth.clouds import user_data
 
     with stage(str(vm_["name"]), "settings"):
         settings = DeploySettings.from_vm(vm_, opts, host="")
@@ -122,8 +121,6 @@ def bootstrap(vm_: Mapping[str, Any], opts: Mapping[str, Any] | None = None,
     Return what the node's details gain: ``deployed``, ``agent_id`` and
     ``deploy_kwargs`` (``{'deployed': False}`` when deploy is off).
     """
-    from hearth.clouds import utils
-
     if not deploy_wanted(vm_):
         return {"deployed": False}
     name = str(vm_["name"])
@@ -147,7 +144,6 @@ def bootstrap(vm_: Mapping[str, Any], opts: Mapping[str, Any] | None = None,
 
 def _run_hook(vm_: Mapping[str, Any], opts: Mapping[str, Any] | None,
               node: Mapping[str, Any] | None) -> dict[str, Any]:
-    from hearth.clouds import utils
 
     function = load_hook(vm_["deploy_hook"])
     host = node_address(vm_, node, opts)

@@ -23,6 +23,7 @@ from typing import Any
 
 import falcon
 
+from hearth.api import faults
 from hearth.common import exception
 from hearth.console import guard
 from hearth.console.calls import ConsoleCalls
@@ -194,7 +195,6 @@ class PageResource:
 
 def error_status(error: exception.HearthException) -> int:
     """Return the HTTP status the API gives ``error`` (its faults table)."""
-    from hearth.api import faults
     return faults.fault_for(error)[0]
 
 

@@ -36,12 +36,17 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from hearth.agent.batch import batch_rounds, batch_size
+from hearth.agent.targeting import AgentFacts
 from hearth.common import exception
 from hearth.jobservice import agents as agent_facts
 from hearth.jobservice.caller_jobs import CallerJobs
 from hearth.jobservice.callers import ApiProject, Caller, LocalUser
+from hearth.jobservice.engine_host import process_runner, record_job
+from hearth.jobservice.publisher_acl import read_acl_file
 from hearth.jobservice.request import JobRequest
 from hearth.jobservice.settings import JobSettings, default_client, master_configured
+from hearth.master.jobs import snapshot_from_cache
 
 if TYPE_CHECKING:
     from hearth.jobs import JobReturn, JobRunner
@@ -125,7 +130,6 @@ class JobService:
 
     def run(self, caller: Caller, request: JobRequest) -> JobStatus:
         """Publish and wait for the returns: ``timeout`` per batch round, plus one."""
-        from hearth.agent.batch import batch_rounds
         from hearth.master.client import JobStatus
 
         with self._client() as client:
@@ -170,7 +174,6 @@ class JobService:
             return self.job_status(caller, jid).to_dict()
         from hearth.db import job_cache
         from hearth.db.session import get_database
-        from hearth.master.jobs import snapshot_from_cache
 
         job = job_cache.job_get(get_database(), jid)
         if job.get("targeted") is not None:
@@ -224,8 +227,6 @@ class JobService:
 
     def record_local_job(self, caller: Caller, job: JobReturn) -> None:
         """Record a finished local job in this host's job cache, as the caller's."""
-        from hearth.jobservice.engine_host import record_job
-
         (self._record_job or record_job)(job, caller.recorded_as)
 
     # --- pillar -------------------------------------------------------------------
@@ -266,8 +267,6 @@ class JobService:
         """
         if not self.settings.acl_file:
             return
-        from hearth.agent.targeting import AgentFacts
-        from hearth.jobservice.publisher_acl import read_acl_file
 
         facts = [AgentFacts(agent_id, {**grains, "id": agent_id})]
         read_acl_file(self.settings.acl_file).check_pillar_read(
@@ -370,8 +369,6 @@ class JobService:
     def _publish(self, client: Any, caller: Caller, request: JobRequest,
                  watch: bool) -> PublishResult:
         """Resolve, authorize and publish ``request`` on ``client`` (the one path)."""
-        from hearth.agent.batch import batch_size
-
         if request.batch is not None:
             batch_size(request.batch, 1)  # a bad size is refused before anything is sent
         acl = None
@@ -402,8 +399,6 @@ class JobService:
 
     def _targetable_agents(self, caller: ApiProject) -> list[dict[str, Any]]:
         """Return the master's listing of the agents ``caller``'s publisher_acl lets it target."""
-        from hearth.jobservice.publisher_acl import read_acl_file
-
         path = self.settings.acl_file
         acl = read_acl_file(path) if path else None
         rules = acl.rules_for(caller.project_id) if acl is not None else []
@@ -426,8 +421,6 @@ class JobService:
     def _acl(self, caller: ApiProject, action: str, function: str,
              where: str) -> PublisherAcl:
         """Return the configured publisher_acl; refuse everything when there is none."""
-        from hearth.jobservice.publisher_acl import read_acl_file
-
         path = self.settings.acl_file
         if not path:
             raise exception.JobRefused(
@@ -456,7 +449,6 @@ class JobService:
     def _runner(self) -> JobRunner:
         if self._runner_factory is not None:
             return self._runner_factory()
-        from hearth.jobservice.engine_host import process_runner
 
         return process_runner()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from hearth.jobs import CallContext
 from hearth.loader.exports import LoadedFunction
 from hearth.loader.family import CLOUD, EXECUTION, PILLAR, ModuleFamily
 from hearth.loader.lazy import Loader
@@ -46,8 +47,6 @@ def execution_loader(opts: Mapping[str, Any], grains: Mapping[str, Any] | None =
     ``__context__`` keeps each thread's ``retcode`` apart, so jobs may run
     on several threads at once.
     """
-    from hearth.jobs import CallContext
-
     if grains is None:
         from hearth.grains import LazyGrains
 

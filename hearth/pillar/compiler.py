@@ -22,8 +22,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from hearth.common import exception
+from hearth.loader import PILLAR, Loader, execution_loader
 from hearth.pillar import external, files, sls, top
-from hearth.pillar.settings import PillarSettings
+from hearth.pillar.settings import PillarSettings, master_opts
 
 LOG = logging.getLogger(__name__)
 
@@ -32,7 +33,6 @@ ERRORS_KEY = "_errors"
 
 @functools.lru_cache(maxsize=8)
 def _functions(module_dirs: tuple[str, ...]) -> Any:
-    from hearth.loader import execution_loader
 
     return execution_loader({"module_dirs": list(module_dirs)})
 
@@ -84,8 +84,6 @@ class PillarCompiler:
 
     def ext_loader(self) -> Any:
         """Return a loader of ext_pillar modules packed with this agent's grains."""
-        from hearth.loader import PILLAR, Loader
-
         return Loader(PILLAR, self.opts, pack={"__grains__": self.grains,
                                                "__pillar__": self._live_pillar,
                                                "__salt__": self.functions})
@@ -153,7 +151,6 @@ def _complete(opts: Mapping[str, Any]) -> dict[str, Any]:
     """Return ``opts`` with the configured pillar options under it when it has none."""
     if "pillar_roots" in opts:
         return dict(opts)
-    from hearth.pillar.settings import master_opts
 
     return {**master_opts(), **opts}
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hearth.agent import targeting
 from hearth.common import exception
 from hearth.pillar import files
 from hearth.pillar.render import render_file
@@ -129,8 +130,6 @@ def _parse_nodegroups(value: Any) -> dict[str, Any]:
 def target_matches(entry: TopEntry, agent_id: str, grains: Mapping[str, Any],
                    pillar: Mapping[str, Any], nodegroups: Any = None) -> bool:
     """Return whether ``entry``'s target selects the agent (the agents' targeting rules)."""
-    from hearth.agent import targeting
-
     facts = targeting.AgentFacts(agent_id, grains, pillar)
     return bool(targeting.matches(entry.target, entry.match, facts,
                                   _parse_nodegroups(nodegroups)))

@@ -84,8 +84,6 @@ def _grains(items: list[str]) -> dict:
 
 def do_agent_grains(args: argparse.Namespace) -> int:
     """Show, or record, the grains the master holds true about an agent."""
-    from hearth.cli import command, output
-
     service = local_jobs(args)
     changes = {**_grains(args.grains), **{key: None for key in args.unset or []}}
     if changes:

@@ -15,6 +15,13 @@ import json
 import sys
 from typing import Any
 
+from hearth.cli import command
+from hearth.cli.command import CommandError
+from hearth.cli.commands.remote import local_jobs
+from hearth.cli.nested import OUTPUTTERS
+from hearth.common import exception
+from hearth.jobservice.agents import AgentRecord
+
 #: Said on stderr when pillar-show masked a value.
 MASKED_HINT = ("Values are masked (**********, as Salt masks pillar output); add --unmask to "
                "show them, or set [pillar] mask_output = false.")
@@ -27,8 +34,6 @@ def _grains(args: argparse.Namespace) -> dict[str, Any]:
     agent's grains always carry its id, as Salt's), so pillar files reading
     ``grains['id']`` render as they would for that agent.
     """
-    from hearth.cli.command import CommandError
-
     text = args.grains
     if args.grains_file:
         from hearth.cli.command import read_text_file
@@ -54,7 +59,6 @@ def _grains(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _override(args: argparse.Namespace) -> dict[str, Any] | None:
-    from hearth.cli.command import CommandError
 
     if not args.pillar:
         return None
@@ -73,10 +77,6 @@ def _override(args: argparse.Namespace) -> dict[str, Any] | None:
 
 def _through_master(args: argparse.Namespace, ask: Any) -> Any:
     """Return ``ask(service)`` of this user's JobService, or say how to do without a master."""
-    from hearth.cli.command import CommandError
-    from hearth.cli.commands.remote import local_jobs
-    from hearth.common import exception
-
     try:
         return ask(local_jobs(args))
     except exception.KeyFileError as error:
@@ -86,8 +86,6 @@ def _through_master(args: argparse.Namespace, ask: Any) -> Any:
 
 def _remote_grains(args: argparse.Namespace) -> dict[str, Any]:
     """Return the grains the master compiles the agent's pillar with (what it holds true)."""
-    from hearth.cli.command import CommandError
-    from hearth.jobservice.agents import AgentRecord
 
     def grains(service: Any) -> dict[str, Any]:
         agents = {agent["id"]: agent for agent in service.list_agents(service.host_owner)}
@@ -101,8 +99,6 @@ def _remote_grains(args: argparse.Namespace) -> dict[str, Any]:
 
 def _check_local_options(args: argparse.Namespace) -> None:
     """Refuse the options of local compiles without ``--local`` (never ignore them)."""
-    from hearth.cli.command import CommandError
-
     given = [flag for flag, value in (("--grains", args.grains),
                                       ("--grains-file", args.grains_file),
                                       ("--pillarenv", args.pillarenv),
@@ -130,7 +126,6 @@ def compiled_pillar(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _print(agent: str, value: Any, fmt: str) -> None:
-    from hearth.cli.nested import OUTPUTTERS
 
     print(OUTPUTTERS[fmt](agent, value))
 
@@ -196,8 +191,6 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``stackctl pillar-show`` and ``pillar-top``."""
-    from hearth.cli import command
-
     parser = command.add_command(
         subparsers, "pillar-show", do_pillar_show,
         "Show an agent's compiled pillar (salt AGENT pillar.items).",

@@ -11,6 +11,12 @@ import json
 import sys
 from typing import Any
 
+from hearth.cli import command, output
+from hearth.cli.backend import backend_url
+from hearth.cli.commands.exec_modules import split_arguments, trailing_options
+from hearth.common import exception
+from hearth.jobservice import JobRequest, JobService
+
 #: Exit code when nothing matched the target (Salt's ``salt`` exits 2 too).
 EXIT_NO_MATCH = 2
 #: Target type flags, as the ``salt`` command spells them.
@@ -62,7 +68,6 @@ def _exit_code(status: Any, passthrough: bool) -> int:
 
 def local_jobs(args: argparse.Namespace) -> Any:
     """Return the JobService of this user's master (``--config-file``): every right."""
-    from hearth.jobservice import JobService
     from hearth.master.client import clients_from_args
 
     return JobService.for_local_user(client_factory=clients_from_args(args.config_file))
@@ -71,9 +76,6 @@ def local_jobs(args: argparse.Namespace) -> Any:
 def _run_on_master(args: argparse.Namespace, positional: list[Any],
                    keywords: dict[str, Any]) -> Any:
     """Run the job through the local master as its user; return its status, or an exit code."""
-    from hearth.common import exception
-    from hearth.jobservice import JobRequest
-
     service = local_jobs(args)
     request = JobRequest(args.function, positional, keywords, args.target, args.target_type,
                          args.timeout, args.batch)
@@ -95,9 +97,6 @@ def do_run(args: argparse.Namespace) -> int:
     which applies the project's publisher_acl; otherwise straight to the
     local master with its client key.
     """
-    from hearth.cli.backend import backend_url
-    from hearth.cli.commands.exec_modules import split_arguments, trailing_options
-
     args = trailing_options(args, add_run_options, "stackctl run")
     positional, keywords = split_arguments(args.arguments)
     url = backend_url(args)
@@ -126,7 +125,6 @@ def do_agent_list(args: argparse.Namespace) -> int:
     With ``--url``, hearth-api's ``GET /agents``: the agents the token's
     project may target; otherwise every agent of the local master.
     """
-    from hearth.cli import output
     from hearth.cli.backend import backend_url, get_backend
 
     if backend_url(args):
@@ -147,7 +145,6 @@ def do_agent_list(args: argparse.Namespace) -> int:
 
 def do_master_stats(args: argparse.Namespace) -> int:
     """Print the master's counters: uptime, agents, jobs, messages received and dropped."""
-    from hearth.cli import output
     from hearth.master.client import client_from_args
 
     with client_from_args(args.config_file) as client:
@@ -172,8 +169,6 @@ def _flattened(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``stackctl run``, ``stackctl agent-list`` and ``stackctl master-stats``."""
-    from hearth.cli import command
-
     command.add_command(subparsers, "agent-list", do_agent_list,
                         "List the accepted agents, connected or not (like manage.status); "
                         "with --url, those the project may target.",

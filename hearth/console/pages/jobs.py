@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from hearth.cli.commands.exec_modules import KEYWORD, parse_value
 from hearth.common import exception
 from hearth.console import sse
 from hearth.console.app import PREFIX, Redirect, Stream, View
@@ -29,7 +30,6 @@ FOLLOW_LIMIT = 300.0
 
 def _arguments(view: View) -> tuple[list[Any], dict[str, Any]]:
     """Return the positional and keyword arguments, one a line, read as ``stackctl run`` does."""
-    from hearth.cli.commands.exec_modules import KEYWORD, parse_value
     positional: list[Any] = []
     keywords: dict[str, Any] = {}
     for line in view.field("arguments").splitlines():

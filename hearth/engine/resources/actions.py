@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from hearth.common import exception
 from hearth.common.secret_mask import SECRET_MASK
 from hearth.engine import states
+from hearth.engine.template import function
 
 if TYPE_CHECKING:  # the scheduler (eventlet) is imported where an engine runs
     from hearth.engine.scheduler import Task
@@ -246,7 +247,6 @@ def continued_start(resource: Any, action: str) -> tuple[Callable[..., Any] | No
 
 def resolved_field(definition: Any, key: str) -> Any:
     """Return a resource definition's field (``deletion_policy``...) resolved."""
-    from hearth.engine.template import function
     return function.resolve(getattr(definition, key, None))
 
 
@@ -480,7 +480,6 @@ def event_properties(resource: Any, secrets: Iterable[str]) -> dict[str, Any]:
     Besides ``secrets``, the values only events hide (:func:`event_secrets`)
     are masked.
     """
-    from hearth.engine.template import function
     secrets = [*secrets, *event_secrets(resource)]
     try:
         values = function.resolve(dict(getattr(resource.t, "properties", None) or {}))

@@ -35,8 +35,11 @@ from hearth.common import exception
 from hearth.common.context import RequestContext
 from hearth.db import timeutils
 from hearth.engine import limits
+from hearth.engine.resources import actions as resource_actions
 from hearth.engine.service.keeping import StackKeeping
 from hearth.engine.service.reads import DESCRIPTION_CACHE_SIZE, StackReads, listing_project
+from hearth.engine.stacks import outputs as stack_outputs
+from hearth.engine.stacks.names import check_stack_name
 from hearth.engine.states import (
     CHECK,
     COMPLETE,
@@ -157,7 +160,6 @@ class EngineService(StackKeeping, StackReads):
         """Validate and store a new stack (create, adopt); return it, not started."""
         from hearth.db import api_stacks
         from hearth.db.models import new_uuid
-        from hearth.engine.stacks.names import check_stack_name
         from hearth.engine.stacks.prepare import StackIdentity
         check_stack_name(stack_name)
         limits.check_template_size(template)
@@ -184,8 +186,6 @@ class EngineService(StackKeeping, StackReads):
         from types import SimpleNamespace
 
         from hearth.engine.service import api_format, preview
-        from hearth.engine.stacks import outputs as stack_outputs
-        from hearth.engine.stacks.names import check_stack_name
         from hearth.engine.stacks.prepare import StackIdentity
         check_stack_name(stack_name)
         identity = StackIdentity(stack_name, "None", ctx.project_id)
@@ -365,7 +365,6 @@ class EngineService(StackKeeping, StackReads):
         this engine): a nested stack it acts on (a scaling group's resize) is
         then under a live engine's lock, never taken for a dead engine's.
         """
-        from hearth.engine.resources import actions as resource_actions
         row = self._row(ctx, stack_identity, show_deleted=False)
         stack = self._load(row)
         if resource_name not in stack.resources:
@@ -382,7 +381,6 @@ class EngineService(StackKeeping, StackReads):
         ``resource_name`` may also be the physical resource id.  A resource
         in progress raises ActionInProgress; a deleted one is left alone.
         """
-        from hearth.engine.resources import actions as resource_actions
         if not isinstance(mark_unhealthy, bool):
             raise exception.BadRequest(
                 message=f"mark_unhealthy must be a boolean, not {mark_unhealthy!r}.")
