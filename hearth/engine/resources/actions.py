@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
-from hearth.common.secret_mask import SECRET_MASK
 from hearth.engine import states
+from hearth.engine.resources import stored_properties
 from hearth.engine.template import function
 
 if TYPE_CHECKING:  # the scheduler (eventlet) is imported where an engine runs
@@ -379,7 +379,6 @@ def _taking(resource: Any, after: Any, after_props: Any, steps: Iterable[Any]) -
 
 def keep_properties(resource: Any) -> None:
     """Keep the resource's resolved properties (:func:`stored_properties.keep`)."""
-    from hearth.engine.resources import stored_properties
     stored_properties.keep(resource)
 
 
@@ -446,46 +445,6 @@ def signal(resource: Any, details: Any) -> None:
     """Deliver a signal (:func:`hearth.engine.resources.signals.deliver`)."""
     from hearth.engine.resources import signals
     signals.deliver(resource, details)
-
-
-# --- event data ------------------------------------------------------------
-
-def mask(value: Any, secrets: Iterable[str]) -> Any:
-    """Return ``value`` with every secret string (or a string holding one) as ``******``."""
-    secrets = [s for s in secrets if s]
-    if not secrets:
-        return value
-    if isinstance(value, str):
-        return SECRET_MASK if any(secret in value for secret in secrets) else value
-    if isinstance(value, dict):
-        return {key: mask(item, secrets) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [mask(item, secrets) for item in value]
-    return value
-
-
-def event_secrets(resource: Any) -> list[str]:
-    """Return the values only events hide (signal tokens: ``event_secret_values()``).
-
-    Those of the secret keepers of the resource's stack.
-    """
-    keepers = getattr(resource.stack, "secret_keepers", ())
-    return [value for keeper in keepers
-            for value in getattr(keeper, "event_secret_values", list)()]
-
-
-def event_properties(resource: Any, secrets: Iterable[str]) -> dict[str, Any]:
-    """Return the resource's definition's properties, resolved now, secrets masked.
-
-    Besides ``secrets``, the values only events hide (:func:`event_secrets`)
-    are masked.
-    """
-    secrets = [*secrets, *event_secrets(resource)]
-    try:
-        values = function.resolve(dict(getattr(resource.t, "properties", None) or {}))
-    except Exception:  # noqa: BLE001 - an unresolvable property must not stop the event
-        values = {}
-    return mask(values, secrets)
 
 
 #: action -> the task function that runs it (``Resource.create()`` etc. come here).

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from hearth.common.secret_mask import SECRET_MASK
-from hearth.engine.resources.actions import event_properties, event_secrets, mask
+from hearth.engine.resources.shown import event_properties, event_secrets, mask
 from hearth.engine.template import function
 
 LOG = logging.getLogger(__name__)
@@ -119,7 +119,7 @@ def event_view(resource: Any, secrets: Iterable[str]) -> dict[str, Any]:
     The stored values (as Heat's events); a resource that has none yet (its
     first action has not started, or an engine before this one made it)
     shows its definition's, resolved now
-    (:func:`hearth.engine.resources.actions.event_properties`).
+    (:func:`hearth.engine.resources.shown.event_properties`).
     """
     stored = getattr(resource, "stored_properties", None)
     if stored is None:

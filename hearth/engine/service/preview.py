@@ -16,7 +16,7 @@ from typing import Any
 from hearth.engine.attributes import SHOW_ATTR
 from hearth.engine.nested import children
 from hearth.engine.nested.stack_resource import StackResource
-from hearth.engine.resources import actions as resource_actions
+from hearth.engine.resources import shown
 from hearth.engine.resources.attributes import show_attributes
 from hearth.engine.service import api_format
 from hearth.engine.stacks.prepare import StackIdentity
@@ -68,10 +68,10 @@ def resource_summary(resource: Any, stack_row: Any, required_by: list[str],
         attributes = {name: None for name in resource.attributes.schema if name != SHOW_ATTR}
     else:
         attributes = show_attributes(resource)
-    properties = (resource_actions.mask(_schema_properties(resource), secrets)
+    properties = (shown.mask(_schema_properties(resource), secrets)
                   if with_properties else None)
     return api_format.format_preview_resource(
-        resource, stack_row, required_by, resource_actions.mask(attributes, secrets),
+        resource, stack_row, required_by, shown.mask(attributes, secrets),
         properties)
 
 

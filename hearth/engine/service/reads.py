@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from hearth.common import exception
 from hearth.common.context import RequestContext
 from hearth.db.timeutils import format_time
-from hearth.engine.resources.actions import mask
 from hearth.engine.resources.attributes import show_attributes
+from hearth.engine.resources.shown import mask
 from hearth.engine.service import api_format
 from hearth.engine.service.catalog import Catalog
 from hearth.engine.stacks import outputs

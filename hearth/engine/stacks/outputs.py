@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hearth.engine.resources import actions as resource_actions
+from hearth.engine.resources import shown
 from hearth.engine.template import function
 
 
@@ -48,7 +48,7 @@ def resolve_output(stack: Any, key: str, definition: Any) -> dict[str, Any]:
     result: dict[str, Any] = {"output_key": key, "description": description(definition)}
     try:
         value = function.resolve(_field(definition, "value"))
-        result["output_value"] = resource_actions.mask(value, stack.secrets())
+        result["output_value"] = shown.mask(value, stack.secrets())
     except Exception as error:  # noqa: BLE001 - each output carries its own error
         result["output_value"] = None
         # as Heat: the error alone (the output's key already says where)

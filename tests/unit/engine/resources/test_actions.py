@@ -5,6 +5,7 @@ import types
 import pytest
 
 from hearth.engine.resources import actions as resource_actions
+from hearth.engine.resources import shown
 from hearth.engine.template.environment import Environment
 
 
@@ -51,6 +52,6 @@ def test_no_environment_means_no_hooks():
 
 def test_mask_hides_secrets_at_any_depth():
     value = {"a": "x-s3cret-y", "b": ["s3cret", 1], "c": "plain"}
-    assert resource_actions.mask(value, ["s3cret", ""]) == {
+    assert shown.mask(value, ["s3cret", ""]) == {
         "a": "******", "b": ["******", 1], "c": "plain"}
-    assert resource_actions.mask(value, []) is value
+    assert shown.mask(value, []) is value
