@@ -35,7 +35,7 @@ def _lookups(canonical: Iterable[Operation[Any, Any]]) -> list[Operation[Any, An
 
 
 _PUBLIC = [op for op in operations.OPERATIONS
-           if op.policy.local_only is None and op is not operations.IDENTIFY_STACK]
+           if op.policy.local_only is None and op is not operations.Operations.identify_stack]
 #: The public API: every operation of the table and the lookups of the stack ones.
 ROUTES: tuple[Route, ...] = routes_of([*_PUBLIC, *_lookups(_PUBLIC)])
 #: The local engine's routes besides: the operations only it serves.

@@ -11,7 +11,8 @@ and that are not None.
 
 The table (:mod:`hearth.api.operations`) builds its arguments with the
 short constructors at the end: :func:`in_path`, :func:`in_query`,
-:func:`in_body`, :func:`as_body`, :data:`STACK` and :data:`FILTERS`.
+:func:`in_body`, :func:`as_body`, :data:`STACK` and :data:`FILTERS`; a
+client builds its request with :func:`wire_request`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from hearth.api.operation import ApiRequest, WireRequest
+from hearth.api.operation import ApiRequest, Operation, WireRequest
 from hearth.api.params import Kind, Param, split_filters
 
 if TYPE_CHECKING:
@@ -218,3 +219,21 @@ def as_body(name: str, decode: Callable[[Any], Any] | None = None,
 STACK = StackInPath()
 #: The filters of a listing (the filter keys of the operation's query spec).
 FILTERS = Filters()
+
+
+def wire_request(operation: Operation[..., Any], arguments: Mapping[str, Any]) -> WireRequest:
+    """Return what a client sends to call ``operation`` with ``arguments`` (by name).
+
+    Each declared argument given (not None) is written where it travels;
+    an operation whose body is an object gets ``{}`` when none of its keys
+    is given; the answer adds what it needs asked (the graph's data).
+    """
+    wire = WireRequest(operation)
+    for arg in operation.args:
+        value = arguments.get(arg.name)
+        if value is not None:
+            arg.write(value, wire)
+    if wire.body is None and any(isinstance(arg, InBody) for arg in operation.args):
+        wire.body = {}
+    operation.answer.ask(wire)
+    return wire

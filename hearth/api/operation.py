@@ -9,8 +9,12 @@ the path, the query or the body) and how its result comes back
 
 * the server (:mod:`hearth.api.routing`) reads a request into the service
   call and turns the result into Heat's answer;
-* the client (:mod:`hearth.cli.backend_http`) turns a call into the request
-  and the answer back into the service's result, so ``stackctl`` prints the
+* the client (:mod:`hearth.cli.backend`) calls an operation as a method:
+  an operation read from an instance of a class holding the table (the
+  :class:`Calls` of a backend) is that backend's method, typed as the
+  service method is (minus its caller); over HTTP
+  (:mod:`hearth.cli.backend_http`) it turns the call into the request and
+  the answer back into the service's result, so ``stackctl`` prints the
   same whether the engine runs in its process, as its local engine or
   behind ``--url``;
 * :mod:`hearth.api.openapi` documents both.
@@ -25,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Protocol, TypeVar, overload
 
 from hearth.api.params import NONE, QuerySpec
 from hearth.common import exception
@@ -163,6 +167,13 @@ class Answer(Protocol):
         """Return the service's result from the answer a client got."""
 
 
+class Calls(Protocol):
+    """What a table's operations become methods of: a client that calls an operation."""
+
+    def call(self, operation: Operation[..., Any], arguments: dict[str, Any]) -> Any:
+        """Return the result of ``operation`` called with ``arguments`` (by name)."""
+
+
 def require_admin(ctx: RequestContext, what: str) -> None:
     """Raise Forbidden unless the caller holds the admin role."""
     if not ctx.is_admin:
@@ -213,9 +224,13 @@ class Operation(Generic[P, R]):
     ``runs`` wraps the server's call (the jobs run on a worker thread).
     ``provides`` feeds the OpenAPI links: path parameter -> where a success
     answer holds its value.
+
+    Read from a :class:`Calls` instance (``backend.show_stack``), an
+    operation is a method: the call goes to the operation of the same
+    service method that fits its arguments (:meth:`route`).
     """
 
-    #: the table's name of the operation (its constant's, lowered: :func:`collect`)
+    #: the table's name of the operation (its attribute's in the table: :func:`collect`)
     name: str
     method: str
     path: str
@@ -231,6 +246,70 @@ class Operation(Generic[P, R]):
     applies: Callable[[Any], bool] | None = None
     runs: Callable[[Callable[[], Any]], Any] | None = None
     provides: Mapping[str, str] = field(default_factory=dict)
+    #: the name of the service method serving it (set by :func:`collect`)
+    serves: str = field(default="", compare=False)
+    #: the table's operations served by the same method, this one among them (:func:`collect`)
+    variants: tuple[Operation[..., Any], ...] = field(default=(), compare=False, repr=False)
+    #: the parameters a positional call fills, in the method's order (:func:`collect`)
+    positional: tuple[str, ...] = field(default=(), compare=False, repr=False)
+
+    @overload
+    def __get__(self, instance: None, owner: type[Any]) -> Operation[P, R]: ...
+
+    @overload
+    def __get__(self, instance: Calls, owner: type[Any]) -> Callable[P, R]: ...
+
+    def __get__(self, instance: Calls | None, owner: type[Any]) -> Any:
+        """Return the operation (read from a class) or a client's method (from a Calls)."""
+        if instance is None:
+            return self
+
+        def method(*args: P.args, **kwargs: P.kwargs) -> R:
+            operation, arguments = self.route(args, kwargs)
+            result: R = instance.call(operation, arguments)
+            return result
+        method.__name__ = self.serves or self.name
+        method.__doc__ = self.summary
+        return method
+
+    def route(self, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[
+            Operation[..., Any], dict[str, Any]]:
+        """Return the operation serving a client's call and the call's arguments by name.
+
+        Among the :attr:`variants`, the one whose ``fixed`` arguments the
+        call gives (a PATCH for ``existing=True``), else the one that takes
+        every argument given (not None) and is given every required one (a
+        resource's events when a ``resource_name`` is given, else the
+        stack's), the operation named after the method first.
+
+        :raises TypeError: too many positional arguments, or no variant fits.
+        """
+        names = self.positional or tuple(arg.name for arg in self.args)
+        if len(args) > len(names):
+            raise TypeError(f"{self.serves or self.name}() takes {len(names)} arguments, "
+                            f"{len(args)} given")
+        arguments = {**dict(zip(names, args, strict=False)), **kwargs}
+        given = {name for name, value in arguments.items() if value is not None}
+        fitting = [op for op in self.variants or (self,) if op.fits(arguments, given)]
+        if not fitting:
+            raise TypeError(f"{self.serves or self.name}() got arguments no operation takes: "
+                            f"{', '.join(sorted(given))}")
+        chosen = min(fitting, key=lambda op: (-len(op.fixed), op.name != op.serves))
+        return chosen, arguments
+
+    def fits(self, arguments: Mapping[str, Any], given: set[str]) -> bool:
+        """Return whether this operation serves a call of ``arguments`` (``given``: not None)."""
+        declared = {arg.name for arg in self.args}
+        return (all(arguments.get(name) == value for name, value in self.fixed.items())
+                and given <= declared | set(self.fixed)
+                and all(arg.name in given for arg in self.args if arg.required))
+
+    def invoke(self, service: Any, caller: Any, arguments: Mapping[str, Any]) -> Any:
+        """Call the serving method of ``service`` for ``caller`` (a context, a job caller)."""
+        if self.select is None:
+            raise TypeError(f"{self.name} is served by no service method")
+        method: Callable[..., Any] = self.select(service)
+        return method(caller, **arguments)
 
     def bound(self, service: Any, ctx: RequestContext) -> Callable[P, R]:
         """Return the service method serving this operation, bound to ``ctx``'s caller.
@@ -248,15 +327,6 @@ class Operation(Generic[P, R]):
         """Return the path below the tenant URL (what a client appends to its base URL)."""
         return self.path.removeprefix(TENANT)
 
-    def bind(self, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> dict[str, Any]:
-        """Return a call's arguments by name (positional ones in ``args``' order), fixed ones set.
-
-        :raises TypeError: more positional arguments than the operation has.
-        """
-        names = [arg.name for arg in self.args]
-        if len(args) > len(names):
-            raise TypeError(f"{self.name} takes {len(names)} arguments, {len(args)} given")
-        return {**dict(zip(names, args, strict=False)), **kwargs, **self.fixed}
 
 
 def _bound(method: Callable[Concatenate[C, P], R], first: C) -> Callable[P, R]:
@@ -304,15 +374,44 @@ def on_worker_thread(call: Callable[[], R]) -> R:
     return result
 
 
-def collect(table: Mapping[str, Any]) -> tuple[Operation[..., Any], ...]:
-    """Return the operations among a table module's names, each named after its constant.
+class _MethodName:
+    """A stand-in service whose attributes are their own names (what a selector picks)."""
 
-    ``SHOW_STACK = engine_op(...)`` is the operation ``show_stack``; the
-    name is set here, once, when the table is built.
+    def __getattr__(self, name: str) -> str:
+        return name
+
+
+def collect(table: type) -> tuple[Operation[..., Any], ...]:
+    """Return the operations of a table class, in its order; name and group them.
+
+    ``show_stack = engine_op(...)`` is the operation ``show_stack``.  Each
+    learns the service method it serves, the operations served by the same
+    method (its variants: a client's call picks among them) and the
+    parameters a positional call fills (the variants' declared arguments,
+    merged in the method's order).
     """
-    found = []
-    for constant, value in table.items():
+    found = [value for value in vars(table).values() if isinstance(value, Operation)]
+    for attribute, value in vars(table).items():
         if isinstance(value, Operation):
-            object.__setattr__(value, "name", constant.lower())
-            found.append(value)
+            object.__setattr__(value, "name", attribute)
+            if value.select is not None:
+                object.__setattr__(value, "serves", value.select(_MethodName()))
+    for operation in found:
+        if not operation.serves:
+            continue
+        variants = tuple(op for op in found if op.serves == operation.serves)
+        object.__setattr__(operation, "variants", variants)
+        object.__setattr__(operation, "positional", _merged(
+            [tuple(arg.name for arg in op.args) for op in variants]))
     return tuple(found)
+
+
+def _merged(orders: list[tuple[str, ...]]) -> tuple[str, ...]:
+    """Return the names of several orders of one signature's parameters, in that order."""
+    merged = list(sorted(orders, key=len, reverse=True)[0])
+    for order in orders:
+        for index, name in enumerate(order):
+            if name not in merged:
+                before = order[index - 1] if index else None
+                merged.insert(merged.index(before) + 1 if before else 0, name)
+    return tuple(merged)

@@ -166,6 +166,11 @@ STACK_GRAPH = QuerySpec({
                               "or the graph as JSON.", ("svg", "dot", "json")),
 })
 
+TEMPLATE_GRAPH = QuerySpec({
+    **STACK_GRAPH,
+    "name": Param(Kind.STR, "The graph's title (default: template)."),
+})
+
 NONE = QuerySpec()
 
 ANY: QuerySpec | None = None  # lookups pass every key on to the canonical URL

@@ -1,6 +1,6 @@
-"""stackctl's backend on its local engine: HTTP on a Unix socket, woken at an action's end.
+"""stackctl's transport to its local engine: HTTP on a Unix socket, woken at an action's end.
 
-The same :class:`~hearth.cli.backend_http.HttpBackend` (the same requests,
+The same :class:`~hearth.cli.backend_http.HttpTransport` (the same requests,
 the same output), with one difference in following an action: between two
 polls it waits in the engine (``GET /local/pause``), which answers as soon
 as an action there ends, as an in-process engine wakes its follower.  So
@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from hearth.cli.backend_http import HttpBackend
+from hearth.cli.backend_http import HttpTransport
 
 #: Seconds between two polls of an action followed on the local engine (at most: the
 #: action's end answers the wait at once).
 LOCAL_POLL_INTERVAL = 0.25
 
 
-class LocalBackend(HttpBackend):
+class LocalTransport(HttpTransport):
     """Talk to the local engine through ``session`` (a UnixSession)."""
 
     poll_interval = LOCAL_POLL_INTERVAL
@@ -30,5 +30,4 @@ class LocalBackend(HttpBackend):
 
     def sleep(self, seconds: float) -> None:
         """Wait in the engine ``seconds``, or less: until an action there ends."""
-        self._request("GET", f"{self.engine_url}/local/pause", {"seconds": seconds},
-                      expect_json=False)
+        self._send("GET", f"{self.engine_url}/local/pause", {"seconds": seconds}, None)

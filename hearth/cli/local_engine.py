@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hearth.api.local_server import read_info
-from hearth.cli.backend_local import LocalBackend
+from hearth.cli.backend_local import LocalTransport
 from hearth.cli.local_http import NOT_SERVED, UnixSession
 from hearth.common import exception, paths
 
@@ -299,10 +299,10 @@ def in_process_requested(args: Any) -> bool:
     return bool(getattr(args, "in_process", False)) or flag
 
 
-def local_backend(args: Any) -> Any:
-    """Return a LocalBackend on this setting's local engine (started if need be)."""
+def local_transport(args: Any) -> LocalTransport:
+    """Return the transport to this setting's local engine (started if need be)."""
     engine = LocalEngine(Setting.current(getattr(args, "config_file", None)))
-    return LocalBackend(f"http://localhost/v1/{LOCAL_PROJECT}", engine.session())
+    return LocalTransport(f"http://localhost/v1/{LOCAL_PROJECT}", engine.session())
 
 
 def stop_engines(infos: list[dict[str, Any]], timeout: float = STOP_TIMEOUT) -> list[int]:

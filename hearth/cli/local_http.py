@@ -1,6 +1,6 @@
 """HTTP over a Unix socket, for stackctl's local engine (standard library only).
 
-:class:`UnixSession` answers the few calls :class:`~hearth.cli.backend_http.HttpBackend`
+:class:`UnixSession` answers the few calls :class:`~hearth.cli.backend_http.HttpTransport`
 makes of a ``requests.Session`` (``request``, ``get``, ``headers``,
 ``close``) on :mod:`http.client`, whose import costs a few milliseconds
 where ``requests`` costs a tenth of a second: stackctl pays it on every
@@ -42,7 +42,7 @@ class UnixConnection(http.client.HTTPConnection):
 
 
 class UnixResponse:
-    """What HttpBackend reads of a response: status, headers, body."""
+    """What HttpTransport reads of a response: status, headers, body."""
 
     def __init__(self, status_code: int, headers: Mapping[str, str], content: bytes) -> None:
         self.status_code = status_code

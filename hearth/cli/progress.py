@@ -28,7 +28,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
-from hearth.cli.backend import backend_sleep
+from hearth.cli.backend import Backend
 from hearth.common import exception
 
 #: How often, and how far apart (seconds), a refused cancel is asked again.
@@ -48,13 +48,13 @@ def format_event_line(event: Mapping[str, Any]) -> str:
     return f"{when} [{event.get('resource_name')}]: {status}  {reason}".rstrip()
 
 
-def last_event_id(backend: Any, stack_identity: str) -> str | None:
+def last_event_id(backend: Backend, stack_identity: str) -> str | None:
     """Return the id of the stack's newest event (the marker to follow from)."""
     events = backend.list_events(stack_identity, sort_dir="desc", limit=1)
     return events[0]["id"] if events else None
 
 
-def stack_status(backend: Any, stack_id: str) -> dict[str, Any]:
+def stack_status(backend: Backend, stack_id: str) -> dict[str, Any]:
     """Return the stack's list item (name, status, reason), read from its row alone."""
     stack_id = stack_id.rpartition("/")[2]
     found = backend.list_stacks(filters={"id": stack_id}, show_deleted=True,
@@ -80,7 +80,7 @@ class ProgressPrinter:
     #: what turns a page of events into the ones printed (nested names); None: as they are
     rename: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None
 
-    def __init__(self, backend: Any, stack_identity: str, marker: str | None = None,
+    def __init__(self, backend: Backend, stack_identity: str, marker: str | None = None,
                  stream: TextIO | None = None, errors: TextIO | None = None) -> None:
         self.backend = backend
         self.stack_identity = stack_identity
@@ -159,12 +159,12 @@ class ProgressPrinter:
                 failures += 1
                 if failures >= STATUS_ATTEMPTS:
                     raise
-                backend_sleep(self.backend, self.interval)
+                self.backend.sleep(self.interval)
 
     @property
     def interval(self) -> float:
         """Return the seconds between two polls."""
-        return getattr(self.backend, "poll_interval", 1.0)
+        return self.backend.poll_interval
 
     def follow(self, on_interrupt: Callable[[], None] | None = None,
                poll_interval: float | None = None) -> dict[str, Any]:
@@ -178,7 +178,7 @@ class ProgressPrinter:
                 if not in_progress(stack):
                     self.show_new_events()
                     return stack
-                backend_sleep(self.backend, interval)
+                self.backend.sleep(interval)
             except KeyboardInterrupt:
                 if interrupted or on_interrupt is None:
                     raise
@@ -201,11 +201,11 @@ class ProgressPrinter:
             except Exception:  # noqa: BLE001 - refused for now; the last attempt reports
                 if not in_progress(self.read_status()):
                     return
-                backend_sleep(self.backend, CANCEL_RETRY_DELAY)
+                self.backend.sleep(CANCEL_RETRY_DELAY)
         on_interrupt()
 
 
-def follow_events(backend: Any, stack_identity: str, marker: str | None,
+def follow_events(backend: Backend, stack_identity: str, marker: str | None,
                   stream: TextIO | None = None, poll_interval: float | None = None,
                   nested_depth: int = 0,
                   rename: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None
@@ -217,7 +217,7 @@ def follow_events(backend: Any, stack_identity: str, marker: str | None,
     printer = ProgressPrinter(backend, stack_identity, marker, stream)
     printer.nested_depth = nested_depth
     printer.rename = rename
-    interval = poll_interval or getattr(backend, "poll_interval", 1.0)
+    interval = poll_interval or backend.poll_interval
     while True:
         printer.print_new_events()
-        backend_sleep(backend, interval)
+        backend.sleep(interval)

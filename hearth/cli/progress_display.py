@@ -27,7 +27,10 @@ import os
 import sys
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from hearth.cli.backend import Backend
 
 #: Status word -> ANSI colour code (SGR parameters).
 STATUS_COLOURS: dict[str, str] = {
@@ -206,7 +209,7 @@ class ProgressDisplay:
             self._summary_shown = False
 
 
-def make_display(backend: Any, stack_identity: str, options: DisplayOptions | None,
+def make_display(backend: Backend, stack_identity: str, options: DisplayOptions | None,
                  format_line: Callable[[Mapping[str, Any]], str],
                  stream: TextIO | None = None) -> ProgressDisplay | None:
     """Return the display of an action on ``stack_identity`` (None: plain lines)."""

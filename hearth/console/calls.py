@@ -8,15 +8,19 @@ as ``stackctl``'s and the REST API's: same policy (the token's project,
 publisher_acl), same answers and same errors (a template's file, line and
 property path).  The console has no other way into the engine.
 
-Each method is one call of that client, whose operations are derived from
-the API's declared table (:mod:`hearth.api.operations`): an operation
-renamed or added there changes this file only, of the whole console.
+Each method is one operation of the API's declared table
+(:mod:`hearth.api.operations`), called through the
+:class:`~hearth.cli.backend.Backend` derived from it: an operation renamed
+or added there changes this file only, of the whole console.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hearth.cli.backend import Backend
 
 #: Stack actions a page may ask for (Heat's ``POST .../actions`` bodies, and cancels).
 STACK_ACTIONS = ("suspend", "resume", "check", "cancel_update", "cancel_without_rollback")
@@ -27,7 +31,7 @@ EVENT_PAGE = 200
 class ConsoleCalls:
     """The API operations of one console request, made with its session's rights."""
 
-    def __init__(self, backend: Any) -> None:
+    def __init__(self, backend: Backend) -> None:
         self.backend = backend
 
     # --- stacks: reads --------------------------------------------------------
@@ -110,7 +114,9 @@ class ConsoleCalls:
 
     def publish_job(self, request: Mapping[str, Any]) -> dict[str, Any]:
         """Publish a job without waiting; return ``{"jid", "targeted"}``."""
-        return self.backend.run_job({**request, "async": True})
+        from hearth.api.readers import job_request
+        published = self.backend.publish(job_request(dict(request)))
+        return {"jid": published.jid, "targeted": published.targeted}
 
     def list_agents(self) -> list[dict[str, Any]]:
         """Return the accepted agents the caller may target, with grains and last seen."""

@@ -22,7 +22,8 @@ from typing import Any
 
 from hearth.bus import configured_socket_path
 from hearth.cli import local_engine
-from hearth.cli.backend_http import HttpBackend
+from hearth.cli.backend import Backend
+from hearth.cli.backend_http import HttpTransport
 from hearth.clouds.cloud import Cloud
 from hearth.common import exception
 from hearth.console.calls import ConsoleCalls
@@ -72,8 +73,9 @@ class ApiConnector:
         """Return the API calls of ``session``, made with its token."""
         from hearth.console.wsgi_session import WsgiSession
         assert self.api is not None, "the API application is not attached"
-        return ConsoleCalls(HttpBackend(f"{IN_PROCESS_URL}/v1/{session.project}",
-                                        token=session.token, session=WsgiSession(self.api)))
+        return ConsoleCalls(Backend(HttpTransport(
+            f"{IN_PROCESS_URL}/v1/{session.project}", token=session.token,
+            session=WsgiSession(self.api))))
 
     def wake(self, prefix: str) -> Wake:
         """Return a wake-up on this process's bus."""
@@ -100,7 +102,7 @@ class LocalConnector:
         import argparse
 
         args = argparse.Namespace(config_file=self.config_files, in_process=False)
-        return ConsoleCalls(local_engine.local_backend(args))
+        return ConsoleCalls(Backend(local_engine.local_transport(args)))
 
     def wake(self, prefix: str) -> Wake:
         """Return a wake-up on the local engine's bus socket."""

@@ -1,7 +1,7 @@
 """Requests to a WSGI application in this process, as a client session makes them.
 
 :class:`WsgiSession` answers the calls the API's HTTP client
-(:class:`~hearth.cli.backend_http.HttpBackend`) makes of a
+(:class:`~hearth.cli.backend_http.HttpTransport`) makes of a
 ``requests.Session`` (``request``, ``get``, ``headers``, ``close``) by
 calling the API's WSGI application directly: the console inside
 ``hearth-api`` reaches the API through its routes, policy and errors like

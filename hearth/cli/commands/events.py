@@ -10,16 +10,19 @@ stack asked, ``parent_resource.resource``), as ``heat event-list -n N``.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.cli import command, output
 from hearth.cli.backend import get_backend
 from hearth.cli.progress import follow_events, format_event_line
 
+if TYPE_CHECKING:
+    from hearth.cli.backend import Backend
+
 COLUMNS = ("resource_name", "id", "resource_status_reason", "event_time", "resource_status")
 
 
-def _nested_names(backend: Any, args: argparse.Namespace,
+def _nested_names(backend: Backend, args: argparse.Namespace,
                   events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Return the events with ``resource_name`` as its path from the stack asked.
 

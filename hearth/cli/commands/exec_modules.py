@@ -17,7 +17,7 @@ from typing import Any
 from hearth import bus
 from hearth.bus import Event
 from hearth.cli import command, output
-from hearth.cli.backend import backend_url, get_backend
+from hearth.cli.backend import get_backend
 from hearth.cli.nested import OUTPUTTERS
 from hearth.cli.parser import StackctlParser, did_you_mean, option_strings
 from hearth.jobservice import JobService
@@ -150,27 +150,9 @@ def do_doc(args: argparse.Namespace) -> int:
     return 0
 
 
-def _api(args: argparse.Namespace) -> Any:
-    """Return the HttpBackend of ``--url`` (None: read the local job cache)."""
-    return get_backend(args) if backend_url(args) else None
-
-
-def _local_jobs(args: argparse.Namespace) -> Any:
-    """Return the JobService of this user (the configuration of ``--config-file`` loaded)."""
-    from hearth.common import config
-
-    config.load(config_files=getattr(args, "config_file", None))
-    return JobService.for_local_user()
-
-
 def do_job_list(args: argparse.Namespace) -> int:
     """List the jobs in the job cache (with --url: the project's, through the API)."""
-    api = _api(args)
-    if api is not None:
-        jobs = api.list_jobs(limit=args.limit)
-    else:
-        service = _local_jobs(args)
-        jobs = service.list_jobs(service.host_owner, limit=args.limit)
+    jobs = get_backend(args).list_jobs(limit=args.limit)
     output.listing(jobs, ("jid", "function", "target", "retcode", "success", "started_at"),
                    args.format)
     return 0
@@ -181,12 +163,7 @@ def do_job_show(args: argparse.Namespace) -> int:
 
     With --url the job is the API's (``GET /jobs/{jid}``): the project's jobs only.
     """
-    api = _api(args)
-    if api is not None:
-        output.show(api.show_job(args.jid), args.format)
-        return 0
-    service = _local_jobs(args)
-    output.show(service.show_job(service.host_owner, args.jid), args.format)
+    output.show(get_backend(args).show_job(args.jid), args.format)
     return 0
 
 

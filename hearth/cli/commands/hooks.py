@@ -15,7 +15,7 @@ import fnmatch
 from typing import Any
 
 from hearth.cli import command, output
-from hearth.cli.backend import get_backend
+from hearth.cli.backend import Backend, get_backend
 from hearth.common import exception
 
 COLUMNS = ("resource_name", "id", "resource_status_reason", "resource_status", "event_time")
@@ -23,11 +23,11 @@ COLUMNS = ("resource_name", "id", "resource_status_reason", "resource_status", "
 HOOK_OF_ACTION = {"CREATE": "pre-create", "UPDATE": "pre-update", "DELETE": "pre-delete"}
 
 
-def _backend(args: argparse.Namespace) -> Any:
+def _backend(args: argparse.Namespace) -> Backend:
     return get_backend(args)
 
 
-def hook_type_of(backend: Any, stack_identity: str) -> tuple[dict[str, Any], str]:
+def hook_type_of(backend: Backend, stack_identity: str) -> tuple[dict[str, Any], str]:
     """Return (the stack, the hook its current action pauses at); the stack must be acting."""
     stack = backend.show_stack(stack_identity, resolve_outputs=False)
     status = stack["stack_status"]
@@ -73,7 +73,7 @@ def do_hook_poll(args: argparse.Namespace) -> int:
     return 0
 
 
-def clear_matching(backend: Any, stack_identity: str, stack_patterns: list[str],
+def clear_matching(backend: Backend, stack_identity: str, stack_patterns: list[str],
                    resource_pattern: str, hook: str) -> int:
     """Clear ``hook`` on the resources matching the pattern path; return how many."""
     cleared = 0

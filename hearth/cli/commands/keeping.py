@@ -14,11 +14,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.cli import command, output, progress_display
 from hearth.cli.commands import stacks
 from hearth.common import exception
+
+if TYPE_CHECKING:
+    from hearth.cli.backend import Backend
 
 SNAPSHOT_COLUMNS = ("id", "name", "action", "status", "status_reason", "creation_time")
 
@@ -27,7 +30,7 @@ def _dump(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
 
 
-def _identity(backend: Any, name: str) -> str:
+def _identity(backend: Backend, name: str) -> str:
     return stacks.full_identity(backend.identify_stack(name))
 
 
@@ -37,7 +40,7 @@ def do_stack_snapshot(args: argparse.Namespace) -> int:
     identity = _identity(backend, args.id)
     snapshot = backend.stack_snapshot(identity, args.name)
     backend.wait(identity)
-    getattr(backend, "settle", lambda _identity: None)(identity)
+    backend.settle(identity)
     snapshot = backend.show_snapshot(identity, snapshot["id"])
     print(_dump(snapshot))
     if snapshot["status"] == "COMPLETE":

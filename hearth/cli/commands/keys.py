@@ -12,8 +12,8 @@ import argparse
 import sys
 
 from hearth.cli import command, output
+from hearth.cli.backend import local_jobs
 from hearth.cli.commands.exec_modules import KEYWORD, parse_value
-from hearth.cli.commands.remote import local_jobs
 
 CATEGORIES = ("accepted", "pending", "rejected", "denied")
 

@@ -6,10 +6,10 @@ import argparse
 import json
 
 from hearth.cli import command, output
-from hearth.cli.backend import get_backend
+from hearth.cli.backend import Backend, get_backend
 
 
-def _backend(args: argparse.Namespace):
+def _backend(args: argparse.Namespace) -> Backend:
     return get_backend(args)
 
 

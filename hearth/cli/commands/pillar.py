@@ -16,8 +16,8 @@ import sys
 from typing import Any
 
 from hearth.cli import command
+from hearth.cli.backend import local_jobs
 from hearth.cli.command import CommandError
-from hearth.cli.commands.remote import local_jobs
 from hearth.cli.nested import OUTPUTTERS
 from hearth.common import exception
 from hearth.jobservice.agents import AgentRecord

@@ -12,10 +12,11 @@ import sys
 from typing import Any
 
 from hearth.cli import command, output
-from hearth.cli.backend import backend_url
+from hearth.cli.backend import get_backend
+from hearth.cli.backend_http import ApiError
 from hearth.cli.commands.exec_modules import split_arguments, trailing_options
 from hearth.common import exception
-from hearth.jobservice import JobRequest, JobService
+from hearth.jobservice import JobRequest
 
 #: Exit code when nothing matched the target (Salt's ``salt`` exits 2 too).
 EXIT_NO_MATCH = 2
@@ -66,26 +67,23 @@ def _exit_code(status: Any, passthrough: bool) -> int:
     return 1 if failed or status.missing else 0
 
 
-def local_jobs(args: argparse.Namespace) -> Any:
-    """Return the JobService of this user's master (``--config-file``): every right."""
-    from hearth.master.client import clients_from_args
+def _run(args: argparse.Namespace, positional: list[Any], keywords: dict[str, Any]) -> Any:
+    """Run the job (through hearth-api with ``--url``, else the user's master).
 
-    return JobService.for_local_user(client_factory=clients_from_args(args.config_file))
-
-
-def _run_on_master(args: argparse.Namespace, positional: list[Any],
-                   keywords: dict[str, Any]) -> Any:
-    """Run the job through the local master as its user; return its status, or an exit code."""
-    service = local_jobs(args)
+    Return its status, or an exit code when there is nothing more to print
+    (``--async``, or no agent matched).
+    """
+    backend = get_backend(args)
     request = JobRequest(args.function, positional, keywords, args.target, args.target_type,
                          args.timeout, args.batch)
     try:
         if getattr(args, "async"):
-            published = service.publish(service.host_owner, request)
-            print(f"Executed command with job ID: {published.jid}")
+            print(f"Executed command with job ID: {backend.publish(request).jid}")
             return 0
-        return service.run(service.host_owner, request)
-    except exception.NoAgentsMatched as error:
+        return backend.run(request)
+    except (exception.NoAgentsMatched, ApiError) as error:
+        if isinstance(error, ApiError) and error.error_type != "NoAgentsMatched":
+            raise
         print(f"ERROR: {error}", file=sys.stderr)
         return EXIT_NO_MATCH
 
@@ -99,13 +97,7 @@ def do_run(args: argparse.Namespace) -> int:
     """
     args = trailing_options(args, add_run_options, "stackctl run")
     positional, keywords = split_arguments(args.arguments)
-    url = backend_url(args)
-    if url:
-        from hearth.cli.jobs_http import run_over_http
-
-        outcome = run_over_http(args, url, positional, keywords)
-    else:
-        outcome = _run_on_master(args, positional, keywords)
+    outcome = _run(args, positional, keywords)
     if isinstance(outcome, int):
         return outcome
     status = outcome
@@ -125,13 +117,7 @@ def do_agent_list(args: argparse.Namespace) -> int:
     With ``--url``, hearth-api's ``GET /agents``: the agents the token's
     project may target; otherwise every agent of the local master.
     """
-    from hearth.cli.backend import backend_url, get_backend
-
-    if backend_url(args):
-        agents = get_backend(args).list_agents()
-    else:
-        service = local_jobs(args)
-        agents = service.list_agents(service.host_owner)
+    agents = get_backend(args).list_agents()
     if args.format in ("json", "yaml"):
         output.dump_structured(agents, args.format)
         return 0

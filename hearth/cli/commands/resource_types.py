@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from hearth.cli import command, output
-from hearth.cli.backend import get_catalog
+from hearth.cli.backend import get_backend
 
 
 def _name_filter(filters: list[str] | None) -> str | None:
@@ -24,7 +24,7 @@ def _name_filter(filters: list[str] | None) -> str | None:
 
 def do_resource_type_list(args: argparse.Namespace) -> int:
     """List the resource types (and with --all the plug-ins that failed to load)."""
-    backend = get_catalog(args)
+    backend = get_backend(args)
     rows = [{**row, "status": "LOADED", "reason": ""}
             for row in backend.list_resource_types(_name_filter(args.filter),
                                                    with_description=True)]
@@ -40,14 +40,14 @@ def do_resource_type_list(args: argparse.Namespace) -> int:
 
 def do_resource_type_show(args: argparse.Namespace) -> int:
     """Show one type's schema in Heat's JSON shape."""
-    schema = get_catalog(args).resource_schema(args.type, with_description=True)
+    schema = get_backend(args).resource_schema(args.type, with_description=True)
     output.dump_structured(schema, args.format)
     return 0
 
 
 def do_resource_type_template(args: argparse.Namespace) -> int:
     """Print a template whose parameters are the type's properties."""
-    template = get_catalog(args).generate_template(args.type, args.template_type)
+    template = get_backend(args).generate_template(args.type, args.template_type)
     output.dump_structured(template, args.format)
     return 0
 

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from hearth.cli import command, output
-from hearth.cli.backend import get_backend
+from hearth.cli.backend import Backend, get_backend
 
 LIST_COLUMNS = ("resource_name", "physical_resource_id", "resource_type", "resource_status",
                 "updated_time")
@@ -15,7 +15,7 @@ SHOW_FIELDS = ("resource_name", "logical_resource_id", "physical_resource_id",
                "updated_time", "required_by", "description", "attributes")
 
 
-def _backend(args: argparse.Namespace):
+def _backend(args: argparse.Namespace) -> Backend:
     return get_backend(args)
 
 

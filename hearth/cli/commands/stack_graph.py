@@ -1,13 +1,13 @@
 """``stack-graph``: draw a stack's (or a template's) dependency graph.
 
-A stack's graph comes from the engine (``EngineService.stack_graph``, or
-``GET .../graph?format=json`` with ``--url``), so both modes draw the same
-picture: resources coloured by state, arrows from a resource to what it
-needs styled by ``depends_on``, ``get_resource`` or ``get_attr`` (labelled
-with the attributes read), a legend saying so, nested stacks as clusters.
-``-f TEMPLATE`` draws a template before any stack exists; it is validated
-in full as create would, in this process (like ``template-validate``, it
-needs no server and no database).
+A stack's graph comes from the engine (the operation ``stack_graph``:
+``GET .../graph?format=json``), so every mode draws the same picture:
+resources coloured by state, arrows from a resource to what it needs
+styled by ``depends_on``, ``get_resource`` or ``get_attr`` (labelled with
+the attributes read), a legend saying so, nested stacks as clusters.
+``-f TEMPLATE`` draws a template before any stack exists, validated in full
+as create would by the engine's catalog (the operation ``template_graph``,
+like ``template-validate``'s: the same answer locally and with ``--url``).
 
 DOT text is written by Hearth; SVG and PNG are drawn by Graphviz's ``dot``.
 """
@@ -18,8 +18,9 @@ import argparse
 import os
 import sys
 
-from hearth.cli import command, template_files
+from hearth.cli import command, oversized, template_files
 from hearth.cli.backend import get_backend
+from hearth.common import exception
 from hearth.utils import graphviz
 
 FORMATS = ("dot", "svg", "png")
@@ -66,19 +67,17 @@ def graph_data(args: argparse.Namespace) -> dict:
 
 
 def template_graph(args: argparse.Namespace) -> dict:
-    """Validate the ``-f`` template in-process and return its graph."""
-    from hearth.common import config
-    from hearth.engine.nested.template_resource import default_registry
-    from hearth.engine.stacks.graph_view import template_view
-
-    config.load(config_files=getattr(args, "config_file", None))
-    request = template_files.gather(args.template_file, args.environment_file or (),
-                                    text_when_alone=False)
+    """Return the graph of the ``-f`` template, validated by the engine as a create would."""
+    request = template_files.gather(args.template_file, args.environment_file or ())
     name = os.path.splitext(os.path.basename(args.template_file))[0]
-    view = template_view(request["template"], name, command.parse_key_values(args.parameter),
-                         template_files.environment_documents(request), request["files"],
-                         default_registry(), filename=args.template_file)
-    return view.as_dict()
+    try:
+        with oversized.naming_files(args.template_file, request):
+            return get_backend(args).template_graph(
+                template=request["template"], params=command.parse_key_values(args.parameter),
+                files=request["files"], environment_files=request.get("environment_files"),
+                name=name)
+    except exception.StackValidationFailed as exc:
+        raise exc.located(args.template_file, document=request["template"]) from None
 
 
 def draw(data: dict, fmt: str) -> bytes:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from hearth.cli import command, output, oversized, progress_display, template_files
-from hearth.cli.backend import get_backend
+from hearth.cli.backend import Backend, get_backend
 from hearth.cli.progress import ProgressPrinter, format_event_line, last_event_id
 from hearth.common import exception
 
@@ -35,7 +35,7 @@ SIMPLE_ACTIONS = {
 }
 
 
-def _backend(args: argparse.Namespace) -> Any:
+def _backend(args: argparse.Namespace) -> Backend:
     return get_backend(args)
 
 
@@ -61,7 +61,7 @@ def template_request(args: argparse.Namespace) -> dict[str, Any]:
     return request
 
 
-def run_action(backend: Any, stack_identity: str | None, start: Callable[[], Any],
+def run_action(backend: Backend, stack_identity: str | None, start: Callable[[], Any],
                action: str, cancel_action: str = "cancel_without_rollback",
                template_file: str | None = None, display: Any = None,
                template: Any = None, request: Mapping[str, Any] | None = None) -> int:
@@ -97,7 +97,7 @@ def run_action(backend: Any, stack_identity: str | None, start: Callable[[], Any
     except BaseException:
         backend.close()
         raise
-    getattr(backend, "settle", lambda _identity: None)(stack_identity)
+    backend.settle(stack_identity)
     printer.write(f"Stack {stack['stack_name']} {stack['stack_status']}")
     if stack["stack_status"] == f"{action}_COMPLETE":
         return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from hearth.cli import command, output, oversized, template_files
-from hearth.cli.backend import get_catalog
+from hearth.cli.backend import get_backend
 from hearth.common import exception
 
 
@@ -25,12 +25,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def validate(args: argparse.Namespace) -> int:
-    """Validate the template through the catalog (embedded) or the API, and print the result."""
+    """Validate the template through the engine's catalog and print the result."""
     params = command.parse_key_values(args.parameter)
     request = template_files.gather(args.template_file, args.environment_file or ())
     try:
         with oversized.naming_files(args.template_file, request):
-            result = get_catalog(args).validate_template(
+            result = get_backend(args).validate_template(
                 template=request["template"], params=params, files=request["files"],
                 environment_files=request.get("environment_files"),
                 show_nested=args.show_nested)

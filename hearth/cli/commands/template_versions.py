@@ -1,13 +1,16 @@
-"""``template-version-list`` and ``template-function-list``: what templates may use."""
+"""``template-version-list`` and ``template-function-list``: what templates may use.
+
+Both ask the engine's catalog (the operations ``list_template_versions`` and
+``list_template_functions``), so an unknown version is refused in the same
+words locally, in-process and with ``--url``.
+"""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from hearth.cli import command, output
-from hearth.cli.backend import EmbeddedBackend, backend_url, get_backend
-from hearth.engine.service.catalog import Catalog
+from hearth.cli.backend import get_backend
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def list_versions(args: argparse.Namespace) -> int:
     """Print every template version with its type and aliases."""
-    rows = _catalog(args).list_template_versions()
+    rows = get_backend(args).list_template_versions()
     output.listing(rows, ["version", "type", "aliases"], args.format,
                    headers=["Version", "Type", "Aliases"])
     return 0
@@ -40,19 +43,8 @@ def list_versions(args: argparse.Namespace) -> int:
 
 def list_functions(args: argparse.Namespace) -> int:
     """Print the functions of one template version with their descriptions."""
-    rows = _catalog(args).list_template_functions(args.version, args.with_condition_functions)
+    rows = get_backend(args).list_template_functions(args.version,
+                                                     args.with_condition_functions)
     output.listing(rows, ["functions", "description"], args.format,
                    headers=["Functions", "Description"])
     return 0
-
-
-def _catalog(args: argparse.Namespace) -> Any:
-    """Return the API backend with ``--url``, else the engine service's Catalog in-process.
-
-    Both answer through :class:`~hearth.engine.service.catalog.Catalog` (an
-    unknown version is the same "not found"); the version table needs no
-    database, so without ``--url`` no engine is started or asked.
-    """
-    if backend_url(args):
-        return get_backend(args)
-    return EmbeddedBackend(service=Catalog())

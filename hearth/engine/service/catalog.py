@@ -84,6 +84,24 @@ class Catalog:
             result = nested_parameters.with_nested_parameters(result, checker.result())
         return result
 
+    def template_graph(self, ctx: RequestContext, template: Any,
+                       params: Mapping[str, Any] | None = None,
+                       files: Mapping[str, str] | None = None, environment: Any = None,
+                       environment_files: list[str] | None = None,
+                       name: str | None = None) -> JsonMap:
+        """Return the dependency picture of a template, validated in full as a create would.
+
+        The data of :class:`~hearth.engine.stacks.graph_view.GraphView`
+        (nothing exists yet: no states), titled ``name``.  Raises the
+        validation error of the first problem.
+        """
+        from hearth.engine.stacks.graph_view import template_view
+        from hearth.engine.template.environment import environment_documents
+        files = dict(files or {})
+        documents = environment_documents(environment, environment_files, files)
+        return template_view(self._parse(template), name or "template", params, documents,
+                             files, self.registry).as_dict()
+
     def list_template_versions(self, ctx: RequestContext) -> list[JsonMap]:
         """Return ``[{"version", "type", "aliases"}]``."""
         from hearth.engine.template import versions

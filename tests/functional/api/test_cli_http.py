@@ -66,18 +66,58 @@ def test_template_listings_go_through_the_api(noauth_server, tmp_path, command):
     assert "Traceback" not in result.stderr
 
 
-def test_an_unknown_template_version_is_the_same_not_found_locally_and_over_http(
-        noauth_server, tmp_path):
-    # one answer (the engine service's Catalog): stackctl read the version
-    # table itself without --url and refused "stein" with another message
-    local_env = {**os.environ, "HEARTH_HOME": str(tmp_path / "embedded")}
+def _modes(noauth_server, tmp_path) -> dict[str, dict]:
+    """Return the environments of the three modes: --url, the local engine, in-process."""
+    local_env = {**os.environ, "HEARTH_HOME": str(tmp_path / "local")}
     local_env.pop("HEARTH_URL", None)
-    http_env = {**noauth_server.env, "HEARTH_URL": noauth_server.url("admin")}
-    answers = [subprocess.run([STACKCTL, "template-function-list", "stein"], env=env,
-                              capture_output=True, text=True, timeout=60)
-               for env in (local_env, http_env)]
-    assert [(result.returncode, result.stderr) for result in answers] == [
-        (1, "ERROR: Template with version stein not found\n")] * 2
+    return {"http": {**noauth_server.env, "HEARTH_URL": noauth_server.url("admin")},
+            "local": local_env, "in-process": {**local_env, "HEARTH_IN_PROCESS": "1"}}
+
+
+def test_an_unknown_template_version_is_refused_in_heats_words_in_every_mode(
+        noauth_server, tmp_path):
+    for mode, env in _modes(noauth_server, tmp_path).items():
+        result = subprocess.run([STACKCTL, "template-function-list", "stein"], env=env,
+                                capture_output=True, text=True, timeout=120)
+        assert (mode, result.returncode, result.stderr) == (
+            mode, 1, "ERROR: Template with version stein not found\n")
+
+
+GRAPHED = """
+heat_template_version: 2021-04-16
+parameters:
+  size: {type: number, default: 1}
+resources:
+  db: {type: OS::Heat::RandomString}
+  web:
+    type: OS::Heat::Value
+    properties: {value: {get_attr: [db, value]}}
+"""
+
+
+def test_a_template_graph_is_drawn_by_the_engine_the_same_in_every_mode(
+        noauth_server, tmp_path):
+    template = tmp_path / "shop.yaml"
+    template.write_text(GRAPHED)
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(GRAPHED.replace("get_attr: [db, value]", "get_attr: [nothere, value]"))
+    drawn, refusals = {}, {}
+    for mode, env in _modes(noauth_server, tmp_path).items():
+        drawn[mode] = _stackctl(env, "stack-graph", "-f", str(template), "-P", "size=3")
+        result = subprocess.run([STACKCTL, "stack-graph", "-f", str(broken)], env=env,
+                                capture_output=True, text=True, timeout=120)
+        refusals[mode] = (result.returncode, result.stderr)
+    assert 'digraph "shop"' in drawn["http"] and '"web" -> "db"' in drawn["http"]
+    assert drawn["local"] == drawn["http"] == drawn["in-process"]
+    code, message = refusals["http"]
+    assert code == 1 and message.startswith(f"ERROR: {broken}:") and "nothere" in message
+    assert refusals["local"] == refusals["http"] == refusals["in-process"]
+    # A template the API would refuse as a request (a parameter of the wrong type) too.
+    result = subprocess.run([STACKCTL, "stack-graph", "-f", str(template), "-P", "size=big"],
+                            env=_modes(noauth_server, tmp_path)["http"], capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 1 and "size" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 DISABLED_OUTPUT = """

@@ -1,4 +1,8 @@
-"""The operations table against the services it names: it cannot drift from their signatures."""
+"""The operations table against the services it names: it cannot drift from their signatures.
+
+And a client's call (a method of a subclass of the table) reaches the
+operation its arguments ask for.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import re
 
 import pytest
 
+from hearth.api import operation as operation_module
 from hearth.api import operations
 from hearth.api.arguments import (
     AsBody,
@@ -82,3 +87,61 @@ def test_the_table_is_what_stackctl_can_import_cheaply():
     for heavy in ("falcon", "sqlalchemy", "eventlet", "oslo_config", "jsonschema", "yaml",
                   "networkx", "requests", "zmq"):
         assert f"'{heavy}'" not in loaded
+
+
+def test_each_service_method_is_a_client_method_of_its_name():
+    served = {op.serves for op in SERVED}
+    entries = {op.name for op in operations.OPERATIONS}
+    assert served <= entries
+    for op in SERVED:
+        assert op in op.variants and all(v.serves == op.serves for v in op.variants)
+
+
+@pytest.mark.parametrize("operation", SERVED, ids=lambda op: op.name)
+def test_a_positional_call_fills_the_methods_parameters_in_order(operation):
+    names = list(parameters(operation))
+    assert list(operation.positional) == [name for name in names
+                                          if name in operation.positional]
+
+
+class Recorder(operations.Operations):
+    """A client that records which operation a call reached, with what."""
+
+    def call(self, operation, arguments):
+        return operation, arguments
+
+
+def route(call):
+    operation, arguments = call
+    return operation.method, operation.path.removeprefix(operation_module.TENANT), arguments
+
+
+@pytest.mark.parametrize(("call", "expected"), [
+    (lambda c: c.update_stack("s/1", template="t"),
+     ("PUT", "/stacks/{stack_name}/{stack_id}", {"stack_identity": "s/1", "template": "t"})),
+    (lambda c: c.update_stack("s/1", existing=True),
+     ("PATCH", "/stacks/{stack_name}/{stack_id}", {"stack_identity": "s/1", "existing": True})),
+    (lambda c: c.preview_update_stack("s", None, existing=True),
+     ("PATCH", "/stacks/{stack_name}/{stack_id}/preview",
+      {"stack_identity": "s", "template": None, "existing": True})),
+    (lambda c: c.list_events("s/1", "db", limit=2),
+     ("GET", "/stacks/{stack_name}/{stack_id}/resources/{resource_name}/events",
+      {"stack_identity": "s/1", "resource_name": "db", "limit": 2})),
+    (lambda c: c.list_events("s/1", None, {"resource_status": "FAILED"}),
+     ("GET", "/stacks/{stack_name}/{stack_id}/events",
+      {"stack_identity": "s/1", "resource_name": None,
+       "filters": {"resource_status": "FAILED"}})),
+    (lambda c: c.list_stacks(show_deleted=True),
+     ("GET", "/stacks", {"show_deleted": True})),
+    (lambda c: c.adopt_stack("s", {"resources": {}}),
+     ("POST", "/stacks", {"stack_name": "s", "adopt_data": {"resources": {}}})),
+])
+def test_a_call_reaches_the_operation_its_arguments_ask_for(call, expected):
+    assert route(call(Recorder())) == expected
+
+
+def test_a_call_no_operation_takes_is_refused():
+    with pytest.raises(TypeError, match="no operation takes"):
+        Recorder().list_resources("s/1", colour="red")
+    with pytest.raises(TypeError, match="takes 2 arguments"):
+        Recorder().show_stack("s/1", True, "extra")
