@@ -32,7 +32,6 @@ from hearth.api.operation import CATALOG, JOBS, Operation
 from hearth.api.operations import Operations
 from hearth.cli import local_engine
 from hearth.cli.backend_http import HttpTransport
-from hearth.common import config
 from hearth.common.context import RequestContext
 from hearth.engine.service.catalog import Catalog
 from hearth.engine.service.engine import EngineService
@@ -153,7 +152,8 @@ class EmbeddedTransport:
 
     ``service`` is the EngineService (made on the first engine call: a
     command that only reads the catalog needs no database); ``jobs`` makes
-    the JobService (on the first job call).
+    the JobService of the job operations (on the first job call: a stack
+    command loads no ZeroMQ).
     """
 
     poll_interval = EMBEDDED_POLL_INTERVAL
@@ -170,17 +170,17 @@ class EmbeddedTransport:
     def service(self) -> EngineService:
         """Return the in-process engine service (made on first use)."""
         if self._service is None:
-            self._service = EngineService(jobs=self.jobs)
+            self._service = EngineService(jobs=JobService.for_local_user())
         return self._service
 
     @property
     def jobs(self) -> JobService:
         """Return the JobService of this user (made on first use)."""
         if self._jobs is None:
-            if self._service is not None:
-                self._jobs = self._service.jobs
-            elif self._jobs_factory is not None:
+            if self._jobs_factory is not None:
                 self._jobs = self._jobs_factory()
+            elif self._service is not None:
+                self._jobs = self._service.jobs
             else:
                 self._jobs = JobService.for_local_user()
         return self._jobs
@@ -238,6 +238,8 @@ def local_jobs(args: argparse.Namespace) -> JobService:
 
 
 def _in_process(args: argparse.Namespace) -> EmbeddedTransport:
+    """Return the services in this process, the configuration of ``--config-file`` loaded."""
+    from hearth.common import config  # oslo.config: only when the engine runs here
     config.load(config_files=getattr(args, "config_file", None))
     return EmbeddedTransport(jobs=lambda: local_jobs(args))
 
