@@ -95,6 +95,8 @@ class Catalog:
         (nothing exists yet: no states), titled ``name``.  Raises the
         validation error of the first problem.
         """
+        # networkx and the template layer: loaded when a graph is drawn, not by stackctl's
+        # import of the catalog (hearth.cli.backend)
         from hearth.engine.stacks.graph_view import template_view
         from hearth.engine.template.environment import environment_documents
         files = dict(files or {})
