@@ -103,7 +103,18 @@ def test_signals_complete_the_condition_with_heat_defaults(service):
 
 
 def test_failure_signal_fails_with_the_reasons(service):
-    stack_id = _waiting(service, "wf", count=3)
+    """Every failure reason the condition finds at its check, joined (Heat's text).
+
+    The condition waits behind a slow resource, so the three signals are all
+    there at its first check (a check between two signals would see one).
+    """
+    gated = WAIT.replace("      count: {get_param: count}\n",
+                         "      count: {get_param: count}\n    depends_on: gate\n").replace(
+        "  user:\n", "  gate:\n    type: OS::Heat::TestResource\n"
+                      "    properties: {action_wait_secs: {create: 3}}\n  user:\n")
+    stack_id = service.create_stack(CTX, "wf", gated, params={"count": 3})["id"]
+    wait_for(lambda: resource_state(service, stack_id, "handle") == "CREATE_COMPLETE")
+    assert resource_state(service, stack_id, "wait") != "CREATE_IN_PROGRESS"
     service.resource_signal(CTX, stack_id, "handle", {"status": "SUCCESS"})
     service.resource_signal(CTX, stack_id, "handle", {"status": "FAILURE", "reason": "disk"})
     service.resource_signal(CTX, stack_id, "handle", {"status": "FAILURE", "reason": "net"})
