@@ -243,6 +243,7 @@ def test_stackctl_job_list_and_show_over_http_see_the_projects_jobs(api):
     assert listed.returncode == 0, listed.stderr
     assert jid in [job["jid"] for job in json.loads(listed.stdout)]
     other = stackctl_url(api, "proj-ops", "job-list", "--format", "json")
+    assert other.returncode == 0, other.stderr
     assert jid not in [job["jid"] for job in json.loads(other.stdout)]
     shown = stackctl_url(api, "proj-web", "job-show", jid, "--format", "json")
     assert shown.returncode == 0, shown.stderr
