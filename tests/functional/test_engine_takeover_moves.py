@@ -27,6 +27,17 @@ resource_statuses, stack_events = takeover.resource_statuses, takeover.stack_eve
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
+def acting_on(cluster, engine, name: str, template: dict, **body) -> str:
+    """Create stack ``name`` through ``engine``; return its id once its first layer waits there."""
+    answer = requests.post(f"{engine.url}/stacks", timeout=30,
+                           json={"stack_name": name, "template": template, **body})
+    assert answer.status_code == 201, answer.text
+    stack_id = answer.json()["stack"]["id"]
+    wait_for(lambda: cluster.acting(stack_id) is engine, 20)
+    time.sleep(1)  # the first layer is waiting
+    return stack_id
+
+
 def test_an_engine_taken_for_dead_writes_nothing_when_it_wakes(cluster):
     """A frozen engine (SIGSTOP) is taken over; woken (SIGCONT), its writes are refused."""
     import signal
@@ -34,14 +45,8 @@ def test_an_engine_taken_for_dead_writes_nothing_when_it_wakes(cluster):
     from tests.fixtures.engine_kills import count_markers
     first, second = cluster.start(2)
     template = layered_template(resources=6, layers=2, wait=3)
-    answer = requests.post(f"{first.url}/stacks", timeout=30,
-                           json={"stack_name": "frozen", "template": template,
-                                 "environment": {"resource_registry": {
-                                     "OS::Heat::TestResource": "Test::CountedResource"}}})
-    assert answer.status_code == 201, answer.text
-    stack_id = answer.json()["stack"]["id"]
-    wait_for(lambda: cluster.acting(stack_id) is first, 20)
-    time.sleep(1)  # the first layer is waiting
+    stack_id = acting_on(cluster, first, "frozen", template, environment={
+        "resource_registry": {"OS::Heat::TestResource": "Test::CountedResource"}})
     first.process.send_signal(signal.SIGSTOP)
     try:
         wait_for(lambda: cluster.acting(stack_id) is second, 30, what="the takeover")
@@ -77,12 +82,7 @@ def test_an_engine_that_takes_its_stack_back_completes_it(cluster):
     import signal
     first, second = cluster.start(2)
     template = layered_template(resources=6, layers=2, wait=3)
-    answer = requests.post(f"{first.url}/stacks", timeout=30,
-                           json={"stack_name": "back", "template": template})
-    assert answer.status_code == 201, answer.text
-    stack_id = answer.json()["stack"]["id"]
-    wait_for(lambda: cluster.acting(stack_id) is first, 20)
-    time.sleep(1)  # the first layer is waiting
+    stack_id = acting_on(cluster, first, "back", template)
     first.process.send_signal(signal.SIGSTOP)
     try:
         wait_for(lambda: cluster.acting(stack_id) is second, 30, what="the takeover")
@@ -102,12 +102,7 @@ def test_a_stopping_engine_hands_its_action_over_at_once(cluster):
     """SIGTERM (a rolling restart): the action goes on in another engine, nothing fails."""
     first, second = cluster.start(2)
     template = layered_template(resources=4, layers=2, wait=3)
-    answer = requests.post(f"{first.url}/stacks", timeout=30,
-                           json={"stack_name": "moved", "template": template})
-    assert answer.status_code == 201, answer.text
-    stack_id = answer.json()["stack"]["id"]
-    wait_for(lambda: cluster.acting(stack_id) is first, 20)
-    time.sleep(1)
+    stack_id = acting_on(cluster, first, "moved", template)
     first.stop()
     stopped = datetime.now(UTC).replace(tzinfo=None)
     settled = wait_settled(cluster, "moved", stack_id, 60)
