@@ -64,11 +64,13 @@ heat-functional: venv
 	$(BIN)/python tools/heat_functional/run.py $(HF_ARGS)
 
 ## lint: ruff, the layers the imports obey (.importlinter: a package imports only those below
-## it) and mypy on the engine's service and the resource store ([mypy] in setup.cfg)
+## it), mypy on the engine's service and the resource store ([mypy] in setup.cfg) and the
+## imports inside functions, each with its reason (tools/lazy_imports.py)
 lint: venv
 	$(BIN)/ruff check hearth tests bench tools examples
 	$(BIN)/lint-imports
 	$(BIN)/mypy
+	$(BIN)/python tools/lazy_imports.py
 
 unit: venv
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit
