@@ -429,13 +429,22 @@ class ExecCall(resource.Resource):
         agents = listing.poll(self.stack)
         if agents is RUNNING:
             return remote.POLL_DELAY
-        connected = {agent["id"] for agent in agents if agent.get("connected")}
+        if self.properties[self.ON_NO_RETURN] != "fail":
+            return True
+        listed = {agent["id"]: bool(agent.get("connected")) for agent in agents}
         record = self._recorded()
-        gone = [agent for agent in record[self.TARGETED] if agent not in connected]
-        if gone and self.properties[self.ON_NO_RETURN] == "fail":
+        targeted = record[self.TARGETED]
+        problems = []
+        unlisted = [agent for agent in targeted if agent not in listed]
+        if unlisted:
+            problems.append("no longer among the agents this stack's project may target "
+                            f"(key deleted, or publisher_acl narrowed): {', '.join(unlisted)}")
+        gone = [agent for agent in targeted if agent in listed and not listed[agent]]
+        if gone:
+            problems.append(f"not connected: {', '.join(gone)}")
+        if problems:
             raise exception.CommandExecutionError(
-                f"agents targeted by job {record[self.JID]} are not connected: "
-                f"{', '.join(gone)}")
+                f"agents targeted by job {record[self.JID]} are {'; '.join(problems)}")
         return True
 
     def _resolve_attribute(self, name: str) -> Any:

@@ -222,13 +222,20 @@ def test_an_abandoned_call_leaves_nothing_open(call_type, master):
     (True, "fail", None),
     (False, "fail", "agents targeted by job {jid} are not connected: db1"),
     (False, "ignore", None),
+    (None, "fail", "agents targeted by job {jid} are no longer among the agents this stack's "
+                   "project may target (key deleted, or publisher_acl narrowed): db1"),
+    (None, "ignore", None),
 ])
 def test_check_asks_whether_the_targeted_agents_are_connected(call_type, master, connected,
                                                               policy, error):
+    """An agent the listing no longer shows (None) is not called "not connected"."""
     res = call_type.make({"function": "test.ping", "target": "L@db1,web1",
                            "target_type": "compound", "on_no_return": policy})
     drive(res, "CREATE")
-    master.agents["db1"].connected = connected
+    if connected is None:
+        del master.agents["db1"]
+    else:
+        master.agents["db1"].connected = connected
     if error is None:
         drive(res, "CHECK")
         return
