@@ -64,8 +64,8 @@ heat-functional: venv
 	$(BIN)/python tools/heat_functional/run.py $(HF_ARGS)
 
 ## lint: ruff, the layers the imports obey (.importlinter: a package imports only those below
-## it), mypy on the engine's service and the resource store ([mypy] in setup.cfg) and the
-## imports inside functions, each with its reason (tools/lazy_imports.py)
+## it), mypy --strict on the packages [mypy] in setup.cfg lists (the CLI, the API, the engine)
+## and the imports inside functions, each with its reason (tools/lazy_imports.py)
 lint: venv
 	$(BIN)/ruff check hearth tests bench tools examples
 	$(BIN)/lint-imports

@@ -206,7 +206,7 @@ class Found(Plain):
 
     def read(self, exchange: Exchange) -> Any:
         """Return ``{"stack_name", "id"}`` from the Location."""
-        name, stack_id = links.stack_of_url(exchange.headers["Location"])
+        name, stack_id = links.stack_of_url(exchange.headers.get("Location") or "")
         return {"stack_name": name, "id": stack_id}
 
 

@@ -74,8 +74,8 @@ def _write_error(resp: falcon.Response, status: int, body: dict[str, Any]) -> No
     resp.text = json.dumps(body)
 
 
-def build_app(service: Any, verify: auth.Verifier | None = None,
-              noauth: bool = False, local: bool = False) -> falcon.App:
+def build_app(service: Any, verify: auth.Verifier | None = None, noauth: bool = False,
+              local: bool = False) -> falcon.App[falcon.Request, falcon.Response]:
     """Return the WSGI application serving :data:`ROUTES` with ``service`` (an EngineService).
 
     ``local``: the user's own engine, which also serves :data:`LOCAL_ROUTES`.

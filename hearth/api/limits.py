@@ -73,7 +73,7 @@ def fetch_template_url(url: str) -> str:
             message=f"Could not retrieve template from {url}: {exc}") from None
     if len(data) > CONF.max_template_size:
         raise exception.TemplateSizeExceeded(actual=len(data), limit=CONF.max_template_size)
-    return data.decode("utf-8", errors="replace")
+    return bytes(data).decode("utf-8", errors="replace")
 
 
 def template_from_body(body: Mapping[str, Any], required: bool = True) -> Any:

@@ -290,9 +290,10 @@ def read_info(path: str) -> dict[str, Any] | None:
     """Return an engine's description, or None when it is gone."""
     try:
         with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
+            info = json.load(handle)
     except (OSError, ValueError):
         return None
+    return info if isinstance(info, dict) else None
 
 
 def _write_info(args: argparse.Namespace, state_path: str) -> None:

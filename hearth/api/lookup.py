@@ -38,7 +38,7 @@ def lookup_path(canonical_path: str) -> str:
 def _sub_path(request: ApiRequest) -> list[str]:
     """Return the quoted path segments after ``/v1/{tenant}/stacks/{name_or_id}``."""
     raw = request.raw.env.get("RAW_PATH_INFO")
-    if raw:
+    if isinstance(raw, str) and raw:
         return raw.split("?", 1)[0].split("/")[5:]
     return [links.quote(segment) for segment in request.raw.path.split("/")[5:]]
 

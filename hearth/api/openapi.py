@@ -159,7 +159,8 @@ def build_document(routes: tuple[Route, ...] | None = None) -> dict[str, Any]:
 def load_document() -> dict[str, Any]:
     """Return the shipped document (``openapi.json``)."""
     with open(DOCUMENT_PATH, encoding="utf-8") as handle:
-        return json.load(handle)
+        document: dict[str, Any] = json.load(handle)
+    return document
 
 
 def render_document() -> str:

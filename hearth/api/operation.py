@@ -107,6 +107,16 @@ class WireRequest:
     body: Any = None
 
 
+class Headers(Protocol):
+    """A response's headers as a client reads them, by name in any case."""
+
+    def __getitem__(self, name: str, /) -> str | None:
+        """Return the header's value (requests: KeyError, http.client: None when it is absent)."""
+
+    def get(self, name: str, /) -> str | None:
+        """Return the header's value, None when it is absent."""
+
+
 @dataclass(frozen=True)
 class Exchange:
     """What a client got back for one call, with the call's own arguments.
@@ -116,7 +126,7 @@ class Exchange:
 
     url: str
     status: int
-    headers: Mapping[str, str]
+    headers: Headers
     body: Any
     arguments: Mapping[str, Any]
 

@@ -14,7 +14,7 @@ describe the query parameters in the OpenAPI document.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -219,7 +219,7 @@ def _parse_int(key: str, value: str) -> int:
     return check_integer_range(key, number)
 
 
-_SCALAR_READERS = {
+_SCALAR_READERS: dict[Kind, Callable[[str, str], Any]] = {
     Kind.STR: lambda key, value: value,
     Kind.BOOL: _parse_bool,
     Kind.INT: _parse_int,

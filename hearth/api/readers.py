@@ -139,7 +139,7 @@ def action_name(body: Any) -> str:
         raise exception.BadRequest(
             message=f"Multiple actions specified: {', '.join(sorted(body))}.")
     (name,) = body
-    if name not in ACTIONS:
+    if not isinstance(name, str) or name not in ACTIONS:
         raise exception.BadRequest(
             message=f"Invalid action {name} specified; valid actions: {', '.join(ACTIONS)}.")
     return name

@@ -14,7 +14,7 @@ import ipaddress
 import logging
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 LOG = logging.getLogger("hearth.api")
@@ -89,7 +89,7 @@ def with_frontend(app: Any, name: str, **options: Any) -> Any:
     """
     from stevedore import driver
     try:
-        wrap = driver.DriverManager(FRONTENDS, name).driver
+        wrap: Callable[..., Any] = driver.DriverManager(FRONTENDS, name).driver
     except Exception as error:  # noqa: BLE001 - any failure to load leaves the API alone
         LOG.error("hearth-api serves no %s: its entry point in %s does not load (%s)",
                   name, FRONTENDS, error)

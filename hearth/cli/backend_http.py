@@ -17,12 +17,12 @@ import re
 import sys
 import time
 import urllib.parse
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, MutableMapping
+from typing import Any, Protocol
 
 from hearth.api.arguments import wire_request
 from hearth.api.faults import LOCATION_HEADER
-from hearth.api.operation import Exchange, Operation
+from hearth.api.operation import Exchange, Headers, Operation
 from hearth.common import exception
 
 #: Seconds between two event polls while following an action over HTTP.
@@ -30,6 +30,48 @@ HTTP_POLL_INTERVAL = 0.25
 REQUEST_TIMEOUT = 60.0
 #: The statuses whose Location a client follows (the same method and body sent again).
 REDIRECTS = (301, 302, 303, 307)
+
+
+class HttpResponse(Protocol):
+    """What :class:`HttpTransport` reads of a response (``requests``' or the local engine's)."""
+
+    @property
+    def status_code(self) -> int:
+        """Return the HTTP status."""
+
+    @property
+    def headers(self) -> Headers:
+        """Return the headers."""
+
+    @property
+    def content(self) -> bytes:
+        """Return the body."""
+
+    @property
+    def text(self) -> str:
+        """Return the body as text."""
+
+    def json(self) -> Any:
+        """Return the body parsed as JSON (ValueError when it is not)."""
+
+
+class HttpSession(Protocol):
+    """The calls :class:`HttpTransport` makes of a ``requests.Session``.
+
+    :class:`hearth.cli.local_http.UnixSession` answers them on a Unix socket.
+    """
+
+    @property
+    def headers(self) -> MutableMapping[str, str]:
+        """Return the headers sent with every request."""
+
+    def request(self, method: str, url: str, *, params: Mapping[str, Any] | None = None,
+                timeout: float | None = None, json: Any = None,
+                allow_redirects: bool = False) -> HttpResponse:
+        """Send one request and return its response."""
+
+    def close(self) -> None:
+        """Close the session's connections."""
 
 
 class ApiError(exception.HearthException):
@@ -92,17 +134,22 @@ def _path(operation: Operation[..., Any], fields: Mapping[str, str]) -> str:
                   template)
 
 
+def _requests_session() -> HttpSession:
+    """Return a new ``requests.Session`` (imported only when a server is reached over TCP)."""
+    import requests
+    session: HttpSession = requests.Session()
+    return session
+
+
 class HttpTransport:
     """Carry a backend's calls to ``url`` (``http://host:port/v1/{project}``) with ``token``."""
 
     poll_interval = HTTP_POLL_INTERVAL
 
-    def __init__(self, url: str, token: str | None = None, session: Any = None) -> None:
-        if session is None:
-            import requests
-            session = requests.Session()
+    def __init__(self, url: str, token: str | None = None,
+                 session: HttpSession | None = None) -> None:
         self.url = url.rstrip("/")
-        self.session = session
+        self.session = session if session is not None else _requests_session()
         self.session.headers.update({"Accept": "application/json",
                                      "User-Agent": "hearth-stackctl"})
         if token:
@@ -133,7 +180,7 @@ class HttpTransport:
                                               arguments))
 
     def _send(self, method: str, url: str, query: Mapping[str, Any] | None, body: Any,
-              follow: bool = True) -> tuple[str, Any]:
+              follow: bool = True) -> tuple[str, HttpResponse]:
         """Return the final URL and the response of a request (sent again at a redirect)."""
         # requests is loaded when the session is its own; the local engine's Unix-socket
         # session needs none, and stackctl's quick commands must not pay for importing it
@@ -145,14 +192,15 @@ class HttpTransport:
                                             allow_redirects=False)
         except unreachable as error:
             raise ApiUnreachable(url=self.url, reason=_reason(error)) from None
-        if response.status_code in REDIRECTS and follow:
-            return self._send(method, response.headers["Location"], None, body)
+        location = response.headers.get("Location")
+        if response.status_code in REDIRECTS and follow and location:
+            return self._send(method, location, None, body)
         if response.status_code >= 400:
             raise self._error(response)
         return url, response
 
     @staticmethod
-    def _error(response: Any) -> exception.HearthException:
+    def _error(response: HttpResponse) -> exception.HearthException:
         try:
             error = response.json()["error"]
             location = response.headers.get(LOCATION_HEADER)

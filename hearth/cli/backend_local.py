@@ -10,9 +10,7 @@ of its new events) and the final state is still printed at once.
 
 from __future__ import annotations
 
-from typing import Any
-
-from hearth.cli.backend_http import HttpTransport
+from hearth.cli.backend_http import HttpSession, HttpTransport
 
 #: Seconds between two polls of an action followed on the local engine (at most: the
 #: action's end answers the wait at once).
@@ -24,7 +22,7 @@ class LocalTransport(HttpTransport):
 
     poll_interval = LOCAL_POLL_INTERVAL
 
-    def __init__(self, url: str, session: Any) -> None:
+    def __init__(self, url: str, session: HttpSession) -> None:
         super().__init__(url, session=session)
         self.engine_url = url.split("/v1/", 1)[0]
 

@@ -22,7 +22,7 @@ class CommandError(Exception):
 
 
 def add_command(
-    subparsers: argparse._SubParsersAction,
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
     name: str,
     handler: Handler,
     help: str,

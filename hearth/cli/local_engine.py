@@ -198,7 +198,7 @@ class LocalEngine:
         self.setting = setting
         self.address = Address(runtime_dir(), setting.key)
 
-    def session(self) -> Any:
+    def session(self) -> UnixSession:
         """Return a :class:`~hearth.cli.local_http.UnixSession` on a fresh engine."""
         session = UnixSession(self.address.socket, REQUEST_TIMEOUT, reconnect=self.restart)
         if not self._fresh(session):
@@ -207,7 +207,7 @@ class LocalEngine:
             self.start()
         return session
 
-    def _fresh(self, session: Any) -> bool:
+    def _fresh(self, session: UnixSession) -> bool:
         """Ask the engine whether its setting is current (False: none answers, or stale)."""
         try:
             response = session.request("GET", "/local/status")
@@ -219,7 +219,7 @@ class LocalEngine:
         return bool(response.json().get("fresh"))
 
     @staticmethod
-    def _retire(session: Any) -> None:
+    def _retire(session: UnixSession) -> None:
         try:
             session.request("POST", "/local/retire")
         except NOT_SERVED:

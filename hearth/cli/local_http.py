@@ -14,7 +14,10 @@ import json as jsonlib
 import socket
 import urllib.parse
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hearth.api.operation import Headers
 
 #: Errors that mean the server closed or never opened the connection: the request
 #: was not served, so it is sent again once on a new connection.
@@ -44,7 +47,7 @@ class UnixConnection(http.client.HTTPConnection):
 class UnixResponse:
     """What HttpTransport reads of a response: status, headers, body."""
 
-    def __init__(self, status_code: int, headers: Mapping[str, str], content: bytes) -> None:
+    def __init__(self, status_code: int, headers: Headers, content: bytes) -> None:
         self.status_code = status_code
         self.headers = headers
         self.content = content

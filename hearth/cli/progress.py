@@ -66,7 +66,7 @@ def stack_status(backend: Backend, stack_id: str) -> dict[str, Any]:
 
 def in_progress(stack: Mapping[str, Any]) -> bool:
     """Return whether the stack's action is still running."""
-    return stack["stack_status"].endswith("_IN_PROGRESS")
+    return str(stack["stack_status"]).endswith("_IN_PROGRESS")
 
 
 class ProgressPrinter:

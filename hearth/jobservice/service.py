@@ -109,6 +109,13 @@ class JobService:
             self._settings = JobSettings.from_conf()
         return self._settings
 
+    @property
+    def local_user(self) -> LocalUser:
+        """Return the local user this service acts for (stackctl's calls; hearth-api has none)."""
+        if self.host_owner is None:
+            raise exception.NotSupported(feature="a local user's call through hearth-api's jobs")
+        return self.host_owner
+
     def caller_for(self, project_id: str) -> Caller:
         """Return who a stack of ``project_id`` acts as: its project, or this engine's owner."""
         return self.host_owner if self.host_owner is not None else ApiProject(project_id)

@@ -206,7 +206,7 @@ def _avail(kind: str) -> Callable[[argparse.Namespace], int]:
     return handler
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the cloud commands."""
     command.add_command(subparsers, "cloud-providers", do_providers,
                         "List the cloud providers and whether their driver loads "

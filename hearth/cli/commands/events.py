@@ -34,11 +34,11 @@ def _nested_names(backend: Backend, args: argparse.Namespace,
     for resource in resources:
         nested = resource.get("nested_stack_id")
         if nested:
-            prefix = path_of_stack.get(resource.get("stack_id"), "")
+            prefix = path_of_stack.get(resource.get("stack_id") or "", "")
             path_of_stack[nested] = f"{prefix}{resource['resource_name']}."
     named = []
     for event in events:
-        path = path_of_stack.get(event.get("stack_id"), "")
+        path = path_of_stack.get(event.get("stack_id") or "", "")
         if path and event.get("physical_resource_id") == event.get("stack_id"):
             name = path[:-1]
         else:
@@ -78,7 +78,7 @@ def do_event_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the event commands."""
     parser = command.add_command(subparsers, "event-list", do_event_list,
                                  "List a stack's events.",

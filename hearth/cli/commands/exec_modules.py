@@ -99,7 +99,7 @@ def do_call(args: argparse.Namespace) -> int:
     positional, keywords = split_arguments(args.arguments)
     try:
         job = service.run_on_engine_host(
-            service.host_owner, args.function, positional, keywords, target="stackctl-call",
+            service.local_user, args.function, positional, keywords, target="stackctl-call",
             record=args.cache_job or config.CONF.jobs.cache_local_calls)
     except (exception.FunctionNotFound, exception.ModuleNotAvailable) as error:
         print(error, file=sys.stderr)
@@ -246,7 +246,7 @@ def trailing_options(args: argparse.Namespace, add_options: Any = None,
     return args
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the execution-layer commands."""
     parser = command.add_command(
         subparsers, "call", do_call, "Run an execution function locally (like salt-call --local).",

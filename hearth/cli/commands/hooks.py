@@ -107,7 +107,7 @@ def do_hook_clear(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add hook-poll and hook-clear."""
     parser = command.add_command(subparsers, "hook-poll", do_hook_poll,
                                  "List resources with pending hooks.",

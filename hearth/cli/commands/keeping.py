@@ -122,7 +122,7 @@ def do_stack_adopt(args: argparse.Namespace) -> int:
         request=dict(request, files=files))
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the snapshot, restore, abandon and adopt commands."""
     parser = command.add_command(subparsers, "stack-snapshot", do_stack_snapshot,
                                  "Make a snapshot of a stack.")

@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING, Any
 
 from hearth.cli import command, output
 from hearth.cli.backend import local_jobs
 from hearth.cli.commands.exec_modules import KEYWORD, parse_value
 
+if TYPE_CHECKING:
+    from hearth.master.client import MasterClient
+
 CATEGORIES = ("accepted", "pending", "rejected", "denied")
 
 
-def _client(args: argparse.Namespace):
+def _client(args: argparse.Namespace) -> MasterClient:
     from hearth.master.client import client_from_args
 
     return client_from_args(args.config_file)
@@ -70,7 +74,7 @@ def _act(args: argparse.Namespace, verb: str) -> int:
     return 0
 
 
-def _grains(items: list[str]) -> dict:
+def _grains(items: list[str]) -> dict[str, Any]:
     """Turn ``KEY=VALUE`` items into grains (values read as ``stackctl call`` reads them)."""
     grains = {}
     for item in items:
@@ -87,9 +91,9 @@ def do_agent_grains(args: argparse.Namespace) -> int:
     service = local_jobs(args)
     changes = {**_grains(args.grains), **{key: None for key in args.unset or []}}
     if changes:
-        recorded = service.record_grains(service.host_owner, args.agent, changes)
+        recorded = service.record_grains(service.local_user, args.agent, changes)
     else:
-        agents = {agent["id"]: agent for agent in service.list_agents(service.host_owner)}
+        agents = {agent["id"]: agent for agent in service.list_agents(service.local_user)}
         if args.agent not in agents:
             raise command.CommandError(f"agent-grains: no accepted agent {args.agent!r}")
         recorded = agents[args.agent].get("recorded_grains") or {}
@@ -119,7 +123,7 @@ def do_key_finger(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the key commands."""
     command.add_command(subparsers, "key-list", do_key_list,
                         "List the agent keys: accepted, pending, rejected, denied (salt-key -L).",

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 from hearth.cli import command, local_engine, output
 
 COLUMNS = ("pid", "home", "config_files", "uptime", "this_setting")
 
 
-def _engines(args: argparse.Namespace) -> list[dict]:
+def _engines(args: argparse.Namespace) -> list[dict[str, Any]]:
     setting = local_engine.Setting.current(getattr(args, "config_file", None))
     current = local_engine.Address(local_engine.runtime_dir(), setting.key).socket
     found = []
@@ -38,7 +39,7 @@ def do_engine_stop(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add engine-status and engine-stop."""
     command.add_command(
         subparsers, "engine-status", do_engine_status,

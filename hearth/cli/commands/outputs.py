@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from hearth.cli import command, output
 from hearth.cli.backend import Backend, get_backend
@@ -45,7 +46,7 @@ def do_output_show(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _show_every_output(outputs: list[dict], fmt: str) -> None:
+def _show_every_output(outputs: list[dict[str, Any]], fmt: str) -> None:
     """Print every output as Heat's ``output show --all``: one field per output key.
 
     The table's value of each field is the output (key, value, description,
@@ -59,7 +60,7 @@ def _show_every_output(outputs: list[dict], fmt: str) -> None:
                  for key, item in by_key.items()}, "table")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the output commands."""
     parser = command.add_command(subparsers, "output-list", do_output_list,
                                  "List a stack's outputs.", formats=output.ALL_FORMATS)

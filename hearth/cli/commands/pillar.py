@@ -13,7 +13,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from hearth.cli import command
 from hearth.cli.backend import local_jobs
@@ -21,6 +22,11 @@ from hearth.cli.command import CommandError
 from hearth.cli.nested import OUTPUTTERS
 from hearth.common import exception
 from hearth.jobservice.agents import AgentRecord
+
+if TYPE_CHECKING:
+    from hearth.jobservice import JobService
+
+T = TypeVar("T")
 
 #: Said on stderr when pillar-show masked a value.
 MASKED_HINT = ("Values are masked (**********, as Salt masks pillar output); add --unmask to "
@@ -75,7 +81,7 @@ def _override(args: argparse.Namespace) -> dict[str, Any] | None:
     return value
 
 
-def _through_master(args: argparse.Namespace, ask: Any) -> Any:
+def _through_master(args: argparse.Namespace, ask: Callable[[JobService], T]) -> T:
     """Return ``ask(service)`` of this user's JobService, or say how to do without a master."""
     try:
         return ask(local_jobs(args))
@@ -87,8 +93,8 @@ def _through_master(args: argparse.Namespace, ask: Any) -> Any:
 def _remote_grains(args: argparse.Namespace) -> dict[str, Any]:
     """Return the grains the master compiles the agent's pillar with (what it holds true)."""
 
-    def grains(service: Any) -> dict[str, Any]:
-        agents = {agent["id"]: agent for agent in service.list_agents(service.host_owner)}
+    def grains(service: JobService) -> dict[str, Any]:
+        agents = {agent["id"]: agent for agent in service.list_agents(service.local_user)}
         if args.agent not in agents:
             raise CommandError(f"The master knows no accepted agent {args.agent!r}")
         record = AgentRecord.from_listing(agents[args.agent])
@@ -117,7 +123,7 @@ def compiled_pillar(args: argparse.Namespace) -> dict[str, Any]:
     _check_local_options(args)
     if not args.local:
         return _through_master(
-            args, lambda service: service.agent_pillar(service.host_owner, args.agent))
+            args, lambda service: service.agent_pillar(service.local_user, args.agent))
     from hearth.pillar import compile_pillar, master_opts
 
     config.load(config_files=args.config_file)
@@ -189,7 +195,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         default="nested", help="Output format (default: %(default)s).")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``stackctl pillar-show`` and ``pillar-top``."""
     parser = command.add_command(
         subparsers, "pillar-show", do_pillar_show,

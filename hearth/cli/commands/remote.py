@@ -153,7 +153,7 @@ def _flattened(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     return flat
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``stackctl run``, ``stackctl agent-list`` and ``stackctl master-stats``."""
     command.add_command(subparsers, "agent-list", do_agent_list,
                         "List the accepted agents, connected or not (like manage.status); "

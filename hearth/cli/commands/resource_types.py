@@ -52,7 +52,7 @@ def do_resource_type_template(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the resource-type commands."""
     parser = command.add_command(subparsers, "resource-type-list", do_resource_type_list,
                                  "List the available resource types.",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from hearth.cli import command, output
 from hearth.cli.backend import Backend, get_backend
@@ -43,7 +44,7 @@ def do_resource_metadata(args: argparse.Namespace) -> int:
     return 0
 
 
-def signal_details(data: str | None, data_file: str | None) -> dict | None:
+def signal_details(data: str | None, data_file: str | None) -> dict[str, Any] | None:
     """Return the signal details of ``-D JSON`` or ``-f FILE`` (a JSON object), as heatclient."""
     if data and data_file:
         raise command.CommandError("Can only specify one of data and data-file", exit_code=2)
@@ -70,7 +71,7 @@ def do_resource_signal(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the resource commands."""
     parser = command.add_command(subparsers, "resource-list", do_resource_list,
                                  "List a stack's resources.", formats=output.ALL_FORMATS)

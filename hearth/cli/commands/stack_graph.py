@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import Any
 
 from hearth.cli import command, oversized, template_files
 from hearth.cli.backend import get_backend
@@ -26,7 +27,7 @@ from hearth.utils import graphviz
 FORMATS = ("dot", "svg", "png")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the stack-graph command."""
     parser = command.add_command(
         subparsers, "stack-graph", do_stack_graph,
@@ -49,12 +50,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def output_format(args: argparse.Namespace) -> str:
     """Return the chosen format: --format, else the --output extension, else dot."""
     if args.format:
-        return args.format
+        return str(args.format)
     extension = os.path.splitext(args.output or "")[1].lstrip(".").lower()
     return extension if extension in FORMATS else "dot"
 
 
-def graph_data(args: argparse.Namespace) -> dict:
+def graph_data(args: argparse.Namespace) -> dict[str, Any]:
     """Return the graph of the named stack, or of the template of ``-f``."""
     if bool(args.name) == bool(args.template_file):
         raise command.CommandError("stack-graph needs a STACK name or -f TEMPLATE (not both)",
@@ -66,7 +67,7 @@ def graph_data(args: argparse.Namespace) -> dict:
     return template_graph(args)
 
 
-def template_graph(args: argparse.Namespace) -> dict:
+def template_graph(args: argparse.Namespace) -> dict[str, Any]:
     """Return the graph of the ``-f`` template, validated by the engine as a create would."""
     request = template_files.gather(args.template_file, args.environment_file or ())
     name = os.path.splitext(os.path.basename(args.template_file))[0]
@@ -80,7 +81,7 @@ def template_graph(args: argparse.Namespace) -> dict:
         raise exc.located(args.template_file, document=request["template"]) from None
 
 
-def draw(data: dict, fmt: str) -> bytes:
+def draw(data: dict[str, Any], fmt: str) -> bytes:
     """Return the graph in ``fmt``: DOT text, or a picture drawn by Graphviz."""
     from hearth.engine.stacks.graph_dot import to_dot
     from hearth.engine.stacks.graph_view import GraphView

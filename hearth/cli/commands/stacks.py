@@ -10,6 +10,7 @@ is printed and the exit code is 1.  Ctrl-C cancels the action cleanly.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -183,7 +184,7 @@ def do_stack_delete(args: argparse.Namespace) -> int:
     code = 0
     for name in args.name:
         stack_id = full_identity(backend.identify_stack(name))
-        code |= run_action(backend, stack_id, lambda sid=stack_id: backend.delete_stack(sid),
+        code |= run_action(backend, stack_id, functools.partial(backend.delete_stack, stack_id),
                            "DELETE", display=_display(args))
     return code
 
@@ -222,7 +223,7 @@ def do_template_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the stack commands."""
     parser = command.add_command(subparsers, "stack-create", do_stack_create,
                                  "Create a stack and wait for it.")

@@ -9,7 +9,7 @@ from hearth.cli.backend import get_backend
 from hearth.common import exception
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the template-validate command."""
     parser = command.add_command(
         subparsers, "template-validate", validate,

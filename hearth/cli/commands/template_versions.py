@@ -13,7 +13,7 @@ from hearth.cli import command, output
 from hearth.cli.backend import get_backend
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the template version and function listing commands."""
     command.add_command(
         subparsers, "template-version-list", list_versions,

@@ -30,7 +30,7 @@ def do_db_version(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add db-sync and db-version."""
     command.add_command(subparsers, "db-sync", do_db_sync,
                         help="Create or upgrade the database schema ([database] connection).")

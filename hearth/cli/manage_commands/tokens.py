@@ -60,7 +60,7 @@ def do_token_revoke(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the token commands."""
     parser = command.add_command(
         subparsers, "token-create", do_token_create,
