@@ -41,29 +41,31 @@ class MasterAddress:
         return f"{host}:{self.port}"
 
 
-def _port(text: str, item: str) -> int:
+def _port(text: str, item: str, option: str) -> int:
     try:
         port = int(text)
     except ValueError:
         port = 0
     if not 0 < port < 65536:
         raise exception.BadRequest(
-            message=f"[agent] master: {item!r}: {text!r} is not a port (1-65535)")
+            message=f"{option}: {item!r}: {text!r} is not a port (1-65535)")
     return port
 
 
-def parse_master(item: str, port: int, auth_port: int) -> MasterAddress:
+def parse_master(item: str, port: int, auth_port: int,
+                 option: str = "[agent] master") -> MasterAddress:
     """Read one ``[agent] master`` item: ``HOST``, ``HOST:PORT`` or ``HOST:PORT:AUTH_PORT``.
 
     An IPv6 address is bracketed when ports follow (``[::1]:4510``); a bare
-    IPv6 address (``fe80::1``) is a host alone, as Salt reads it.
+    IPv6 address (``fe80::1``) is a host alone, as Salt reads it.  ``option``
+    names the setting in errors (clients read ``[master] masters`` alike).
     """
     text = item.strip()
     if text.startswith("["):
         host, bracket, rest = text[1:].partition("]")
         if not bracket or (rest and not rest.startswith(":")):
             raise exception.BadRequest(
-                message=f"[agent] master: {item!r} is not [IPV6]:PORT (an unclosed bracket)")
+                message=f"{option}: {item!r} is not [IPV6]:PORT (an unclosed bracket)")
         ports = rest[1:].split(":") if rest else []
     elif _is_ipv6(text):
         host, ports = text, []
@@ -71,9 +73,9 @@ def parse_master(item: str, port: int, auth_port: int) -> MasterAddress:
         host, *ports = text.split(":")
     if not host or len(ports) > 2:
         raise exception.BadRequest(
-            message=f"[agent] master: {item!r} is not HOST, HOST:PORT or HOST:PORT:AUTH_PORT")
-    return MasterAddress(host, _port(ports[0], item) if ports else port,
-                         _port(ports[1], item) if len(ports) > 1 else auth_port)
+            message=f"{option}: {item!r} is not HOST, HOST:PORT or HOST:PORT:AUTH_PORT")
+    return MasterAddress(host, _port(ports[0], item, option) if ports else port,
+                         _port(ports[1], item, option) if len(ports) > 1 else auth_port)
 
 
 def _is_ipv6(text: str) -> bool:

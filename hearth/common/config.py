@@ -287,6 +287,18 @@ MASTER_OPTS = [
                       "them 'Not connected' (after a restart, agents come back over their "
                       "recon_* spread). The wait ends sooner once agent_timeout seconds pass "
                       "with no agent coming back."),
+    cfg.ListOpt("masters", default=[],
+                help="Where this host's clients (stackctl, hearth-api, the engine's "
+                     "Hearth::Exec::Call resources) reach hearth-master when several masters "
+                     "share one database: HOST or HOST:PORT items (PORT defaults to port "
+                     "above), as an agent's [agent] master list with master_type = failover. "
+                     "A client uses the master that serves the most agents among those that "
+                     "answer (the first listed on a tie), and when that master dies while a "
+                     "job runs it follows the job on the other one (the job cache is shared) "
+                     "until every return is in; a job is never published twice. The masters "
+                     "must share the client key pair (client.key, client.key_secret) as they "
+                     "share master.key. Empty (the default): the master at interface and port "
+                     "above. $HEARTH_MASTER (the same list) overrides it."),
     cfg.FloatOpt("client_timeout", default=10.0, min=0.1,
                  help="Seconds a client (stackctl, hearth-api) waits for the master to "
                       "answer one request."),

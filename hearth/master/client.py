@@ -29,8 +29,16 @@ from typing import Any
 import zmq
 
 from hearth.common import exception
+from hearth.master import client_choice
 from hearth.master.settings import MasterSettings
-from hearth.transport import curve, keys, wire
+from hearth.transport import keys, wire
+
+#: Seconds without a push after which a client following a job asks whether its master
+#: still answers (with several masters listed), and the longest it waits for that answer.
+LIVENESS = 1.0
+LIVENESS_TIMEOUT = 3.0
+#: Seconds between two status requests while a job is followed on another master.
+FOLLOW_POLL = 0.3
 
 
 @dataclass
@@ -83,6 +91,12 @@ class MasterClient:
 
     def __init__(self, conf: Any = None, *, address: str | None = None,
                  timeout: float | None = None) -> None:
+        """Read the settings (``conf``: MasterSettings or oslo.config, default Hearth's).
+
+        ``address`` (``$HEARTH_MASTER``) overrides ``[master] masters``: one
+        ``HOST:PORT`` or several, comma-separated.  With several, the master
+        is chosen at the first request (:mod:`hearth.master.client_choice`).
+        """
         if isinstance(conf, MasterSettings):
             settings = conf
         else:
@@ -94,14 +108,15 @@ class MasterClient:
             settings = MasterSettings.from_conf(conf)
         self.settings = settings
         self.timeout = settings.client_timeout if timeout is None else timeout
-        self.address = address or f"{settings.client_host}:{settings.port}"
-        host, _, port = self.address.rpartition(":")
-        client_keys = keys.load_pair(settings.pki_dir, "client")
-        master_public = keys.load_public(keys.key_paths(settings.pki_dir, "master")[0])
+        self.addresses = settings.client_addresses(address)
+        self.address = self.addresses[0]
+        self._client_keys = keys.load_pair(settings.pki_dir, "client")
+        self._master_public = keys.load_public(keys.key_paths(settings.pki_dir, "master")[0])
         self._context = zmq.Context.instance()
-        self._socket = curve.client_socket(self._context, zmq.DEALER,
-                                           curve.tcp_endpoint(host, int(port)), client_keys,
-                                           master_public)
+        self._socket: zmq.Socket | None = None
+        if len(self.addresses) == 1:
+            self._socket = client_choice.connect(self._context, self.address,
+                                                 self._client_keys, self._master_public)
         self._rids = itertools.count(1)
         self._pushes: collections.deque[dict[str, Any]] = collections.deque()
 
@@ -109,7 +124,8 @@ class MasterClient:
 
     def close(self) -> None:
         """Close the connection."""
-        self._socket.close(linger=100)
+        if self._socket is not None:
+            self._socket.close(linger=100)
 
     def __enter__(self) -> MasterClient:
         return self
@@ -117,15 +133,41 @@ class MasterClient:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def socket(self) -> zmq.Socket:
+        """Return the connection to the master, choosing one first when several are listed."""
+        if self._socket is None:
+            self.address, self._socket = client_choice.choose(
+                self._context, self.addresses, self._client_keys, self._master_public,
+                self.timeout)
+        return self._socket
+
+    def reconnect(self, exclude: str | None = None) -> str:
+        """Choose a master again, among the listed ones but ``exclude``; return its address.
+
+        What was pushed on the old connection is dropped.  Raise
+        MasterUnreachable when none of them answers.
+        """
+        if self._socket is not None:
+            self._socket.close(linger=0)
+            self._socket = None
+        self._pushes.clear()
+        others = [address for address in self.addresses if address != exclude]
+        self.address, self._socket = client_choice.choose(
+            self._context, others or self.addresses, self._client_keys, self._master_public,
+            self.timeout)
+        return self.address
+
     def _send(self, op: str, **payload: Any) -> int:
         rid = next(self._rids)
-        self._socket.send(wire.encode({"rid": rid, "op": op, **payload}))
+        self.socket.send(wire.encode({"rid": rid, "op": op, **payload}))
         return rid
 
     def _receive(self, timeout: float) -> dict[str, Any] | None:
-        if not self._socket.poll(max(0, int(timeout * 1000))):
+        socket = self.socket
+        if not socket.poll(max(0, int(timeout * 1000))):
             return None
-        return wire.decode(self._socket.recv(), max_depth=None)  # it relays agents' returns
+        return wire.decode(socket.recv(), max_depth=None)  # it relays agents' returns
 
     def _request(self, op: str, **payload: Any) -> Any:
         """Send one request and return its answer's data (pushes meanwhile are kept)."""
@@ -199,25 +241,35 @@ class MasterClient:
         """Collect the pushed returns of a watched job into ``status`` until it is done.
 
         ``timeout`` is Salt's: when it passes, agents still running the job
-        are waited for again; the others are reported missing.
+        are waited for again; the others are reported missing.  With several
+        masters listed, a master silent for :data:`LIVENESS` seconds is asked
+        whether it still answers; one that does not is left for the others
+        (:meth:`_follow_elsewhere`).
         """
         wait_for = self.settings.timeout if timeout is None else timeout
         deadline = time.monotonic() + wait_for
+        quiet_since = time.monotonic()
         while not status.done:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 try:
                     fresh = self._request("status", jid=status.jid)
                 except exception.MasterUnreachable:
-                    raise exception.MasterLostDuringJob(address=self.address,
-                                                        jid=status.jid) from None
+                    return self._follow_elsewhere(status, wait_for)
                 if fresh["done"] or not fresh.get("running"):
                     status = JobStatus.from_snapshot(fresh)
                     break
                 deadline = time.monotonic() + wait_for  # still running somewhere: wait again
                 continue
-            push = self._next_push(remaining)
-            if push is None or push.get("jid") != status.jid:
+            push = self._next_push(min(remaining, LIVENESS))
+            if push is None:
+                if len(self.addresses) > 1 and time.monotonic() - quiet_since >= LIVENESS:
+                    if not self._answers():
+                        return self._follow_elsewhere(status, wait_for)
+                    quiet_since = time.monotonic()
+                continue
+            quiet_since = time.monotonic()
+            if push.get("jid") != status.jid:
                 continue
             if push["push"] == "rets":
                 status.returns.update(push["rets"])
@@ -226,6 +278,56 @@ class MasterClient:
         self._send("unwatch", jid=status.jid)
         status.missing = {a: r for a, r in status.missing.items() if a not in status.returns}
         return status
+
+    def _answers(self) -> bool:
+        """Return whether the master answers a ping within LIVENESS_TIMEOUT seconds."""
+        timeout, self.timeout = self.timeout, min(self.timeout, LIVENESS_TIMEOUT)
+        try:
+            self._request("ping")
+        except exception.MasterUnreachable:
+            return False
+        finally:
+            self.timeout = timeout
+        return True
+
+    def _follow_elsewhere(self, status: JobStatus, wait_for: float) -> JobStatus:
+        """Follow ``status``'s job on the other masters after its own stopped answering.
+
+        The masters share the job cache: the other one answers from it
+        (the returns stored so far) until it takes the job over after
+        ``[master] peer_timeout``, then from its memory until the job is
+        done.  Nothing is published again.  Raise MasterLostDuringJob when
+        no other master is listed, or none holds the job and its returns
+        stop coming for longer than the takeover takes.
+        """
+        lost = self.address
+        if len(self.addresses) < 2:
+            raise exception.MasterLostDuringJob(address=lost, jid=status.jid)
+        grace = wait_for + 3 * self.settings.peer_timeout + self.timeout
+        progress, since = (False, len(status.returns)), time.monotonic()
+        while True:
+            try:
+                if self.address == lost or self._socket is None:
+                    self.reconnect(exclude=lost)
+                fresh = self._request("status", jid=status.jid)
+            except exception.JobNotFound:
+                raise exception.MasterLostDuringJob(address=lost, jid=status.jid) from None
+            except exception.MasterUnreachable:
+                lost, fresh = self.address, None  # that one went too: ask the others
+            now = time.monotonic()
+            if fresh is not None and fresh["done"]:
+                break
+            seen = (bool(fresh and fresh.get("held")),
+                    len(fresh["returns"]) if fresh else progress[1])
+            if seen[0] or seen != progress:
+                progress, since = seen, now
+            elif now - since > grace:
+                raise exception.MasterLostDuringJob(address=lost, jid=status.jid)
+            time.sleep(FOLLOW_POLL)
+        done = JobStatus.from_snapshot(fresh)
+        done.returns = {**status.returns, **done.returns}
+        done.missing = {a: r for a, r in done.missing.items() if a not in done.returns}
+        return done
 
     def list_jobs(self, limit: int | None = None) -> list[dict[str, Any]]:
         """Return the job cache's jobs, newest first."""
@@ -330,7 +432,7 @@ class MasterClient:
                 if push.get("push") == "event":
                     yield push["tag"], push["data"]
         finally:
-            if not self._socket.closed:
+            if self._socket is not None and not self._socket.closed:
                 self._send("events_stop")
 
 

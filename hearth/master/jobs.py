@@ -98,7 +98,7 @@ class JobState:
         return {"jid": self.jid, "fun": self.fun, "args": self.args, "kwargs": self.kwargs,
                 "target": self.target, "target_type": self.target_type,
                 "targeted": self.targeted, "returns": self.returns, "missing": missing,
-                "done": self.done, "user": self.user,
+                "done": self.done, "user": self.user, "held": True,
                 "running": sorted(a for a in missing if is_running(a, self.jid))}
 
     def record(self) -> dict[str, Any]:
@@ -115,17 +115,24 @@ class JobState:
 
 
 def snapshot_from_cache(data: dict[str, Any]) -> dict[str, Any]:
-    """Return a client snapshot of a job read back from the job cache."""
+    """Return a client snapshot of a job read back from the job cache.
+
+    ``held`` is False: no master answering from its memory, so a job not
+    done yet is another master's, or a dead master's not taken over yet.
+    A job is done once its master recorded it finished (agents it gave up
+    included) or every targeted agent settled.
+    """
     targeted = list(data.get("targeted") or [])
     returns = data.get("returns") or {}
     not_connected = set(data.get("not_connected") or [])
     missing = {agent_id: NOT_CONNECTED if agent_id in not_connected else NO_RESPONSE
                for agent_id in targeted if agent_id not in returns}
+    done = bool(data.get("finished_at")) or not (set(targeted) - returns.keys() - not_connected)
     return {"jid": data["jid"], "fun": data["function"], "args": data["args"],
             "kwargs": data["kwargs"], "target": data["target"],
             "target_type": data.get("target_type") or "glob", "targeted": targeted,
             "returns": returns, "missing": missing, "user": data.get("user"),
-            "done": not (set(targeted) - returns.keys() - not_connected), "running": []}
+            "done": done, "held": False, "running": []}
 
 
 class JobTable:

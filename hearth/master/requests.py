@@ -169,7 +169,8 @@ class ClientRequests:
     # --- agents and keys -------------------------------------------------
 
     def _ping(self, route: bytes, request: dict[str, Any]) -> dict[str, Any]:
-        return {"boot": self.master.boot}
+        """Answer the master's boot id and how many agents it serves (clients choose by it)."""
+        return {"boot": self.master.boot, "connected": self.master.agents.connected_count()}
 
     def _stats(self, route: bytes, request: dict[str, Any]) -> dict[str, Any]:
         return self.master.stats()

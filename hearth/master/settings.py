@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from hearth.agent.masters import parse_master
 from hearth.common import exception
 
 
@@ -32,6 +33,8 @@ class MasterSettings:
     key_store: str = "files"
     heartbeat_interval: float = 1.0
     peer_timeout: float = 5.0
+    #: ``[master] masters``: where clients reach the masters (empty: interface and port)
+    masters: tuple[str, ...] = ()
 
     @classmethod
     def from_conf(cls, conf: Any) -> MasterSettings:
@@ -50,13 +53,32 @@ class MasterSettings:
                    trust_agent_grains=section.trust_agent_grains,
                    key_store=section.key_store,
                    heartbeat_interval=section.heartbeat_interval,
-                   peer_timeout=section.peer_timeout)
+                   peer_timeout=section.peer_timeout,
+                   masters=tuple(item.strip() for item in section.masters if item.strip()))
 
     @property
     def client_host(self) -> str:
         """Return the address a client on this host connects to."""
         return {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(
             self.interface, self.interface)
+
+    def client_addresses(self, override: str | None = None) -> list[str]:
+        """Return the ``HOST:PORT`` of each master a client may use, in order.
+
+        ``override`` is ``$HEARTH_MASTER`` (the same list as ``[master]
+        masters``); without either, this host's master.  Raise BadRequest
+        naming a bad item.
+        """
+        items = [item for item in (override or "").split(",") if item.strip()] or \
+            list(self.masters)
+        if not items:
+            return [f"{self.client_host}:{self.port}"]
+        option = "$HEARTH_MASTER" if override and override.strip() else "[master] masters"
+        addresses = [str(parse_master(item, self.port, self.auth_port, option=option))
+                     for item in items]
+        if len(set(addresses)) != len(addresses):
+            raise exception.BadRequest(message=f"{option} names the same master twice")
+        return addresses
 
 
 def parse_nodegroups(lines: list[str]) -> dict[str, str]:

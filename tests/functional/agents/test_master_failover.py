@@ -11,7 +11,9 @@ client told where the returns are, the first master back) stay in
 ``make test-failover`` (test_master_kill.py).
 """
 
+import json
 import signal
+import subprocess
 
 import pytest
 
@@ -47,33 +49,117 @@ def pair(tmp_path_factory, postgres_shared_url):
     made.close()
 
 
-def batch_job(pair, master, seconds=0.6):
-    """Publish ``stackctl run '*' cmd.run JOB --batch 1 --async`` on ``master``; return its jid.
+def newest_job(master, function):
+    """Return the jid of the newest ``function`` job in the shared job cache (None: none)."""
+    try:
+        with master.client(timeout=5) as client:
+            jids = [job["jid"] for job in client.list_jobs() if job["function"] == function]
+    except Exception:  # noqa: BLE001 - not answering
+        return None
+    return max(jids, default=None)
 
-    The job appends a line to each agent's ledger, so a job run twice shows.
+
+def started(pair, master, command):
+    """Start ``command`` (a client listing both masters); return it and its job's jid.
+
+    The job is the first ``cmd.run`` published after this call, found in
+    the job cache through ``master``.
     """
     for agent in pair.agents:
         (agent.directory / LEDGER).unlink(missing_ok=True)
-    command, option = JOB
-    done = master.stackctl("run", "*", "cmd.run", command.format(seconds=seconds, ledger=LEDGER),
-                           option, "--batch", "1", "--async")
-    assert done.returncode == 0, done.stderr
-    return done.stdout.split()[-1]
+    before = newest_job(master, "cmd.run")
+    client = subprocess.Popen(command, env=pair.client_environment(), text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              stdin=subprocess.DEVNULL)
+    jids = []
+    try:
+        wait(lambda: jids.append(newest_job(master, "cmd.run")) or jids[-1] not in (None, before),
+             60, "the job in the job cache")
+    except AssertionError:
+        client.kill()
+        raise AssertionError(client.communicate()) from None
+    return client, jids[-1]
 
 
-def test_killing_the_active_master_mid_batch_loses_no_return(pair):
-    active, standby = pair.roles()
-    jid = batch_job(pair, active)
+def kill_after_first_return(active, jid):
+    """SIGKILL ``active`` once one agent's return of ``jid`` is in (the job half done)."""
     wait(lambda: returned(active, jid) >= 1, 30, "the first batch's return")
     assert returned(active, jid) < len(AGENTS)          # killed during the job
     active.process.send_signal(signal.SIGKILL)
     active.process.wait()
+
+
+def assert_recorded_once(pair, jid):
+    """Every agent's return is in the job cache once, and each agent ran the job once."""
+    assert recorded_returns(pair.database, jid) == len(AGENTS)   # one row each
+    assert ledger_runs(pair.agents) == dict.fromkeys(AGENTS, 1)  # each ran it once
+
+
+def test_stackctl_run_follows_its_batch_job_to_the_other_master(pair):
+    # the active master is SIGKILLed while `stackctl run --batch 1` waits on it: the other
+    # master takes the job over, the agents fail over to it with their returns, and the
+    # client, which lists both masters, follows the job there and prints every return
+    active, standby = pair.roles()
+    command, option = JOB
+    client, jid = started(pair, active, pair.client_command(
+        "run", "*", "cmd.run", command.format(seconds=0.6, ledger=LEDGER), option,
+        "--batch", "1", "--format", "json"))
     try:
-        # the other master takes the job over and the agents bring it their returns
-        wait(lambda: returned(standby, jid) == len(AGENTS), 30,
-             f"every return of job {jid} on the other master")
-        assert recorded_returns(pair.database, jid) == len(AGENTS)   # one row each
-        assert ledger_runs(pair.agents) == dict.fromkeys(AGENTS, 1)  # each ran it once
+        kill_after_first_return(active, jid)
+        out, err = client.communicate(timeout=60)
+        assert client.returncode == 0, (out, err)
+        assert json.loads(out) == dict.fromkeys(AGENTS, "")     # every return, none missing
+        assert "did not return" not in out + err and "Traceback" not in err
+        assert returned(standby, jid) == len(AGENTS)
+        assert_recorded_once(pair, jid)
         assert f"this master takes over its 1 unfinished job(s): {jid}" in standby.log_text()
     finally:
+        if client.poll() is None:
+            client.kill()
+            client.communicate()
+        pair.revive(active)
+
+
+CALL = """
+heat_template_version: 2018-08-31
+resources:
+  call:
+    type: Hearth::Exec::Call
+    properties:
+      function: cmd.run
+      args: ['%s']
+      kwargs: {python_shell: true}
+      target: "*"
+      batch: "1"
+outputs:
+  returns: {value: {get_attr: [call, returns]}}
+  missing: {value: {get_attr: [call, missing]}}
+  jid: {value: {get_attr: [call, jid]}}
+"""
+
+
+def test_a_stacks_exec_call_follows_its_job_to_the_other_master(pair, tmp_path):
+    # the same through a stack: its engine (in stackctl's process) lists both masters, and
+    # the Exec::Call resource follows its job by the jid it stored
+    active, _ = pair.roles()
+    template = tmp_path / "call.yaml"
+    command, _ = JOB
+    template.write_text(CALL % command.format(seconds=0.6, ledger=LEDGER))
+    client, jid = started(pair, active, pair.client_command(
+        "--in-process", "stack-create", "-f", str(template), "failing-over"))
+    try:
+        kill_after_first_return(active, jid)
+        out, err = client.communicate(timeout=90)
+        assert client.returncode == 0, (out, err)
+        shown = pair.stackctl("--in-process", "stack-show", "failing-over", "--format", "json")
+        assert shown.returncode == 0, shown.stderr
+        stack = json.loads(shown.stdout)
+        assert stack["stack_status"] == "CREATE_COMPLETE", stack["stack_status_reason"]
+        values = {o["output_key"]: o["output_value"] for o in stack["outputs"]}
+        assert values == {"returns": dict.fromkeys(AGENTS, ""), "missing": {}, "jid": jid}
+        assert_recorded_once(pair, jid)
+    finally:
+        if client.poll() is None:
+            client.kill()
+            client.communicate()
         pair.revive(active)

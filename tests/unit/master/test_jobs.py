@@ -69,7 +69,10 @@ def test_snapshot_from_cache():
             "returns": {"a": {"return": True}}}
     snapshot = snapshot_from_cache(data)
     assert snapshot["missing"] == {"b": "No response", "c": "Not connected"}
-    assert snapshot["done"] is False
+    assert snapshot["done"] is False and snapshot["held"] is False
+    # its master recorded it finished, having given b up: done (a client stops waiting)
+    finished = snapshot_from_cache({**data, "finished_at": "2026-01-01T00:00:05"})
+    assert finished["done"] is True and finished["missing"] == snapshot["missing"]
 
 
 def test_a_silent_agent_ends_a_job_without_batch_after_its_timeout():
