@@ -98,6 +98,7 @@ CLIENT = Channel("client", dict([
     _client("stats"),
     _client("agents", {}, {"pillar": BOOLEAN, "grains": BOOLEAN}),
     _client("keys"),
+    _client("key_finger", {}, {"pattern": TEXT}),
     _client("key_accept", {"pattern": TEXT}, {"include_rejected": BOOLEAN, "grains": OBJECT}),
     _client("key_reject", {"pattern": TEXT}),
     _client("key_delete", {"pattern": TEXT}),

@@ -366,6 +366,9 @@ def job_op(select: Callable[[JobService], Callable[Concatenate[Caller, P], R]],
            **declared: Any) -> Operation[P, R]:
     """Return an operation of the :class:`JobService`, for the caller a request's context is.
 
+    ``select`` may pick a method of the service's key or pillar service
+    (``lambda jobs: jobs.keys.list_keys``): the same callers, master and rights.
+
     On a server it runs on a worker thread (the service blocks; the API's
     green threads keep serving), and a server without a hearth-master says so.
     """
@@ -380,15 +383,20 @@ def on_worker_thread(call: Callable[[], R]) -> R:
         result: R = run_blocking(call)
     except exception.KeyFileError as error:
         raise exception.NotSupported(
-            feature=f"Jobs and agents on an API without a hearth-master ({error})") from None
+            feature=f"Jobs, agents, keys and pillar on an API without a hearth-master "
+                    f"({error})") from None
     return result
 
 
-class _MethodName:
-    """A stand-in service whose attributes are their own names (what a selector picks)."""
+class _MethodName(str):
+    """A stand-in service whose attributes are their own names (what a selector picks).
 
-    def __getattr__(self, name: str) -> str:
-        return name
+    So are theirs: ``jobs.keys.list_keys`` (the JobService's key service) is
+    ``list_keys``.
+    """
+
+    def __getattr__(self, name: str) -> _MethodName:
+        return _MethodName(name)
 
 
 def collect(table: type) -> tuple[Operation[..., Any], ...]:
@@ -405,7 +413,7 @@ def collect(table: type) -> tuple[Operation[..., Any], ...]:
         if isinstance(value, Operation):
             object.__setattr__(value, "name", attribute)
             if value.select is not None:
-                object.__setattr__(value, "serves", value.select(_MethodName()))
+                object.__setattr__(value, "serves", str(value.select(_MethodName())))
     for operation in found:
         if not operation.serves:
             continue

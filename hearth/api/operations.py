@@ -81,6 +81,10 @@ _EVENT_QUERY = (FILTERS, in_query("limit"), in_query("marker"), in_query("sort_k
                 in_query("sort_dir", reader=readers.event_sort_dir), in_query("nested_depth"))
 JOBS_PATH = f"{T}/jobs"
 AGENT_FIELDS = ("id", "grains", "connected", "last_seen")
+AGENT_PATH = f"{T}/agents/{{agent_id}}"
+KEYS_PATH = f"{T}/keys"
+#: The glob of agent ids a key operation acts on (salt-key's match).
+KEY_MATCH = in_body("match", required=True)
 
 
 def lookup_of(operation: Operation[Any, Any]) -> Operation[Any, Any]:
@@ -326,7 +330,43 @@ class Operations:
         "List the agents the project may target, with grains and last seen",
         wrapped("agents", "AgentList",
                 shown=lambda agent: {key: agent[key] for key in AGENT_FIELDS}),
-        args=(from_context("admin", lambda ctx: ctx.is_admin),))
+        args=(from_context("admin", lambda ctx: ctx.is_admin),),
+        provides=_first("agents", agent_id="id"))
+
+    # --- agent keys (salt-key) and pillar, through hearth-master ---------------------------
+    list_keys = job_op(
+        lambda jobs: jobs.keys.list_keys, "GET", KEYS_PATH,
+        "List the agent keys by Salt's category (salt-key -L)", wrapped("keys", "KeyListing"))
+    accept_keys = job_op(
+        lambda jobs: jobs.keys.accept_keys, "POST", f"{KEYS_PATH}/accept",
+        "Accept the pending keys a glob matches (salt-key -a)", wrapped("keys", "KeyIds"),
+        args=(KEY_MATCH, in_body("include_rejected"), in_body("grains")), body="KeyAccept")
+    reject_keys = job_op(
+        lambda jobs: jobs.keys.reject_keys, "POST", f"{KEYS_PATH}/reject",
+        "Reject the keys a glob matches; their agents are cut off (salt-key -r)",
+        wrapped("keys", "KeyIds"), args=(KEY_MATCH,), body="KeyMatch")
+    delete_keys = job_op(
+        lambda jobs: jobs.keys.delete_keys, "POST", f"{KEYS_PATH}/delete",
+        "Delete the keys a glob matches; their agents are cut off (salt-key -d)",
+        wrapped("keys", "KeyIds"), args=(KEY_MATCH,), body="KeyMatch")
+    key_fingers = job_op(
+        lambda jobs: jobs.keys.key_fingers, "GET", f"{KEYS_PATH}/fingerprints",
+        "Show the fingerprints of agent keys (salt-key -F, -f)",
+        wrapped("fingerprints", "KeyFingerprints"), args=(in_query("match"),),
+        query=params.QuerySpec({"match": params.Param(
+            params.Kind.STR, "A glob of agent ids (default: every key, and the master's).")}))
+    master_finger = job_op(
+        lambda jobs: jobs.keys.master_finger, "GET", f"{KEYS_PATH}/master",
+        "Show the master's public key and its fingerprint (for [agent] master_finger)",
+        answers.Plain("MasterFinger"))
+    agent_pillar = job_op(
+        lambda jobs: jobs.pillar.agent_pillar, "GET", f"{AGENT_PATH}/pillar",
+        "Show an agent's compiled pillar (secret: the values are not masked)",
+        wrapped("pillar", "Pillar"), args=(in_path("agent_id"),))
+    pillar_top = job_op(
+        lambda jobs: jobs.pillar.pillar_top, "GET", f"{AGENT_PATH}/pillar/top",
+        "Show which pillar top-file targets select an agent, and their SLS files",
+        wrapped("top", "PillarTop"), args=(in_path("agent_id"),))
 
     #: A stack's identity (``{"stack_name", "id"}``) from its name or id.
     identify_stack = lookup_of(show_stack)

@@ -69,6 +69,12 @@ def _no_nul(message: str) -> Schema:
 _NO_NUL = _no_nul('Invalid tag, "{value}": a tag may not contain a NUL character')
 _NUL_REFUSED = "Invalid {what}: it may not contain a NUL character (U+0000)."
 
+#: The glob of agent ids a key operation acts on (salt-key's match).
+_KEY_MATCH: Schema = {"type": "string", "minLength": 1, "maxLength": 4096,
+                      **_no_nul(_NUL_REFUSED.format(what="match")),
+                      "description": "An agent id, or a glob of agent ids ('web*')."}
+_KEY_IDS: Schema = {"type": "array", "items": _STRING}
+
 _STACK_FIELDS: Schema = {
     "template": {"type": ["object", "string", "null"],
                  "description": "The template (map or text)."},
@@ -166,6 +172,17 @@ REQUESTS: dict[str, Schema] = {
                               "(the function's pillar= keyword)."},
                    "async": {"type": "boolean",
                              "description": "Answer 202 with the job id at once."}}},
+    "KeyMatch": {"type": "object", "required": ["match"], "additionalProperties": False,
+                 "properties": {"match": _KEY_MATCH}},
+    "KeyAccept": {"type": "object", "required": ["match"], "additionalProperties": False,
+                  "properties": {
+                      "match": _KEY_MATCH,
+                      "include_rejected": {"type": "boolean",
+                                           "description": "Also accept matching rejected "
+                                                          "keys."},
+                      "grains": {"type": "object",
+                                 "description": "Grains to record master-side for each "
+                                                "accepted agent (the local user's right)."}}},
 }
 
 _STACK_SUMMARY: Schema = {
@@ -306,4 +323,20 @@ RESPONSES: dict[str, Schema] = {
                                      "properties": {"id": _STRING, "grains": _OBJECT,
                                                     "connected": {"type": "boolean"},
                                                     "last_seen": _NULLABLE_STRING}}),
+    "KeyListing": _wrap("keys", {
+        "type": "object", "description": "Agent ids by Salt's key category (salt-key -L).",
+        "required": ["minions", "minions_denied", "minions_pre", "minions_rejected"],
+        "properties": {"minions": _KEY_IDS, "minions_denied": _KEY_IDS,
+                       "minions_pre": _KEY_IDS, "minions_rejected": _KEY_IDS}}),
+    "KeyIds": _wrap("keys", {**_KEY_IDS, "description": "The ids acted on."}),
+    "KeyFingerprints": _wrap("fingerprints", {
+        "type": "object", "description": "Salt's key category (and 'local', the master's "
+                                         "own key) -> {id: fingerprint} (salt-key -F).",
+        "required": ["minions", "minions_denied", "minions_pre", "minions_rejected"],
+        "additionalProperties": {"type": "object", "additionalProperties": _STRING}}),
+    "MasterFinger": {"type": "object", "required": ["public", "fingerprint"],
+                     "properties": {"public": _STRING, "fingerprint": _STRING}},
+    "Pillar": _wrap("pillar", {**_OBJECT, "description": "The agent's compiled pillar "
+                               "(secret values, not masked), with '_errors' if any."}),
+    "PillarTop": _wrap("top", _OBJECT),
 }

@@ -193,4 +193,4 @@ class KeyAdmin:
         from hearth.master.client import clients_from_args
 
         service = JobService.for_local_user(client_factory=clients_from_args(self.config_files))
-        return run_blocking(lambda: service.agent_pillar(service.host_owner, agent_id))
+        return run_blocking(lambda: service.pillar.agent_pillar(service.host_owner, agent_id))

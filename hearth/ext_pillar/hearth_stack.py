@@ -43,7 +43,7 @@ def stack_outputs(name: str, project: str, database_url: str | None = None,
     JobService decides whether the project's data may go there.
     """
     if agent_id is not None:
-        JobService().check_pillar_feed(project, agent_id, dict(grains or {}))
+        JobService().pillar.check_pillar_feed(project, agent_id, dict(grains or {}))
     stack = StackReads(database_url).show_stack(RequestContext.local(project), name)
     values = {}
     for output in stack.get("outputs") or []:

@@ -57,8 +57,8 @@ class CallerJobs:
 
     def agent_pillar(self, agent_id: str, pillarenv: str | None = None,
                      grains: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Return an agent's pillar (see :meth:`JobService.agent_pillar`)."""
-        return self.service.agent_pillar(self.caller, agent_id, pillarenv, grains)
+        """Return an agent's pillar (see :meth:`PillarService.agent_pillar`)."""
+        return self.service.pillar.agent_pillar(self.caller, agent_id, pillarenv, grains)
 
     def record_grains(self, agent_id: str, grains: Mapping[str, Any]) -> dict[str, Any]:
         """Record grains master-side (see :meth:`JobService.record_grains`)."""

@@ -18,6 +18,20 @@ target selects.  Rules of every project glob that matches are combined.  A
 project no glob matches may publish nothing.  Salt's argument restrictions
 (``{fun: {args: ...}}``) are not supported and are refused when loading.
 
+Key management is Salt's *wheel* (``salt-key``'s functions ``key.list_all``,
+``key.accept``, ``key.reject``, ``key.delete``, ``key.finger``,
+``key.finger_master``), granted as Salt's ``external_auth`` grants it::
+
+    proj-admins:
+      - '@wheel'                # every key function
+    proj-ops:
+      - '@wheel':               # only these (regular expressions, as above)
+          - key.list_all
+          - 'key.finger.*'
+
+A wheel function acts on the master's keys, not on a target: a grant is
+for every key.
+
 Rule targets are matched on what the master knows of each agent (its id,
 the nodegroups, the grains recorded master-side), never on what an agent
 says about itself unless ``[master] trust_agent_grains`` is on: the caller
@@ -40,6 +54,8 @@ from hearth.agent.targeting import AgentFacts, select
 from hearth.common import exception
 
 ANY_TARGET = "*"
+#: The entry that grants wheel (key management) functions, as in Salt's external_auth.
+WHEEL = "@wheel"
 #: Reading an agent's pillar is allowed where running this function on it is.
 PILLAR_READ_FUNCTION = "pillar.items"
 
@@ -67,8 +83,11 @@ class AclRule:
 class PublisherAcl:
     """The rules of every project glob, checked before a job is published."""
 
-    def __init__(self, rules: Mapping[str, list[AclRule]]) -> None:
+    def __init__(self, rules: Mapping[str, list[AclRule]],
+                 wheel: Mapping[str, tuple[str, ...]] | None = None) -> None:
         self.rules = dict(rules)
+        #: project glob -> the wheel functions (regular expressions) it is granted
+        self.wheel = dict(wheel or {})
 
     @classmethod
     def from_data(cls, data: Any, source: str = "publisher_acl") -> PublisherAcl:
@@ -76,8 +95,10 @@ class PublisherAcl:
         if not isinstance(data, Mapping):
             raise exception.InvalidPublisherAcl(source=source, where="top level",
                                                 reason="expected a map of project globs")
-        return cls({str(project): _parse_rules(entries, f"{source}: {project}")
-                    for project, entries in data.items()})
+        parsed = {str(project): _parse_rules(entries, f"{source}: {project}")
+                  for project, entries in data.items()}
+        return cls({project: rules for project, (rules, _) in parsed.items()},
+                   {project: wheel for project, (_, wheel) in parsed.items() if wheel})
 
     @classmethod
     def from_file(cls, path: str) -> PublisherAcl:
@@ -152,6 +173,21 @@ class PublisherAcl:
                 f"on it: {reason}", function=PILLAR_READ_FUNCTION, target=agent_id)
 
 
+    def check_wheel(self, project: str, function: str, action: str) -> None:
+        """Return if ``project`` is granted the wheel ``function``; else raise JobRefused.
+
+        ``action`` says what was asked, in the refusal (``accept the key of web1``).
+        """
+        granted = [pattern for glob, patterns in self.wheel.items()
+                   if fnmatch.fnmatchcase(project, glob) for pattern in patterns]
+        if any(re.match(pattern, function) for pattern in granted):
+            return
+        raise exception.JobRefused(
+            f"project {project}", action,
+            f"agent keys are the master operator's; no '{WHEEL}' entry of the project's "
+            f"publisher_acl grants {function}.", function=function)
+
+
 def read_acl_file(path: str) -> PublisherAcl:
     """Return the ACL in the YAML file ``path`` (read again only when the file changes)."""
     try:
@@ -176,30 +212,43 @@ def _outside(rules: list[AclRule], targeted: list[str], agents: list[AgentFacts]
     return sorted(set(targeted) - allowed)
 
 
-def _parse_rules(entries: Any, where: str) -> list[AclRule]:
+def _parse_rules(entries: Any, where: str) -> tuple[list[AclRule], tuple[str, ...]]:
+    """Return a project's publish rules and its wheel grants (``'@wheel'`` entries)."""
     if not isinstance(entries, list):
         raise exception.InvalidPublisherAcl(source=where, where="rules",
                                             reason="expected a list of rules")
     rules = []
+    wheel: list[str] = []
     for position, entry in enumerate(entries):
         place = f"rule {position + 1}"
-        if isinstance(entry, str):
+        if entry == WHEEL:
+            wheel.append(".*")
+        elif isinstance(entry, Mapping) and list(entry) == [WHEEL]:
+            wheel.extend(_pattern(function, where, place)
+                         for function in _functions(entry[WHEEL], WHEEL, where, place))
+        elif isinstance(entry, str):
             rules.append(AclRule(ANY_TARGET, (_pattern(entry, where, place),)))
         elif isinstance(entry, Mapping) and len(entry) == 1:
             (target, functions), = entry.items()
-            functions = [functions] if isinstance(functions, str) else functions
-            if not isinstance(functions, list) or not all(isinstance(f, str) for f in functions):
-                raise exception.InvalidPublisherAcl(
-                    source=where, where=place,
-                    reason=f"the functions of target {target!r} must be a list of names "
-                           f"(argument restrictions are not supported)")
-            rules.append(AclRule(str(target), tuple(_pattern(f, where, place)
-                                                    for f in functions)))
+            rules.append(AclRule(str(target), tuple(
+                _pattern(f, where, place)
+                for f in _functions(functions, f"target {target!r}", where, place))))
         else:
             raise exception.InvalidPublisherAcl(
                 source=where, where=place,
                 reason="expected a function pattern or a one-key map {target: [functions]}")
-    return rules
+    return rules, tuple(wheel)
+
+
+def _functions(functions: Any, of: str, where: str, place: str) -> list[str]:
+    """Return the function names listed under ``of`` (one name alone is a list of one)."""
+    functions = [functions] if isinstance(functions, str) else functions
+    if not isinstance(functions, list) or not all(isinstance(f, str) for f in functions):
+        raise exception.InvalidPublisherAcl(
+            source=where, where=place,
+            reason=f"the functions of {of} must be a list of names "
+                   f"(argument restrictions are not supported)")
+    return functions
 
 
 def _pattern(text: str, where: str, place: str) -> str:

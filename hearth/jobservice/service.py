@@ -13,9 +13,14 @@ one of four things:
 * **a job on the engine's own host** (:meth:`JobService.run_on_engine_host`):
   the local user's right; an API project's only where ``[api]
   engine_host_projects`` grants it; recorded in this host's job cache;
-* **an agent's pillar** (:meth:`JobService.agent_pillar`): compiled by the
-  master, or here when no master is configured; needs the right to run
+* **an agent's pillar** (:attr:`JobService.pillar`, a
+  :class:`~hearth.jobservice.pillar.PillarService`): compiled by the master,
+  or here when no master is configured; needs the right to run
   ``pillar.items`` on that agent (a compile here, the engine-host right);
+* **the master's agent keys** (:attr:`JobService.keys`, a
+  :class:`~hearth.jobservice.keys.KeyService`): salt-key's listing, accept,
+  reject, delete and fingerprints; the local user's, a project's only where
+  its publisher_acl grants the wheel function (``'@wheel'``);
 * **the jobs it ran** (:meth:`JobService.list_jobs`, :meth:`JobService.show_job`,
   :meth:`JobService.job_status`): a project sees its own jobs only; any
   other job is "not found", never "forbidden".
@@ -31,18 +36,20 @@ first needed, so building a service costs nothing.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from hearth.agent.batch import batch_rounds, batch_size
-from hearth.agent.targeting import AgentFacts
 from hearth.common import exception
 from hearth.jobservice import agents as agent_facts
 from hearth.jobservice.caller_jobs import CallerJobs
 from hearth.jobservice.callers import ApiProject, Caller, LocalUser
 from hearth.jobservice.engine_host import process_runner, record_job
+from hearth.jobservice.keys import KeyService
+from hearth.jobservice.pillar import PillarService
 from hearth.jobservice.publisher_acl import read_acl_file
 from hearth.jobservice.request import JobRequest
 from hearth.jobservice.settings import JobSettings, default_client, master_configured
@@ -83,7 +90,21 @@ class JobService:
         self._record_job = record_job
         if has_master is None:
             has_master = (lambda: True) if client_factory is not None else master_configured
-        self._has_master = has_master
+        self._master_configured = has_master
+
+    def has_master(self) -> bool:
+        """Return whether a hearth-master is configured for this service."""
+        return self._master_configured()
+
+    @functools.cached_property
+    def pillar(self) -> PillarService:
+        """Return the pillar reads of this service (same callers, master and rights)."""
+        return PillarService(self)
+
+    @functools.cached_property
+    def keys(self) -> KeyService:
+        """Return the agent-key operations of this service (same callers, master, rights)."""
+        return KeyService(self)
 
     @classmethod
     def for_local_user(cls, **seams: Any) -> JobService:
@@ -132,14 +153,14 @@ class JobService:
         :raises NoAgentsMatched: the target selects no accepted agent.
         :raises JobRefused: the caller may not run the function on them.
         """
-        with self._client() as client:
+        with self.master_client() as client:
             return self._publish(client, caller, request, watch=False)
 
     def run(self, caller: Caller, request: JobRequest) -> JobStatus:
         """Publish and wait for the returns: ``timeout`` per batch round, plus one."""
         from hearth.master.client import JobStatus
 
-        with self._client() as client:
+        with self.master_client() as client:
             published = self._publish(client, caller, request, watch=True)
             wait = self._timeout(request)
             if request.batch is not None:
@@ -155,7 +176,7 @@ class JobService:
 
         :raises JobNotFound: no such job, or another project's.
         """
-        with self._client() as client:
+        with self.master_client() as client:
             return self._own(caller, client.job_status(jid))
 
     def list_jobs(self, caller: Caller, limit: int | None = None) -> list[dict[str, Any]]:
@@ -170,7 +191,7 @@ class JobService:
             from hearth.db.session import get_database
 
             return job_cache.job_list(get_database(), limit=limit)
-        with self._client() as client:
+        with self.master_client() as client:
             jobs = client.list_jobs(limit=None)
         mine = [job for job in jobs if job.get("user") == caller.recorded_as]
         return mine[:limit] if limit else mine
@@ -199,7 +220,7 @@ class JobService:
         """
         if isinstance(caller, ApiProject) and not admin:
             return self._targetable_agents(caller)
-        with self._client() as client:
+        with self.master_client() as client:
             return client.list_agents()
 
     # --- the engine's own host -----------------------------------------------
@@ -210,7 +231,7 @@ class JobService:
         :raises JobRefused: an API project without the engine-host grant.
         :raises FunctionNotFound, ModuleNotAvailable: no such function here.
         """
-        self._authorize_engine_host(caller, f"run {function} on the engine's own host",
+        self.authorize_engine_host(caller, f"run {function} on the engine's own host",
                                     function)
         self._runner().loader.function(function)
 
@@ -225,7 +246,7 @@ class JobService:
         thread (:meth:`record_local_job`): the engine's database sessions
         belong to its green threads.
         """
-        self._authorize_engine_host(caller, f"run {function} on the engine's own host",
+        self.authorize_engine_host(caller, f"run {function} on the engine's own host",
                                     function)
         job = self._runner().run(function, list(args), dict(kwargs or {}), target=target)
         if record:
@@ -235,49 +256,6 @@ class JobService:
     def record_local_job(self, caller: Caller, job: JobReturn) -> None:
         """Record a finished local job in this host's job cache, as the caller's."""
         (self._record_job or record_job)(job, caller.recorded_as)
-
-    # --- pillar -------------------------------------------------------------------
-
-    def agent_pillar(self, caller: Caller, agent_id: str, pillarenv: str | None = None,
-                     grains: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Return ``agent_id``'s compiled pillar, if ``caller`` may read it (blocking).
-
-        With a master configured the master compiles it, from its own facts
-        about the agent; reading it needs the right to run ``pillar.items``
-        there.  Without one it is compiled here, with ``grains`` (default:
-        this host's), which is the engine-host right.
-        """
-        if not self._has_master():
-            self._authorize_engine_host(caller, f"compile the pillar of agent {agent_id} on "
-                                        "the engine's own host", "pillar.items")
-            return _compile_here(agent_id, pillarenv, grains)
-        with self._client() as client:
-            if isinstance(caller, ApiProject):
-                acl = self._acl(caller, f"read the pillar of agent {agent_id}", "pillar.items",
-                                agent_id)
-                agents = self._records(client, [(agent_id, "glob")], acl)
-                acl.check_pillar_read(caller.project_id, agent_id, self._trusted(agents),
-                                      self.settings.nodegroups)
-            return dict(client.agent_pillar(agent_id) or {})
-
-    def check_pillar_feed(self, project: str, agent_id: str,
-                          grains: Mapping[str, Any]) -> None:
-        """Return if ``project``'s stack data may enter ``agent_id``'s pillar; else raise.
-
-        The ``hearth_stack`` ext_pillar asks before it reads a stack: the
-        project must be allowed to read that agent's pillar (its
-        publisher_acl, matched on ``grains``: what the compile holds true of
-        the agent).  Where no publisher_acl is configured no project may run
-        anything, and the pillar configuration is the operator's alone.
-
-        :raises JobRefused: the project may not read the agent's pillar.
-        """
-        if not self.settings.acl_file:
-            return
-
-        facts = [AgentFacts(agent_id, {**grains, "id": agent_id})]
-        read_acl_file(self.settings.acl_file).check_pillar_read(
-            project, agent_id, facts, self.settings.nodegroups)
 
     # --- agents: master-held facts, bootstrap ------------------------------------
 
@@ -293,7 +271,7 @@ class JobService:
                                        "recorded grains decide which pillar an agent gets; "
                                        "only the master's operator may set them.",
                                        target=agent_id)
-        with self._client() as client:
+        with self.master_client() as client:
             return client.record_grains(agent_id, dict(grains))
 
     def recordable_grains(self, caller: Caller, configured: Mapping[str, Any],
@@ -320,7 +298,7 @@ class JobService:
         from hearth.master.client import JobStatus
 
         try:
-            with self._client(timeout=timeout) as client:
+            with self.master_client(timeout=timeout) as client:
                 connected = {agent["id"] for agent in client.list_agents(grains=False)
                              if agent.get("connected")}
                 if agent_id not in connected:
@@ -357,7 +335,7 @@ class JobService:
     # --- inside -------------------------------------------------------------------------
 
     @contextmanager
-    def _client(self, timeout: float | None = None) -> Iterator[Any]:
+    def master_client(self, timeout: float | None = None) -> Iterator[Any]:
         """Yield a fresh master client for one request sequence on this thread; close it.
 
         ``timeout`` bounds each request's wait for the master's answer.
@@ -380,21 +358,21 @@ class JobService:
             batch_size(request.batch, 1)  # a bad size is refused before anything is sent
         acl = None
         if isinstance(caller, ApiProject):
-            acl = self._acl(caller, f"run {request.function} on {request.where()}",
+            acl = self.acl_for(caller, f"run {request.function} on {request.where()}",
                             request.function, request.where())
-        agents = self._records(client, [(request.target, request.target_type)], acl)
+        agents = self.agent_records(client, [(request.target, request.target_type)], acl)
         targeted = agent_facts.resolve(request.target, request.target_type, agents,
                                        self.settings.nodegroups)
         if acl is not None:
-            acl.check(caller.project_id, request.function, targeted, self._trusted(agents),
+            acl.check(caller.project_id, request.function, targeted, self.trusted(agents),
                       self.settings.nodegroups, request.where())
         return client.publish(request.target, request.function, request.args,
                               request.call_kwargs(), target_type=request.target_type,
                               timeout=self._timeout(request), batch=request.batch,
                               user=caller.recorded_as, watch=watch, targeted=targeted)
 
-    def _records(self, client: Any, targets: list[tuple[Any, str]],
-                 acl: PublisherAcl | None) -> list[agent_facts.AgentRecord]:
+    def agent_records(self, client: Any, targets: list[tuple[Any, str]],
+                      acl: PublisherAcl | None) -> list[agent_facts.AgentRecord]:
         """Return the master's accepted agents (with pillar data when a target needs it)."""
         if acl is not None:
             targets = [*targets, *((rule.target, "compound") for rules in acl.rules.values()
@@ -412,21 +390,22 @@ class JobService:
         if not rules:
             return []
         targets = [(rule.target, "compound") for rule in rules]
-        with self._client() as client:
+        with self.master_client() as client:
             listing = client.list_agents(
                 pillar=agent_facts.needs_pillar(targets, self.settings.nodegroups))
         agents = [agent_facts.AgentRecord.from_listing(entry) for entry in listing]
-        visible = set(acl.targetable(caller.project_id, self._trusted(agents),
+        visible = set(acl.targetable(caller.project_id, self.trusted(agents),
                                      self.settings.nodegroups))
         return [{key: value for key, value in entry.items() if key != "pillar"}
                 for entry in listing if entry["id"] in visible]
 
-    def _trusted(self, agents: list[agent_facts.AgentRecord]) -> list[Any]:
+    def trusted(self, agents: list[agent_facts.AgentRecord]) -> list[Any]:
+        """Return the facts authorization matches of ``agents`` (see ``trust_agent_grains``)."""
         trust = self.settings.trust_agent_grains
         return [agent.trusted_facts(trust) for agent in agents]
 
-    def _acl(self, caller: ApiProject, action: str, function: str,
-             where: str) -> PublisherAcl:
+    def acl_for(self, caller: ApiProject, action: str, function: str,
+               where: str) -> PublisherAcl:
         """Return the configured publisher_acl; refuse everything when there is none."""
         path = self.settings.acl_file
         if not path:
@@ -442,7 +421,8 @@ class JobService:
             raise exception.JobNotFound(status.jid)
         return status
 
-    def _authorize_engine_host(self, caller: Caller, action: str, function: str) -> None:
+    def authorize_engine_host(self, caller: Caller, action: str, function: str) -> None:
+        """Return if ``caller`` may ``action`` on the engine's own host; else raise JobRefused."""
         if isinstance(caller, LocalUser):
             return
         if any(fnmatch.fnmatchcase(caller.project_id, glob)
@@ -459,15 +439,3 @@ class JobService:
 
         return process_runner()
 
-
-def _compile_here(agent_id: str, pillarenv: str | None,
-                  grains: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Compile ``agent_id``'s pillar in this process (``grains``: default this host's)."""
-    from hearth.pillar import compile_pillar, master_opts
-
-    if grains is None:
-        from hearth.grains import load_grains
-        from hearth.loader import opts_from_conf
-
-        grains = {**load_grains(opts_from_conf()), "id": agent_id}
-    return compile_pillar(agent_id, dict(grains), master_opts(), pillarenv=pillarenv)

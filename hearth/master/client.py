@@ -199,6 +199,10 @@ class MasterClient:
             failure = exception.JobNotFound("")
             failure.message = error.get("message", "")
             raise failure
+        if error.get("type") == "AgentKeyNotFound":
+            failure = exception.AgentKeyNotFound("")
+            failure.message = error.get("message", "")
+            raise failure
         raise exception.MasterRequestFailed(message=error.get("message", str(error)))
 
     def _next_push(self, timeout: float) -> dict[str, Any] | None:
@@ -370,6 +374,13 @@ class MasterClient:
     def list_keys(self) -> dict[str, list[str]]:
         """Return the agent ids by key category (accepted, pending, rejected, denied)."""
         return self._request("keys")
+
+    def key_fingers(self, pattern: str = "*") -> dict[str, Any]:
+        """Return the fingerprints of the keys matching ``pattern``, by category.
+
+        ``local`` is the master's own key (:meth:`master_finger`).
+        """
+        return self._request("key_finger", pattern=pattern)
 
     def accept_key(self, pattern: str, include_rejected: bool = False,
                    grains: Mapping[str, Any] | None = None) -> list[str]:

@@ -117,6 +117,16 @@ class KeyStore:
         """Return the ids in each category (the shape of ``salt-key -L``)."""
         return {category: self._ids(category) for category in CATEGORIES}
 
+    def fingerprints(self, pattern: str = "*") -> dict[str, dict[str, str]]:
+        """Return the fingerprint of each key whose id matches ``pattern``, by category.
+
+        Every category is there, empty or not (the shape of ``salt-key -F``).
+        """
+        return {category: {agent_id: keys.fingerprint(self._read(category, agent_id) or b"")
+                            for agent_id in self._ids(category)
+                            if fnmatch.fnmatchcase(agent_id, pattern)}
+                for category in CATEGORIES}
+
     # --- writing ---------------------------------------------------------
 
     def _write(self, category: str, agent_id: str, key: bytes) -> None:

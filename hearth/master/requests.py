@@ -43,7 +43,8 @@ class ClientRequests:
                      "status": self._status,
                      "watch": self._watch, "unwatch": self._unwatch,
                      "list_jobs": self._list_jobs, "agents": self._agents,
-                     "keys": self._keys, "key_accept": self._key_action,
+                     "keys": self._keys, "key_finger": self._key_finger,
+                     "key_accept": self._key_action,
                      "key_reject": self._key_action, "key_delete": self._key_action,
                      "agent_pillar": self._agent_pillar, "agent_grains": self._agent_grains,
                      "events": self._events,
@@ -187,6 +188,10 @@ class ClientRequests:
 
     def _keys(self, route: bytes, request: dict[str, Any]) -> dict[str, list[str]]:
         return self.master.keys.listing()
+
+    def _key_finger(self, route: bytes, request: dict[str, Any]) -> dict[str, Any]:
+        fingers = self.master.keys.fingerprints(str(request.get("pattern") or "*"))
+        return {**fingers, "local": self._finger(route, request)}
 
     def _key_action(self, route: bytes, request: dict[str, Any]) -> list[str]:
         action = KEY_ACTIONS[request["op"]]

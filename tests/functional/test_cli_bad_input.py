@@ -225,8 +225,7 @@ def test_a_file_where_the_state_directory_should_be_is_named_by_call(files):
             f"{blocker} is a file, not a directory")
 
 
-@pytest.mark.parametrize("command", [["key-list"], ["key-accept", "web1", "--yes"],
-                                     ["agent-grains", "web1"], ["master-stats"]])
+@pytest.mark.parametrize("command", [["agent-grains", "web1"], ["master-stats"]])
 def test_a_master_command_given_url_says_it_has_no_url_form(home, command):
     # they talk to hearth-master with its client key; --url asked the local master anyway
     result = run(home, "--url", "http://127.0.0.1:1/v1/p", *command)

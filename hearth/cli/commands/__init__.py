@@ -46,11 +46,9 @@ COMMAND_MODULES: dict[str, str] = {command: module for module, commands in
                                    MODULE_COMMANDS.items() for command in commands}
 
 #: Commands that talk to hearth-master with its client key, on the master's host: an
-#: explicit ``--url`` is refused (hearth-api serves no keys and no recorded grains).
-MASTER_COMMANDS: frozenset[str] = frozenset({
-    "key-list", "key-accept", "key-reject", "key-delete", "key-finger", "agent-grains",
-    "master-stats",
-})
+#: explicit ``--url`` is refused (hearth-api serves no recorded grains and no master
+#: counters; the key commands are operations of its table).
+MASTER_COMMANDS: frozenset[str] = frozenset({"agent-grains", "master-stats"})
 
 #: ``stackctl --help``: (group title, its commands); listed in this order, sorted inside.
 COMMAND_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (

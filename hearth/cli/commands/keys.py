@@ -1,5 +1,14 @@
 """stackctl key-list, key-accept, key-reject, key-delete, key-finger: agent keys (salt-key).
 
+Each is an operation of the API's table (:mod:`hearth.api.operations`),
+served by the key service (:class:`hearth.jobservice.keys.KeyService`):
+without ``--url`` through this host's hearth-master with its client key
+(every right, as ``salt-key`` as root), with ``--url`` through hearth-api,
+where the token's project needs a ``'@wheel'`` grant of its publisher_acl.
+Categories are Salt's: ``--format json`` prints what ``salt-key -L --out
+json`` prints, the table Salt's titles (Accepted, Denied, Unaccepted,
+Rejected).
+
 Also ``agent-grains``: the grains the master holds true about an agent
 (recorded master-side, never reported by the agent), which pillar top files
 and publisher_acl targets match.  ``key-accept --grain role=db`` records
@@ -10,34 +19,34 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hearth.cli import command, output
-from hearth.cli.backend import local_jobs
+from hearth.cli.backend import get_backend, local_jobs
 from hearth.cli.commands.exec_modules import KEYWORD, parse_value
-
-if TYPE_CHECKING:
-    from hearth.master.client import MasterClient
-
-CATEGORIES = ("accepted", "pending", "rejected", "denied")
+from hearth.jobservice.keys import CATEGORY_TITLES
 
 
-def _client(args: argparse.Namespace) -> MasterClient:
-    from hearth.master.client import client_from_args
-
-    return client_from_args(args.config_file)
+def _rows(listing: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return one row per key (or per key's fingerprint), in salt-key's category order."""
+    rows = []
+    for category, entries in listing.items():
+        status = CATEGORY_TITLES.get(category, category.capitalize())
+        for agent_id in entries:
+            row = {"id": agent_id, "status": status}
+            if isinstance(entries, dict):
+                row["fingerprint"] = entries[agent_id]
+            rows.append(row)
+    return rows
 
 
 def do_key_list(args: argparse.Namespace) -> int:
     """List the agent keys by category."""
-    with _client(args) as client:
-        keys = client.list_keys()
+    keys = get_backend(args).list_keys()
     if args.format in ("json", "yaml"):
         output.dump_structured(keys, args.format)
         return 0
-    rows = [{"id": agent_id, "status": category}
-            for category in CATEGORIES for agent_id in keys.get(category, [])]
-    output.listing(rows, ("id", "status"), args.format)
+    output.listing(_rows(keys), ("id", "status"), args.format)
     return 0
 
 
@@ -62,12 +71,14 @@ def _act(args: argparse.Namespace, verb: str) -> int:
         print("Nothing done.")
         return 1
     grains = _grains(args.grain or []) if verb == "accept" else {}
-    with _client(args) as client:
-        if verb == "accept":
-            ids = client.accept_key(pattern, include_rejected=args.include_rejected,
-                                    grains=grains)
-        else:
-            ids = getattr(client, f"{verb}_key")(pattern)
+    backend = get_backend(args)
+    if verb == "accept":
+        ids = backend.accept_keys(pattern, include_rejected=args.include_rejected,
+                                  grains=grains or None)
+    elif verb == "reject":
+        ids = backend.reject_keys(pattern)
+    else:
+        ids = backend.delete_keys(pattern)
     past = {"accept": "Accepted", "reject": "Rejected", "delete": "Deleted"}[verb]
     for agent_id in ids:
         print(f"{past} key: {agent_id}")
@@ -117,9 +128,16 @@ def do_key_delete(args: argparse.Namespace) -> int:
 
 
 def do_key_finger(args: argparse.Namespace) -> int:
-    """Print the master's public key and fingerprint (for [agent] master_finger)."""
-    with _client(args) as client:
-        output.show(client.master_finger(), args.format)
+    """Print the master's key fingerprint, or those of agent keys (salt-key -F, -f)."""
+    backend = get_backend(args)
+    if not args.id and not args.all:
+        output.show(backend.master_finger(), args.format)
+        return 0
+    fingers = backend.key_fingers("*" if args.all else args.id)
+    if args.format in ("json", "yaml"):
+        output.dump_structured(fingers, args.format)
+        return 0
+    output.listing(_rows(fingers), ("id", "status", "fingerprint"), args.format)
     return 0
 
 
@@ -148,9 +166,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                                      "(repeatable): pillar top files and publisher_acl "
                                      "targets match recorded grains, never the ones an "
                                      "agent reports about itself.")
-    command.add_command(subparsers, "key-finger", do_key_finger,
-                        "Show the master's public key and its fingerprint (salt-key -F).",
-                        formats=("table", "json", "yaml", "value"))
+    parser = command.add_command(
+        subparsers, "key-finger", do_key_finger,
+        "Show the master's key fingerprint, or agent keys' (salt-key -F, -f).",
+        description="Without ID, the master's public key and its fingerprint (what agents "
+                    "pin as [agent] master_finger). With ID (an agent id or a glob), the "
+                    "fingerprint of each matching agent key by category; with --all, of "
+                    "every key, the master's own under 'local' (salt-key -F).",
+        formats=("table", "json", "yaml", "value"))
+    parser.add_argument("id", nargs="?", metavar="ID", help="Agent id or glob.")
+    parser.add_argument("--all", action="store_true",
+                        help="Every key's fingerprint, the master's too.")
     parser = command.add_command(
         subparsers, "agent-grains", do_agent_grains,
         "Show or record the grains the master holds true about an agent.",

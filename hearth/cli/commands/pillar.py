@@ -1,10 +1,13 @@
 """stackctl pillar-show and pillar-top: an agent's compiled pillar and the files that make it.
 
-Through hearth-master by default (the master compiles, as it does for the
-agent); with ``--local`` in-process, without a master, with this host's
-grains or the ones given.  Values are masked as Salt 3008 masks them
-unless ``--unmask`` (or ``[pillar] mask_output = False``), and stderr says
-so; ``_errors`` are
+Through the pillar service (:class:`hearth.jobservice.pillar.PillarService`,
+operations ``agent_pillar`` and ``pillar_top`` of the API's table): by
+default this host's hearth-master compiles, as it does for the agent; with
+``--url`` hearth-api asks its master, for a project its publisher_acl lets
+run ``pillar.items`` on the agent.  With ``--local`` it is compiled
+in-process, without a master, with this host's grains or the ones given.
+Values are masked as Salt 3008 masks them unless ``--unmask`` (or
+``[pillar] mask_output = False``), and stderr says so; ``_errors`` are
 always shown, also on stderr, and make the exit code 1.
 """
 
@@ -17,14 +20,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from hearth.cli import command
-from hearth.cli.backend import local_jobs
+from hearth.cli.backend import backend_url, get_backend
 from hearth.cli.command import CommandError
 from hearth.cli.nested import OUTPUTTERS
 from hearth.common import exception
-from hearth.jobservice.agents import AgentRecord
 
 if TYPE_CHECKING:
-    from hearth.jobservice import JobService
+    from hearth.cli.backend import Backend
 
 T = TypeVar("T")
 
@@ -81,26 +83,17 @@ def _override(args: argparse.Namespace) -> dict[str, Any] | None:
     return value
 
 
-def _through_master(args: argparse.Namespace, ask: Callable[[JobService], T]) -> T:
-    """Return ``ask(service)`` of this user's JobService, or say how to do without a master."""
+def _through_master(args: argparse.Namespace, ask: Callable[[Backend], T]) -> T:
+    """Return ``ask(backend)``, the pillar service reached as every command reaches it.
+
+    Without ``--url`` that is this host's master; a host with none is told
+    how to do without.
+    """
     try:
-        return ask(local_jobs(args))
+        return ask(get_backend(args))
     except exception.KeyFileError as error:
         raise CommandError(f"{error}. No hearth-master is set up for this host's "
                            "configuration; use --local to compile here.") from error
-
-
-def _remote_grains(args: argparse.Namespace) -> dict[str, Any]:
-    """Return the grains the master compiles the agent's pillar with (what it holds true)."""
-
-    def grains(service: JobService) -> dict[str, Any]:
-        agents = {agent["id"]: agent for agent in service.list_agents(service.local_user)}
-        if args.agent not in agents:
-            raise CommandError(f"The master knows no accepted agent {args.agent!r}")
-        record = AgentRecord.from_listing(agents[args.agent])
-        return dict(record.trusted_facts(service.settings.trust_agent_grains).grains)
-
-    return _through_master(args, grains)
 
 
 def _check_local_options(args: argparse.Namespace) -> None:
@@ -114,6 +107,9 @@ def _check_local_options(args: argparse.Namespace) -> None:
         raise CommandError(f"{', '.join(given)} only apply with --local (the master compiles "
                            "with what it holds true about the agent and its own "
                            "configuration)")
+    if args.local and getattr(args, "url", None):
+        raise CommandError("--local compiles here, without a master or an API: it has no "
+                           "--url form")
 
 
 def compiled_pillar(args: argparse.Namespace) -> dict[str, Any]:
@@ -122,8 +118,7 @@ def compiled_pillar(args: argparse.Namespace) -> dict[str, Any]:
 
     _check_local_options(args)
     if not args.local:
-        return _through_master(
-            args, lambda service: service.agent_pillar(service.local_user, args.agent))
+        return _through_master(args, lambda backend: backend.agent_pillar(args.agent))
     from hearth.pillar import compile_pillar, master_opts
 
     config.load(config_files=args.config_file)
@@ -149,6 +144,8 @@ def do_pillar_show(args: argparse.Namespace) -> int:
     from hearth.pillar.mask import shown
 
     pillar = compiled_pillar(args)
+    if backend_url(args):
+        config.load(config_files=args.config_file)  # [pillar] mask_output: this host's choice
     errors = list(pillar.pop(ERRORS_KEY, None) or [])
     unmask = args.unmask or not config.CONF.pillar.mask_output
     value = shown(pillar, unmask)
@@ -167,9 +164,12 @@ def do_pillar_top(args: argparse.Namespace) -> int:
     from hearth.pillar import ERRORS_KEY, master_opts, pillar_top
 
     _check_local_options(args)
-    grains = _grains(args) if args.local else _remote_grains(args)
-    config.load(config_files=args.config_file)
-    top = pillar_top(args.agent, grains, master_opts(), pillarenv=args.pillarenv)
+    if args.local:
+        grains = _grains(args)
+        config.load(config_files=args.config_file)
+        top = pillar_top(args.agent, grains, master_opts(), pillarenv=args.pillarenv)
+    else:
+        top = _through_master(args, lambda backend: backend.pillar_top(args.agent))
     errors = list(top.get(ERRORS_KEY) or [])
     if args.format == "json":
         print(json.dumps(top, indent=2))

@@ -85,10 +85,10 @@ def raw_peer():
 def test_new_agent_waits_pending_until_accepted(manual_master, agents_of):
     master = manual_master
     agents_of(master, "fresh1")
-    wait_for(lambda: "fresh1" in key_list(master)["pending"], what="a pending key")
+    wait_for(lambda: "fresh1" in key_list(master)["minions_pre"], what="a pending key")
     listed = key_list(master)
-    assert sorted(listed) == ["accepted", "denied", "pending", "rejected"]
-    assert "fresh1" not in listed["accepted"]
+    assert sorted(listed) == ["minions", "minions_denied", "minions_pre", "minions_rejected"]
+    assert "fresh1" not in listed["minions"]
     refused = master.stackctl("run", "fresh1", "test.ping")
     assert refused.returncode == 2 and "No agents matched" in refused.stderr
     no_yes = master.stackctl("key-accept", "fresh1")
@@ -101,7 +101,7 @@ def test_new_agent_waits_pending_until_accepted(manual_master, agents_of):
         assert accepted.returncode == 0 and accepted.stdout == "Accepted key: fresh1\n"
         wait_answering(master, ["fresh1"], timeout=20)
         events = [(tag, data) for tag, data in stream if not tag.startswith("hearth/job/")]
-    assert "fresh1" in key_list(master)["accepted"]
+    assert "fresh1" in key_list(master)["minions"]
     seen = [(tag, data.get("id"), data.get("act")) for tag, data in events]
     assert ("hearth/key", "fresh1", "accept") in seen
     assert ("hearth/auth", "fresh1", "accept") in seen
@@ -119,7 +119,7 @@ def test_a_job_right_after_key_accept_waits_for_the_agent_to_join(master_dir, ag
     """
     master = master_dir(auto_accept=False, fast=False)
     agents_of(master, "eager1", "eager2", fast=False)
-    wait_for(lambda: {"eager1", "eager2"} <= set(key_list(master)["pending"]),
+    wait_for(lambda: {"eager1", "eager2"} <= set(key_list(master)["minions_pre"]),
              what="two pending keys")
     stats = json.loads(master.stackctl("master-stats", "--format", "json").stdout)
     time.sleep(max(0.0, 4.5 - stats["uptime"]))   # past the start-up grace
@@ -134,18 +134,18 @@ def test_a_job_right_after_key_accept_waits_for_the_agent_to_join(master_dir, ag
 def test_reject_and_delete(manual_master, agents_of):
     master = manual_master
     agents_of(master, "bad1", "gone1")
-    wait_for(lambda: {"bad1", "gone1"} <= set(key_list(master)["pending"]),
+    wait_for(lambda: {"bad1", "gone1"} <= set(key_list(master)["minions_pre"]),
              what="pending keys")
     assert master.stackctl("key-reject", "bad1", "--yes").stdout == "Rejected key: bad1\n"
     assert master.stackctl("key-accept", "gone*", "--yes").stdout == "Accepted key: gone1\n"
     wait_answering(master, ["gone1"], timeout=20)
-    assert key_list(master)["rejected"] == ["bad1"]
+    assert key_list(master)["minions_rejected"] == ["bad1"]
     assert master.stackctl("run", "bad1", "test.ping").returncode == 2
     # deleting the key of a connected agent cuts it off at once
     assert master.stackctl("key-delete", "gone1", "--yes").stdout == "Deleted key: gone1\n"
     assert master.stackctl("run", "gone1", "test.ping").returncode == 2
     # it presents itself again and is pending, as a new agent would be
-    wait_for(lambda: "gone1" in key_list(master)["pending"], what="the deleted agent pending")
+    wait_for(lambda: "gone1" in key_list(master)["minions_pre"], what="the deleted agent pending")
     missing = master.stackctl("key-accept", "nobody", "--yes")
     assert missing.returncode == 1
     assert missing.stderr == "ERROR: The Agent key (nobody in pending) could not be found.\n"
@@ -175,7 +175,7 @@ def test_second_agent_with_an_accepted_id_is_denied(auto_master, agents_of, tmp_
     impostor = AgentProcess(tmp_path / "impostor", "twin", master)
     impostor.start()
     try:
-        wait_for(lambda: "twin" in key_list(master)["denied"], what="a denied key")
+        wait_for(lambda: "twin" in key_list(master)["minions_denied"], what="a denied key")
         thread.join(10)
         status = master.run("twin", "test.ping", timeout=5)
     finally:
@@ -189,7 +189,7 @@ def test_second_agent_with_an_accepted_id_is_denied(auto_master, agents_of, tmp_
 def test_unknown_key_gets_nothing_and_is_not_heard(manual_master, agents_of, raw_peer):
     master = manual_master
     agents_of(master, "real1")
-    wait_for(lambda: "real1" in key_list(master)["pending"], what="pending")
+    wait_for(lambda: "real1" in key_list(master)["minions_pre"], what="pending")
     master.stackctl("key-accept", "real1", "--yes")
     wait_answering(master, ["real1"], timeout=20)
     peer = raw_peer(master)
@@ -209,7 +209,7 @@ def test_unknown_key_gets_nothing_and_is_not_heard(manual_master, agents_of, raw
         assert "real1" in status.returns and "raw1" not in status.targeted
         assert not pending_socket.poll(1000), "a pending key received something"
         assert "raw1" not in [a["id"] for a in client.list_agents()]
-    assert "raw1" in key_list(master)["pending"]
+    assert "raw1" in key_list(master)["minions_pre"]
 
 
 def test_deleted_key_is_cut_off_and_its_returns_ignored(auto_master, raw_peer):

@@ -94,7 +94,7 @@ def test_the_masters_share_the_agents_keys(tmp_path, postgres_url):
     agents = start_agents(first, tmp_path / "agents", ["shared1"], failover=[second])
     try:
         wait(lambda: "shared1" in json.loads(second.stackctl(
-            "key-list", "--format", "json").stdout)["pending"], 30, "a pending key")
+            "key-list", "--format", "json").stdout)["minions_pre"], 30, "a pending key")
         # accepted on the second master: the agent joins the first, where it waits
         assert second.stackctl("key-accept", "shared1", "--yes").returncode == 0
         wait(lambda: first.stackctl("run", "shared1", "test.ping",
@@ -104,7 +104,7 @@ def test_the_masters_share_the_agents_keys(tmp_path, postgres_url):
         wait(lambda: first.stackctl("run", "shared1", "test.ping",
                                     "--timeout", "1").returncode != 0, 10, "the agent cut off")
         wait(lambda: "shared1" in json.loads(first.stackctl(
-            "key-list", "--format", "json").stdout)["pending"], 30, "the key pending again")
+            "key-list", "--format", "json").stdout)["minions_pre"], 30, "the key pending again")
     finally:
         stop_all([*agents, first, second])
 

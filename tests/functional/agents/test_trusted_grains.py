@@ -57,7 +57,7 @@ def site(tmp_path_factory, sqlite_template):
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             pending = json.loads(master.stackctl("key-list", "--format", "json").stdout)
-            if {"db1", "liar"} <= set(pending["pending"]):
+            if {"db1", "liar"} <= set(pending["minions_pre"]):
                 break
             time.sleep(0.2)
         accepted = master.stackctl("key-accept", "db1", "--grain", "role=db", "--yes")

@@ -26,8 +26,21 @@ from hearth.api.operation import CATALOG, ENGINE, JOBS
 from hearth.engine.service.catalog import Catalog
 from hearth.engine.service.engine import EngineService
 from hearth.jobservice import JobService
+from hearth.jobservice.keys import KeyService
+from hearth.jobservice.pillar import PillarService
 
-SERVICES = {ENGINE: EngineService, CATALOG: Catalog, JOBS: JobService}
+
+class JobServices:
+    """The JobService's methods and its key and pillar services' (what a job selector picks)."""
+
+    keys = KeyService
+    pillar = PillarService
+
+    def __getattr__(self, name):
+        return getattr(JobService, name)
+
+
+SERVICES = {ENGINE: EngineService, CATALOG: Catalog, JOBS: JobServices()}
 SERVED = [op for op in operations.OPERATIONS if op.select is not None]
 
 

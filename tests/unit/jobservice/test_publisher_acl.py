@@ -72,7 +72,40 @@ def test_reading_a_pillar_needs_the_right_to_run_pillar_items():
         "selected by 'web*', and this target also selects db1.")
 
 
+@pytest.mark.parametrize(("data", "project", "function", "allowed"), [
+    ({"admins": ["@wheel"]}, "admins", "key.delete", True),          # every wheel function
+    ({"ops-*": [{"@wheel": ["key.list_all", "key.finger.*"]}]}, "ops-1", "key.finger_master",
+     True),
+    ({"ops-*": [{"@wheel": ["key.list_all"]}]}, "ops-1", "key.accept", False),
+    ({"ops": [{"@wheel": "key.list_all"}]}, "ops", "key.list_all", True),  # one name alone
+    ({"p": [".*", {"*": [".*"]}]}, "p", "key.list_all", False),  # publish rules grant no wheel
+    ({"admins": ["@wheel"]}, "others", "key.list_all", False),
+])
+def test_wheel_functions_are_granted_by_wheel_entries_only(data, project, function, allowed):
+    acl = PublisherAcl.from_data(data)
+    if allowed:
+        acl.check_wheel(project, function, "do it")
+        return
+    with pytest.raises(exception.JobRefused) as caught:
+        acl.check_wheel(project, function, "do it")
+    assert str(caught.value) == (
+        f"project {project} may not do it: agent keys are the master operator's; no '@wheel' "
+        f"entry of the project's publisher_acl grants {function}.")
+
+
+def test_a_wheel_entry_is_no_publish_rule():
+    acl = PublisherAcl.from_data({"p": ["@wheel", {"@wheel": ["key.list_all"]}]})
+    assert acl.rules_for("p") == [] and acl.targetable("p", AGENTS) == []
+    assert acl.refusal("p", "test.ping", ["web1"], AGENTS) is not None
+
+
 @pytest.mark.parametrize(("data", "message"), [
+    ({"p": [{"@wheel": [{"key.accept": {"args": ["web*"]}}]}]},
+     "Invalid publisher_acl in acl.yaml: p, rule 1: the functions of @wheel must be a list of "
+     "names (argument restrictions are not supported)"),
+    ({"p": [{"@wheel": ["key.(list"]}]},
+     "Invalid publisher_acl in acl.yaml: p, rule 1: bad function pattern 'key.(list': missing "
+     "), unterminated subpattern at position 4"),
     (["x"], "Invalid publisher_acl in acl.yaml, top level: expected a map of project globs"),
     ({"p": "test.*"}, "Invalid publisher_acl in acl.yaml: p, rules: expected a list of rules"),
     ({"p": [{"web*": [{"cmd.run": {"args": ["ls"]}}]}]},

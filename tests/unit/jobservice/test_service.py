@@ -111,11 +111,11 @@ def test_a_project_sees_its_own_jobs_only(service, master):
 
 def test_reading_a_pillar_needs_the_right_to_run_pillar_items(service, master):
     master.pillars = {"web1": {"app": 1}, "db1": {"password": "s3cret"}}
-    assert service.agent_pillar(ApiProject("web"), "web1") == {"app": 1}
-    assert service.agent_pillar(OWNER, "db1") == {"password": "s3cret"}
+    assert service.pillar.agent_pillar(ApiProject("web"), "web1") == {"app": 1}
+    assert service.pillar.agent_pillar(OWNER, "db1") == {"password": "s3cret"}
     for project, agent in (("web", "db1"), ("demo", "web1"), ("nobody", "web1")):
         with pytest.raises(exception.JobRefused) as caught:
-            service.agent_pillar(ApiProject(project), agent)
+            service.pillar.agent_pillar(ApiProject(project), agent)
         assert str(caught.value).startswith(f"project {project} may not read the pillar of "
                                             f"agent {agent}: reading an agent's pillar needs "
                                             "the right to run pillar.items on it")
@@ -125,7 +125,7 @@ def test_a_pillar_compiled_here_is_the_engine_host_right(tmp_path):
     service = JobService(has_master=lambda: False,
                          settings=JobSettings(engine_host_projects=("ops-*",)))
     with pytest.raises(exception.JobRefused) as caught:
-        service.agent_pillar(ApiProject("demo"), "db1", grains={"role": "db"})
+        service.pillar.agent_pillar(ApiProject("demo"), "db1", grains={"role": "db"})
     assert str(caught.value) == (
         "project demo may not compile the pillar of agent db1 on the engine's own host: "
         "running modules on the engine's own host is the local user's right; [api] "
@@ -169,12 +169,12 @@ def test_waiting_for_a_new_agent(master):
 
 
 def test_a_projects_stack_outputs_enter_only_pillars_it_may_read(service):
-    service.check_pillar_feed("web", "web1", {"role": "web"})   # recorded role web: allowed
+    service.pillar.check_pillar_feed("web", "web1", {"role": "web"})   # recorded role web: allowed
     with pytest.raises(exception.JobRefused) as caught:
-        service.check_pillar_feed("web", "db-secrets", {"role": "db"})
+        service.pillar.check_pillar_feed("web", "db-secrets", {"role": "db"})
     assert str(caught.value).startswith(
         "project web may not read the pillar of agent db-secrets: ")
-    JobService(settings=JobSettings()).check_pillar_feed("web", "db-secrets", {})  # no ACL
+    JobService(settings=JobSettings()).pillar.check_pillar_feed("web", "db-secrets", {})  # no ACL
 
 
 def test_only_targets_that_look_past_ids_ask_the_master_for_grains():
