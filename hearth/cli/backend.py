@@ -10,7 +10,8 @@ transport carries it.  A :class:`Transport` carries a call:
   (``--url`` or ``$HEARTH_URL``); the request and the answer are the table's;
 * :class:`hearth.cli.backend_local.LocalTransport`: the same on this user's
   local engine (:mod:`hearth.cli.local_engine`), the default;
-* :class:`EmbeddedTransport`: the services in this process (``--in-process``):
+* :class:`hearth.cli.backend_embedded.EmbeddedTransport`: the services in
+  this process (``--in-process``):
   the engine on the configured database, the catalog without one, the jobs
   through this user's hearth-master.
 
@@ -26,21 +27,13 @@ import argparse
 import os
 import time
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any, Protocol
 
-from hearth.api.operation import CATALOG, JOBS, Operation
+from hearth.api.operation import JOBS, Operation
 from hearth.api.operations import Operations
 from hearth.cli import local_engine
 from hearth.cli.backend_http import HttpTransport
-from hearth.common.context import RequestContext
-from hearth.engine.service.catalog import Catalog
-from hearth.engine.service.engine import EngineService
-from hearth.jobservice import JobService
-
-#: Seconds between two event polls while following an action in embedded mode (the
-#: action's end wakes the follower at once: :meth:`EmbeddedTransport.sleep`).  Each poll
-#: reads the database on the engine's own thread, so polls are not made too often.
-EMBEDDED_POLL_INTERVAL = 0.25
 
 
 class Transport(Protocol):
@@ -147,101 +140,9 @@ class Backend(Operations):
             transport.close()
 
 
-class EmbeddedTransport:
-    """Call the services in this process, as the local admin (jobs: as this user).
-
-    ``service`` is the EngineService (made on the first engine call: a
-    command that only reads the catalog needs no database); ``jobs`` makes
-    the JobService of the job operations (on the first job call: a stack
-    command loads no ZeroMQ).
-    """
-
-    poll_interval = EMBEDDED_POLL_INTERVAL
-
-    def __init__(self, service: EngineService | None = None, project_id: str = "admin",
-                 jobs: Callable[[], JobService] | None = None) -> None:
-        self._service = service
-        self._catalog: Catalog | None = None
-        self._jobs_factory = jobs
-        self._jobs: JobService | None = None
-        self.context = RequestContext.local(project_id)
-
-    @property
-    def service(self) -> EngineService:
-        """Return the in-process engine service (made on first use)."""
-        if self._service is None:
-            self._service = EngineService(jobs=JobService.for_local_user())
-        return self._service
-
-    @property
-    def jobs(self) -> JobService:
-        """Return the JobService of this user (made on first use)."""
-        if self._jobs is None:
-            if self._jobs_factory is not None:
-                self._jobs = self._jobs_factory()
-            elif self._service is not None:
-                self._jobs = self._service.jobs
-            else:
-                self._jobs = JobService.for_local_user()
-        return self._jobs
-
-    def _catalog_service(self) -> Catalog:
-        """Return the engine service when there is one, else a Catalog (no database)."""
-        if self._service is not None:
-            return self._service
-        if self._catalog is None:
-            self._catalog = Catalog()
-        return self._catalog
-
-    def call(self, operation: Operation[..., Any], arguments: dict[str, Any]) -> Any:
-        """Call the service method of ``operation`` with the caller this process is."""
-        if operation.part == JOBS:
-            return operation.invoke(self.jobs, self.jobs.host_owner, arguments)
-        target = self._catalog_service() if operation.part == CATALOG else self.service
-        return operation.invoke(target, self.context, arguments)
-
-    def sleep(self, seconds: float) -> None:
-        """Wait while the engine's green threads keep working; an action that ends wakes it."""
-        if self._service is not None:
-            self._service.pause(seconds)
-        else:
-            from hearth.common.green import green_sleep  # eventlet: only when it runs here
-            green_sleep(seconds)
-
-    def settle(self, stack_identity: str) -> None:
-        """Wait until this process's engine has finished the stack's action.
-
-        The stack's final state is stored (and followed) before the action's
-        thread releases the stack's lock; a process that exited in between
-        would leave the lock to a registered engine that no longer runs.
-        """
-        if self._service is not None:
-            self._service.runtime.wait(stack_identity.rpartition("/")[2])
-
-    def close(self) -> None:
-        """Stop the in-process engine: cancel what runs, release locks."""
-        if self._service is not None:
-            self._service.stop()
-
-
 def backend_url(args: argparse.Namespace) -> str | None:
     """Return the API URL chosen by ``--url`` or ``$HEARTH_URL`` (None: no API server)."""
     return getattr(args, "url", None) or os.environ.get("HEARTH_URL") or None
-
-
-def local_jobs(args: argparse.Namespace) -> JobService:
-    """Return the JobService of this user's master (``--config-file``): every right."""
-    from hearth.master.client import clients_from_args  # ZeroMQ: only for the jobs
-
-    return JobService.for_local_user(
-        client_factory=clients_from_args(getattr(args, "config_file", None)))
-
-
-def _in_process(args: argparse.Namespace) -> EmbeddedTransport:
-    """Return the services in this process, the configuration of ``--config-file`` loaded."""
-    from hearth.common import config  # oslo.config: only when the engine runs here
-    config.load(config_files=getattr(args, "config_file", None))
-    return EmbeddedTransport(jobs=lambda: local_jobs(args))
 
 
 def get_backend(args: argparse.Namespace) -> Backend:
@@ -258,7 +159,14 @@ def get_backend(args: argparse.Namespace) -> Backend:
         token = getattr(args, "token", None) or os.environ.get("HEARTH_TOKEN")
         return Backend(Lazy(lambda: HttpTransport(url, token=token)))
     if local_engine.in_process_requested(args):
-        return Backend(Lazy(lambda: _in_process(args)))
-    jobs = Lazy(lambda: EmbeddedTransport(jobs=lambda: local_jobs(args)))
+        return Backend(Lazy(lambda: embedded().in_process(args)))
+    jobs = Lazy(lambda: embedded().jobs_transport(args))
     return Backend(Lazy(lambda: local_engine.local_transport(args)), parts={JOBS: jobs})
+
+
+def embedded() -> ModuleType:
+    """Return :mod:`hearth.cli.backend_embedded`: the services in this process."""
+    # lazy: the engine, oslo.config, eventlet and ZeroMQ load only for --in-process or a job
+    from hearth.cli import backend_embedded
+    return backend_embedded
 

@@ -136,6 +136,7 @@ def _path(operation: Operation[..., Any], fields: Mapping[str, str]) -> str:
 
 def _requests_session() -> HttpSession:
     """Return a new ``requests.Session`` (imported only when a server is reached over TCP)."""
+    # lazy: requests only for --url (the local engine's session is http.client's)
     import requests
     session: HttpSession = requests.Session()
     return session

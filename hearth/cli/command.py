@@ -25,14 +25,17 @@ def add_command(
     subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
     name: str,
     handler: Handler,
-    help: str,
     description: str | None = None,
     formats: Sequence[str] | None = None,
 ) -> argparse.ArgumentParser:
-    """Add one command; ``formats`` adds ``--format`` with those choices."""
+    """Add one command; ``formats`` adds ``--format`` with those choices.
+
+    Its one-line help is its program's table's summary
+    (:class:`hearth.cli.command_table.CommandChoices`), and so is its
+    description unless ``description`` gives a longer one.
+    """
     parser = subparsers.add_parser(
-        name, help=help, description=description or help,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        name, description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.set_defaults(handler=handler)
     if formats:
         output.add_format_argument(parser, formats)

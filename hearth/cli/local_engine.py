@@ -35,9 +35,11 @@ import hashlib
 import json
 import os
 import select
+import signal
 import stat
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -310,8 +312,6 @@ def stop_engines(infos: list[dict[str, Any]], timeout: float = STOP_TIMEOUT) -> 
 
     An engine still alive after ``timeout`` seconds is killed.
     """
-    import signal
-    import time
     pids = [info["pid"] for info in infos]
     for pid in pids:
         try:

@@ -2,24 +2,25 @@
 
 Every command lives in a module under :mod:`hearth.cli.commands`; each such
 module defines ``register(subparsers)``, which adds its commands with
-:func:`hearth.cli.command.add_command`.  Modules import heavy dependencies
-(the engine, SQLAlchemy, eventlet) inside their handlers only, so that
-``stackctl --help`` and ``stackctl call test.ping`` start fast.
+:func:`hearth.cli.command.add_command`.  stackctl imports only the module
+of the command it runs (the table :data:`hearth.cli.commands.TABLE` says
+which), and none for ``--help``, so that a command pays only for what it
+uses (``stackctl stack-list`` loads no eventlet, SQLAlchemy or engine).
 """
 
 from __future__ import annotations
 
 import gc
-import importlib
 import logging
 import os
-import pkgutil
 import sys
 from collections.abc import Sequence
 
 from hearth import __version__
 from hearth.cli import command
 from hearth.cli import parser as parsing
+from hearth.cli.command_table import CommandChoices, named_command
+from hearth.cli.commands import COMMAND_MODULES, MASTER_COMMANDS, TABLE
 from hearth.common import exception
 
 LOG = logging.getLogger("hearth")
@@ -31,15 +32,7 @@ VALUE_OPTIONS = ("--config-file", "--url", "--token")
 
 def find_command(argv: Sequence[str]) -> str | None:
     """Return the command named on a command line (None: none, or only options)."""
-    expect_value = False
-    for token in argv:
-        if expect_value:
-            expect_value = False
-        elif token in VALUE_OPTIONS:
-            expect_value = True
-        elif not token.startswith("-"):
-            return token
-    return None
+    return named_command(argv, VALUE_OPTIONS)
 
 
 DESCRIPTION = ("Create and manage Hearth stacks: declarative resources described by Heat "
@@ -49,7 +42,11 @@ DESCRIPTION = ("Create and manage Hearth stacks: declarative resources described
 
 
 def build_parser(command_name: str | None = None) -> parsing.StackctlParser:
-    """Build the argument parser: of one command when it is known, else of every one."""
+    """Build the argument parser: with the command ``command_name`` when it is one.
+
+    Without a command its ``--help`` lists every command from the table,
+    whose modules are not imported.
+    """
     parser = parsing.StackctlParser(
         prog="stackctl", description=parsing.wrap(DESCRIPTION),
         formatter_class=parsing.CommandListFormatter)
@@ -70,16 +67,13 @@ def build_parser(command_name: str | None = None) -> parsing.StackctlParser:
                              "only, instead of the local engine that stackctl starts and "
                              "reuses (default: $HEARTH_IN_PROCESS).")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", prog="stackctl",
-                                       parser_class=parsing.StackctlParser)
-    import hearth.cli.commands as package
-    owner = package.COMMAND_MODULES.get(command_name or "")
-    names = [owner] if owner else sorted(
-        info.name for info in pkgutil.iter_modules(package.__path__))
-    for name in names:
-        importlib.import_module(f"{package.__name__}.{name}").register(subparsers)
-    if not owner:
-        helps = {action.dest: action.help or "" for action in subparsers._choices_actions}
-        parser.epilog = (parsing.grouped_commands(package.COMMAND_GROUPS, helps)
+                                       parser_class=parsing.StackctlParser,
+                                       action=CommandChoices, summaries=TABLE.summaries)
+    if command_name in COMMAND_MODULES:
+        TABLE.load(command_name).register(subparsers)
+    else:
+        groups = [(title, list(group)) for title, group in TABLE.groups]
+        parser.epilog = (parsing.grouped_commands(groups, TABLE.summaries)
                          + "\n\nRun 'stackctl COMMAND --help' for the options of a command.")
     return parser
 
@@ -97,10 +91,9 @@ def _stray_option(arguments: Sequence[str], name: str) -> str | None:
 
 def _refuse_unknown_command(arguments: Sequence[str], name: str) -> int:
     """Refuse a command word that names no command, or the unknown option before it."""
-    import hearth.cli.commands as package
     stray = _stray_option(arguments, name)
     if stray is None:
-        return parsing.print_unknown_command(name, package.COMMAND_MODULES)
+        return parsing.print_unknown_command(name, COMMAND_MODULES)
     parser = build_parser(name)
     hint = parsing.did_you_mean(stray, parsing.option_strings(parser))
     parser.error(f"unknown option '{stray}'{hint} (a command's own options come after the "
@@ -135,8 +128,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("EVENTLET_NO_GREENDNS", "yes")
     arguments = sys.argv[1:] if argv is None else list(argv)
     name = find_command(arguments)
-    import hearth.cli.commands as package
-    if name is not None and name not in package.COMMAND_MODULES:
+    if name is not None and name not in COMMAND_MODULES:
         return _refuse_unknown_command(arguments, name)
     parser = build_parser(name)
     args, extras = parser.parse_known_args(arguments)
@@ -147,7 +139,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
-    if args.command in package.MASTER_COMMANDS and args.url:
+    if args.command in MASTER_COMMANDS and args.url:
         command.print_error(f"{args.command} talks to hearth-master with its client key, on "
                             "the master's host: it has no --url form.")
         return 2

@@ -11,6 +11,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from hearth.cli.output import yaml_text
+
 INDENT = 4
 
 
@@ -58,9 +60,7 @@ def render_json(minion: str, value: Any) -> str:
 
 def render_yaml(minion: str, value: Any) -> str:
     """Render ``{minion: value}`` as YAML."""
-    import yaml
-
-    return yaml.safe_dump({minion: value}, default_flow_style=False, sort_keys=False).rstrip()
+    return yaml_text({minion: value})
 
 
 #: The outputters by name.

@@ -18,15 +18,20 @@ def add_format_argument(parser: argparse.ArgumentParser, formats: Sequence[str] 
                         help="Output format (default: %(default)s).")
 
 
+def yaml_text(data: Any, **options: Any) -> str:
+    """Return ``data`` as block-style YAML in its own key order (no final newline)."""
+    # lazy: PyYAML only for what is shown as YAML (a listing of plain values needs none)
+    import yaml
+    return yaml.safe_dump(data, default_flow_style=False, sort_keys=False, **options).rstrip()
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, (dict, list)):
         if not value:
             return json.dumps(value)
-        import yaml
-        return yaml.safe_dump(value, default_flow_style=False, sort_keys=False,
-                              width=78).rstrip()
+        return yaml_text(value, width=78)
     return str(value)
 
 
@@ -58,9 +63,7 @@ def dump_structured(data: Any, fmt: str, stream: TextIO | None = None) -> None:
     if fmt == "json":
         print(json.dumps(data, indent=2, sort_keys=False, default=str), file=stream)
     else:
-        import yaml
-        print(yaml.safe_dump(data, default_flow_style=False, sort_keys=False).rstrip(),
-              file=stream)
+        print(yaml_text(data), file=stream)
 
 
 def show(data: Mapping[str, Any], fmt: str, stream: TextIO | None = None,

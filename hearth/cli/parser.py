@@ -15,7 +15,7 @@ import shutil
 import sys
 import textwrap
 from collections.abc import Iterable, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 #: Width of the command-name column of the grouped command list.
 NAME_COLUMN = 24
@@ -72,7 +72,14 @@ def option_strings(parser: argparse.ArgumentParser) -> list[str]:
 
 
 class CommandListFormatter(argparse.RawDescriptionHelpFormatter):
-    """Leave the commands out of the options: the epilog lists them, by group."""
+    """Leave the commands out of the options: the epilog lists them, by group.
+
+    The options' help starts in the command list's column (:data:`NAME_COLUMN`).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._action_max_length = NAME_COLUMN
 
     def _format_action(self, action: argparse.Action) -> str:
         if isinstance(action, argparse._SubParsersAction):

@@ -22,7 +22,8 @@ import base64
 import json
 import os
 import urllib.parse
-from collections.abc import Iterable, Mapping, MutableMapping
+from collections.abc import Iterable, MutableMapping
+from types import ModuleType
 from typing import Any
 
 from hearth.cli.command import CommandError
@@ -82,9 +83,16 @@ def read_file_contents(url: str) -> str:
         return base64.encodebytes(data).decode("ascii")
 
 
+def _engine_templates() -> tuple[ModuleType, ModuleType]:
+    """Return the engine's template parser and versions: its located errors, its tables."""
+    # lazy: the parser (YAML, the versions' tables) only for a template that names files
+    from hearth.engine.template import parser, versions
+    return parser, versions
+
+
 def _type_key(data: Any) -> str:
     """Return the key naming a resource's type in template ``data`` (``Type`` in CFN)."""
-    from hearth.engine.template import versions
+    _, versions = _engine_templates()
     try:
         return versions.get_version(data).spell("type")
     except exception.InvalidTemplateVersion:  # the engine says why
@@ -104,8 +112,7 @@ class FileGatherer:
         ``filename`` names the file in error messages (default: its path);
         ``text`` is the file's text when already read.
         """
-        from hearth.engine.template import parser
-
+        parser, _ = _engine_templates()
         if depth > MAX_DEPTH:
             raise CommandError(f"{url}: provider templates are nested more than "
                                f"{MAX_DEPTH} deep")
@@ -147,8 +154,7 @@ class FileGatherer:
 
     def environment(self, path: str) -> str:
         """Read an environment file, gather its templates; return its URL."""
-        from hearth.engine.template import parser
-
+        parser, _ = _engine_templates()
         url = file_url(path)
         text = read_url(url, path)
         data = parser.parse(text, path, kind="environment", check_size=False)
@@ -196,9 +202,3 @@ def gather(template_path: str, env_paths: Iterable[str] = (),
     environment_files = [gatherer.environment(path) for path in env_paths]
     return {"template": template, "files": dict(gatherer.files),
             "environment_files": environment_files}
-
-
-def environment_documents(request: Mapping[str, Any]) -> list[tuple[str | None, Any]]:
-    """Return ``(url, text)`` of each environment file of a gathered request."""
-    from hearth.engine.template.environment import environment_documents as documents
-    return documents(None, request.get("environment_files"), request["files"])

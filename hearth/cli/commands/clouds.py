@@ -5,13 +5,13 @@
 (``-d``), ``cloud-map -m MAP`` (``-m``), ``cloud-action ACTION NAME...``
 (``-a``), ``cloud-function FUNCTION PROVIDER`` (``-f``) and
 ``cloud-images|sizes|locations PROVIDER`` (``--list-*``).  The configuration
-is read from ``[cloud] config_dir``.  Only the standard library is imported
-here; the handlers import the rest.
+is read from ``[cloud] config_dir``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 from collections.abc import Callable
@@ -23,6 +23,7 @@ from hearth.cli.command import CommandError
 from hearth.cli.commands.exec_modules import split_arguments
 from hearth.clouds import maps
 from hearth.clouds.cloud import Cloud
+from hearth.common import config
 
 STRUCTURED = ("yaml", "json")
 LISTINGS = ("table", "json", "yaml", "value")
@@ -31,10 +32,6 @@ NODE_COLUMNS = ("provider", "name", "id", "state", "image", "size", "public_ips"
 
 def _cloud(args: argparse.Namespace) -> Any:
     """Return the Cloud of the configuration; refuse a ``config_dir`` that does not exist."""
-    import os
-
-    from hearth.common import config
-
     config.load(config_files=getattr(args, "config_file", None))
     directory = config.CONF.cloud.config_dir
     if not os.path.isdir(directory):
@@ -49,7 +46,6 @@ def _cloud(args: argparse.Namespace) -> Any:
 def _say_if_none(found: Any, kind: str) -> None:
     """Tell on stderr that the configuration names no provider (or profile) at all."""
     if not found:
-        from hearth.common import config
 
         directory = config.CONF.cloud.config_dir
         print(f"No cloud {kind} is configured in {directory} (cloud.{kind}s, "
@@ -209,21 +205,17 @@ def _avail(kind: str) -> Callable[[argparse.Namespace], int]:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the cloud commands."""
     command.add_command(subparsers, "cloud-providers", do_providers,
-                        "List the cloud providers and whether their driver loads "
-                        "(salt-cloud --list-providers).",
                         formats=LISTINGS)
     command.add_command(subparsers, "cloud-profiles", do_profiles,
-                        "List the cloud profiles (salt-cloud --list-profiles).",
                         formats=LISTINGS)
     parser = command.add_command(subparsers, "cloud-nodes", do_nodes,
-                                 "List the nodes of every cloud provider (salt-cloud -Q).",
                                  formats=LISTINGS)
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--full", action="store_true", help="Every field of every node.")
     group.add_argument("--select", metavar="FIELD[,FIELD...]",
                        help="Only these fields of every node.")
     parser = command.add_command(
-        subparsers, "cloud-create", do_create, "Create nodes from a cloud profile (salt-cloud -p).",
+        subparsers, "cloud-create", do_create,
         description="Create nodes from a cloud profile (salt-cloud -p). A name some provider "
                     "already has is not created again (its entry says which provider has "
                     "it); the other names are still made, and the command exits 1 if any "
@@ -235,23 +227,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="The nodes' names, unique across the providers.")
     parser.add_argument("--set", dest="settings", action="append", metavar="KEY=VALUE",
                         help="Override a profile setting (repeatable).")
-    parser = command.add_command(subparsers, "cloud-destroy", do_destroy,
-                                 "Destroy cloud nodes by name (salt-cloud -d).", formats=STRUCTURED)
+    parser = command.add_command(subparsers, "cloud-destroy", do_destroy, formats=STRUCTURED)
     parser.add_argument("names", nargs="+", metavar="NAME")
     parser.add_argument("--yes", action="store_true", help="Confirm the destruction.")
     parser = command.add_command(subparsers, "cloud-action", do_action,
-                                 "Run a driver action on nodes (salt-cloud -a).",
                                  formats=STRUCTURED)
     parser.add_argument("action", metavar="ACTION")
     parser.add_argument("items", nargs="+", metavar="NAME | KEY=VALUE")
     parser = command.add_command(subparsers, "cloud-function", do_function,
-                                 "Run a driver function of a provider (salt-cloud -f).",
                                  formats=STRUCTURED)
     parser.add_argument("function", metavar="FUNCTION")
     parser.add_argument("provider", metavar="PROVIDER")
     parser.add_argument("items", nargs="*", metavar="KEY=VALUE")
     parser = command.add_command(subparsers, "cloud-map", do_map,
-                                 "Create the nodes of a map file (salt-cloud -m).",
                                  formats=STRUCTURED)
     parser.add_argument("-m", "--map", required=True, metavar="FILE",
                         help="The map: profile: [name, {name: {overrides, requires}}].")
@@ -262,8 +250,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--yes", action="store_true", help="Confirm --destroy.")
     for kind in ("images", "sizes", "locations"):
         parser = command.add_command(subparsers, f"cloud-{kind}", _avail(kind),
-                                     f"List the {kind} of a cloud provider "
-                                     f"(salt-cloud --list-{kind}).",
                                      formats=STRUCTURED)
         parser.add_argument("provider", metavar="PROVIDER")
         parser.add_argument("items", nargs="*", metavar="KEY=VALUE",

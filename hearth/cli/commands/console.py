@@ -37,7 +37,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add ``stackctl console``."""
     parser = command.add_command(
         subparsers, "console", do_console,
-        "Serve the web console for you on 127.0.0.1 and print a one-time login link.",
         description="Serve Hearth's web console (stacks with live events and topology, "
                     "agents, keys, jobs) for you alone: on a loopback address, with your "
                     "rights (your local engine, your master's keys). It prints a link that "

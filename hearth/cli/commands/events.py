@@ -81,7 +81,6 @@ def do_event_list(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the event commands."""
     parser = command.add_command(subparsers, "event-list", do_event_list,
-                                 "List a stack's events.",
                                  formats=("log", *output.ALL_FORMATS))
     parser.add_argument("-r", "--resource", metavar="RESOURCE",
                         help="Only the events of this resource.")

@@ -2,8 +2,7 @@
 
 ``stackctl call`` works like ``salt-call --local``: it loads the execution
 modules in-process, runs one function as a job and prints its return with
-an outputter.  Only the standard library is imported at the top: the loader
-and everything else are imported by the handlers, so the CLI starts fast.
+an outputter.
 """
 
 from __future__ import annotations
@@ -14,15 +13,19 @@ import re
 import sys
 from typing import Any
 
+import yaml
+
 from hearth import bus
 from hearth.bus import Event
 from hearth.cli import command, output
 from hearth.cli.backend import get_backend
 from hearth.cli.nested import OUTPUTTERS
 from hearth.cli.parser import StackctlParser, did_you_mean, option_strings
+from hearth.common import config, document_bounds, exception
 from hearth.jobservice import JobService
 from hearth.jobservice.engine_host import runner_for
 from hearth.loader import execution_loader, opts_from_conf
+from hearth.master.client import client_from_args
 
 #: Exit code of a call whose function is missing or refused (as salt-call).
 EXIT_NOT_AVAILABLE = 255
@@ -48,9 +51,7 @@ def parse_value(text: str) -> Any:
             except ValueError:
                 pass
     if text.startswith(("[", "{")):
-        import yaml
 
-        from hearth.common import document_bounds
 
         try:
             return document_bounds.load_yaml(text)
@@ -74,8 +75,6 @@ def split_arguments(items: list[str]) -> tuple[list[Any], dict[str, Any]]:
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     """Load the configuration; return the opts of the execution modules (``-m`` included)."""
-    from hearth.common import config
-
     config.load(config_files=getattr(args, "config_file", None))
     opts = opts_from_conf()
     if getattr(args, "module_dir", None):
@@ -91,8 +90,6 @@ def _setup(args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
 
 def do_call(args: argparse.Namespace) -> int:
     """Run one execution function locally (the local user's right) and print its return."""
-    from hearth.common import config, exception
-
     args = trailing_options(args)
     runner = runner_for(_options(args))
     service = JobService.for_local_user(runner_factory=lambda: runner)
@@ -169,8 +166,6 @@ def do_job_show(args: argparse.Namespace) -> int:
 
 def _master_events(args: argparse.Namespace) -> Any:
     """Yield hearth-master's bus events as :class:`hearth.bus.Event` records."""
-    from hearth.master.client import client_from_args
-
     with client_from_args(getattr(args, "config_file", None)) as client:
         for tag, data in client.events(args.tag or "", timeout=args.timeout):
             yield Event(tag, data)
@@ -182,7 +177,6 @@ def do_event_listen(args: argparse.Namespace) -> int:
         return _print_events(_master_events(args), args.count)
     path = args.socket
     if path is None:
-        from hearth.common import config
 
         config.load(config_files=getattr(args, "config_file", None))
         path = bus.configured_socket_path()
@@ -249,7 +243,7 @@ def trailing_options(args: argparse.Namespace, add_options: Any = None,
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the execution-layer commands."""
     parser = command.add_command(
-        subparsers, "call", do_call, "Run an execution function locally (like salt-call --local).",
+        subparsers, "call", do_call,
         description="Run MODULE.FUNCTION in-process and print its return. Arguments are "
                     "positional values or KEY=VALUE keywords; numbers, true/false/null and "
                     "JSON/YAML lists and maps are converted. Options may follow the arguments.")
@@ -258,16 +252,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("arguments", nargs=argparse.REMAINDER, metavar="ARG | KEY=VALUE")
 
     parser = command.add_command(subparsers, "module-list", do_module_list,
-                                 "List the execution modules (salt-call sys.list_modules).",
                                  formats=("table", "json", "yaml", "value"))
     parser.add_argument("--all", action="store_true",
                         help="Also list modules that failed to load, with the reason.")
     parser.add_argument("-m", "--module-dir", action="append", metavar="DIR",
                         help="Extra directory of execution modules (repeatable).")
 
-    parser = command.add_command(subparsers, "doc", do_doc,
-                                 "Show the documentation of execution functions "
-                                 "(salt-call sys.doc).")
+    parser = command.add_command(subparsers, "doc", do_doc)
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="Output format (default: %(default)s).")
     parser.add_argument("-m", "--module-dir", action="append", metavar="DIR",
@@ -275,17 +266,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("name", nargs="?", metavar="MODULE[.FUNCTION]")
 
     parser = command.add_command(subparsers, "job-list", do_job_list,
-                                 "List the jobs in the job cache (salt-run jobs.list_jobs).",
                                  formats=("table", "json", "yaml", "value"))
     parser.add_argument("--limit", type=int, default=None, help="Show at most this many jobs.")
 
     parser = command.add_command(subparsers, "job-show", do_job_show,
-                                 "Show one job of the job cache (salt-run jobs.lookup_jid).",
                                  formats=("table", "json", "yaml", "value"))
     parser.add_argument("jid", metavar="JID")
 
-    parser = command.add_command(subparsers, "event-listen", do_event_listen,
-                                 "Print a running engine's bus events live.")
+    parser = command.add_command(subparsers, "event-listen", do_event_listen)
     parser.add_argument("--tag", default="", metavar="GLOB",
                         help="Only tags matching this glob (or prefix without wildcards).")
     parser.add_argument("--count", type=int, default=0,

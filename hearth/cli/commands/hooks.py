@@ -110,13 +110,11 @@ def do_hook_clear(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add hook-poll and hook-clear."""
     parser = command.add_command(subparsers, "hook-poll", do_hook_poll,
-                                 "List resources with pending hooks.",
                                  formats=output.ALL_FORMATS)
     parser.add_argument("-n", "--nested-depth", type=int, default=0, metavar="DEPTH",
                         help="Depth of nested stacks from which to display hooks.")
     parser.add_argument("name", metavar="NAME", help="Stack name or id.")
-    parser = command.add_command(subparsers, "hook-clear", do_hook_clear,
-                                 "Clear hooks on resources of a stack.")
+    parser = command.add_command(subparsers, "hook-clear", do_hook_clear)
     for flag in ("pre-create", "pre-update", "pre-delete"):
         parser.add_argument(f"--{flag}", action="store_true",
                             help=f"Clear the {flag} hooks (default: the hook of the "

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from hearth.cli import command, output, progress_display
 from hearth.cli.commands import stacks
 from hearth.common import exception
+from hearth.engine.template.parser import parse
 
 if TYPE_CHECKING:
     from hearth.cli.backend import Backend
@@ -99,7 +100,6 @@ def do_stack_abandon(args: argparse.Namespace) -> int:
 
 
 def _adopt_data(path: str) -> Any:
-    from hearth.engine.template.parser import parse
     text = command.read_text_file(path)
     if not text.strip():
         raise command.CommandError("Invalid adopt-file, no data!")
@@ -124,22 +124,20 @@ def do_stack_adopt(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the snapshot, restore, abandon and adopt commands."""
-    parser = command.add_command(subparsers, "stack-snapshot", do_stack_snapshot,
-                                 "Make a snapshot of a stack.")
+    parser = command.add_command(subparsers, "stack-snapshot", do_stack_snapshot)
     parser.add_argument("-n", "--name", metavar="NAME",
                         help="If specified, the name given to the snapshot.")
     parser.add_argument("id", metavar="STACK", help="Name or ID of stack to snapshot.")
 
     parser = command.add_command(subparsers, "snapshot-list", do_snapshot_list,
-                                 "List the snapshots of a stack.", formats=output.ALL_FORMATS)
+                                 formats=output.ALL_FORMATS)
     parser.add_argument("id", metavar="STACK",
                         help="Name or ID of the stack containing the snapshots.")
 
-    for name, handler, help_text in (
-            ("snapshot-show", do_snapshot_show, "Show a snapshot of a stack."),
-            ("snapshot-delete", do_snapshot_delete, "Delete a snapshot of a stack."),
-            ("stack-restore", do_stack_restore, "Restore a snapshot of a stack.")):
-        parser = command.add_command(subparsers, name, handler, help_text)
+    for name, handler in (("snapshot-show", do_snapshot_show),
+                          ("snapshot-delete", do_snapshot_delete),
+                          ("stack-restore", do_stack_restore)):
+        parser = command.add_command(subparsers, name, handler)
         parser.add_argument("id", metavar="STACK",
                             help="Name or ID of the stack containing the snapshot.")
         parser.add_argument("snapshot", metavar="SNAPSHOT", help="The ID of the snapshot.")
@@ -149,15 +147,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         if name == "stack-restore":
             progress_display.add_display_arguments(parser)
 
-    parser = command.add_command(subparsers, "stack-abandon", do_stack_abandon,
-                                 "Abandon a stack: forget it but keep its resources; print "
-                                 "its adoptable JSON data (needs enable_stack_abandon).")
+    parser = command.add_command(subparsers, "stack-abandon", do_stack_abandon)
     parser.add_argument("-O", "--output-file", metavar="FILE",
                         help="Write the abandon data into FILE instead of printing it.")
     parser.add_argument("id", metavar="STACK", help="Name or ID of stack to abandon.")
 
-    parser = command.add_command(subparsers, "stack-adopt", do_stack_adopt,
-                                 "Adopt a stack from abandon data (needs enable_stack_adopt).")
+    parser = command.add_command(subparsers, "stack-adopt", do_stack_adopt)
     parser.add_argument("-a", "--adopt-file", required=True, metavar="FILE",
                         help="Path to adopt stack data file.")
     parser.add_argument("-e", "--environment-file", action="append", metavar="ENV",

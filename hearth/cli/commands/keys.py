@@ -22,7 +22,8 @@ import sys
 from typing import Any
 
 from hearth.cli import command, output
-from hearth.cli.backend import get_backend, local_jobs
+from hearth.cli.backend import get_backend
+from hearth.cli.backend_embedded import local_jobs
 from hearth.cli.commands.exec_modules import KEYWORD, parse_value
 from hearth.jobservice.keys import CATEGORY_TITLES
 
@@ -144,15 +145,10 @@ def do_key_finger(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the key commands."""
     command.add_command(subparsers, "key-list", do_key_list,
-                        "List the agent keys: accepted, pending, rejected, denied (salt-key -L).",
                         formats=("table", "json", "yaml", "value"))
-    for verb, handler, text in (
-            ("accept", do_key_accept, "Accept pending agent keys (ID may be a glob; salt-key -a)."),
-            ("reject", do_key_reject,
-             "Reject agent keys; connected agents are cut off (salt-key -r)."),
-            ("delete", do_key_delete,
-             "Delete agent keys; connected agents are cut off (salt-key -d).")):
-        parser = command.add_command(subparsers, f"key-{verb}", handler, text)
+    for verb, handler in (("accept", do_key_accept), ("reject", do_key_reject),
+                          ("delete", do_key_delete)):
+        parser = command.add_command(subparsers, f"key-{verb}", handler)
         parser.add_argument("id", nargs="?", metavar="ID", help="Agent id or glob.")
         parser.add_argument("--all", action="store_true",
                             help="Every key of the category acted on.")
@@ -168,7 +164,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                                      "agent reports about itself.")
     parser = command.add_command(
         subparsers, "key-finger", do_key_finger,
-        "Show the master's key fingerprint, or agent keys' (salt-key -F, -f).",
         description="Without ID, the master's public key and its fingerprint (what agents "
                     "pin as [agent] master_finger). With ID (an agent id or a glob), the "
                     "fingerprint of each matching agent key by category; with --all, of "
@@ -179,7 +174,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="Every key's fingerprint, the master's too.")
     parser = command.add_command(
         subparsers, "agent-grains", do_agent_grains,
-        "Show or record the grains the master holds true about an agent.",
         description="Without KEY=VALUE, show the agent's recorded grains; with them, record "
                     "those (over the others). Recorded grains are the master's own word "
                     "about the agent: pillar top files and publisher_acl targets match them "

@@ -43,15 +43,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add engine-status and engine-stop."""
     command.add_command(
         subparsers, "engine-status", do_engine_status,
-        "List the local engines stackctl started for you.",
         description="List the local engines stackctl started for you: without --url, "
                     "stackctl talks to a resident engine serving your configuration, "
                     "started on first use and stopped after [cli] "
                     "local_engine_idle_timeout seconds without work.",
         formats=output.ALL_FORMATS)
     parser = command.add_command(
-        subparsers, "engine-stop", do_engine_stop,
-        "Stop the local engine of this configuration (running actions end FAILED "
-        "after [api] graceful_shutdown_timeout).")
+        subparsers, "engine-stop", do_engine_stop)
     parser.add_argument("--all", action="store_true",
                         help="Stop every local engine of yours, whatever its configuration.")

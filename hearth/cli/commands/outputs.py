@@ -63,10 +63,10 @@ def _show_every_output(outputs: list[dict[str, Any]], fmt: str) -> None:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the output commands."""
     parser = command.add_command(subparsers, "output-list", do_output_list,
-                                 "List a stack's outputs.", formats=output.ALL_FORMATS)
+                                 formats=output.ALL_FORMATS)
     parser.add_argument("name", metavar="NAME", help="Stack name or id.")
     parser = command.add_command(subparsers, "output-show", do_output_show,
-                                 "Show a stack's output values.", formats=output.ALL_FORMATS)
+                                 formats=output.ALL_FORMATS)
     parser.add_argument("--all", action="store_true",
                         help="Show every output: one row (JSON: key) per output, as Heat does.")
     parser.add_argument("name", metavar="NAME", help="Stack name or id.")

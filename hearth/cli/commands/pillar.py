@@ -19,11 +19,17 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import yaml
+
 from hearth.cli import command
 from hearth.cli.backend import backend_url, get_backend
-from hearth.cli.command import CommandError
+from hearth.cli.command import CommandError, read_text_file
 from hearth.cli.nested import OUTPUTTERS
-from hearth.common import exception
+from hearth.common import config, document_bounds, exception
+from hearth.grains import load_grains
+from hearth.loader import opts_from_conf
+from hearth.pillar import ERRORS_KEY, compile_pillar, master_opts, pillar_top
+from hearth.pillar.mask import shown
 
 if TYPE_CHECKING:
     from hearth.cli.backend import Backend
@@ -44,17 +50,12 @@ def _grains(args: argparse.Namespace) -> dict[str, Any]:
     """
     text = args.grains
     if args.grains_file:
-        from hearth.cli.command import read_text_file
 
         text = read_text_file(args.grains_file, f"--grains-file {args.grains_file}")
     if text is None:
-        from hearth.grains import load_grains
-        from hearth.loader import opts_from_conf
 
         return dict(load_grains(opts_from_conf()))
-    import yaml
 
-    from hearth.common import document_bounds
 
     try:
         grains = document_bounds.load_yaml(text)
@@ -70,9 +71,7 @@ def _override(args: argparse.Namespace) -> dict[str, Any] | None:
 
     if not args.pillar:
         return None
-    import yaml
 
-    from hearth.common import document_bounds
 
     try:
         value = document_bounds.load_yaml(args.pillar)
@@ -114,12 +113,9 @@ def _check_local_options(args: argparse.Namespace) -> None:
 
 def compiled_pillar(args: argparse.Namespace) -> dict[str, Any]:
     """Return the agent's pillar: from the master, or compiled here with ``--local``."""
-    from hearth.common import config
-
     _check_local_options(args)
     if not args.local:
         return _through_master(args, lambda backend: backend.agent_pillar(args.agent))
-    from hearth.pillar import compile_pillar, master_opts
 
     config.load(config_files=args.config_file)
     return compile_pillar(args.agent, _grains(args), master_opts(), pillarenv=args.pillarenv,
@@ -139,10 +135,6 @@ def _report_errors(errors: list[Any]) -> int:
 
 def do_pillar_show(args: argparse.Namespace) -> int:
     """Print an agent's compiled pillar (masked unless --unmask), with its _errors."""
-    from hearth.common import config
-    from hearth.pillar import ERRORS_KEY
-    from hearth.pillar.mask import shown
-
     pillar = compiled_pillar(args)
     if backend_url(args):
         config.load(config_files=args.config_file)  # [pillar] mask_output: this host's choice
@@ -160,9 +152,6 @@ def do_pillar_show(args: argparse.Namespace) -> int:
 
 def do_pillar_top(args: argparse.Namespace) -> int:
     """Print which top-file targets select the agent and their SLS files."""
-    from hearth.common import config
-    from hearth.pillar import ERRORS_KEY, master_opts, pillar_top
-
     _check_local_options(args)
     if args.local:
         grains = _grains(args)
@@ -199,7 +188,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add ``stackctl pillar-show`` and ``pillar-top``."""
     parser = command.add_command(
         subparsers, "pillar-show", do_pillar_show,
-        "Show an agent's compiled pillar (salt AGENT pillar.items).",
         description="Print the pillar compiled for AGENT: by hearth-master, or here with "
                     "--local. Values show as ********** (as Salt 3008) unless --unmask. "
                     "Errors of the compile are listed under _errors and on stderr, and "
@@ -211,6 +199,5 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--unmask", action="store_true", help="Show the values.")
 
     parser = command.add_command(
-        subparsers, "pillar-top", do_pillar_top,
-        "Show which pillar top-file targets select an agent, and their SLS files.")
+        subparsers, "pillar-top", do_pillar_top)
     _common(parser)

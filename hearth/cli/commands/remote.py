@@ -1,8 +1,4 @@
-"""stackctl run, agent-list and master-stats: jobs on agents through hearth-master (``salt``).
-
-Only the standard library is imported at the top; the master client
-(ZeroMQ, the configuration) is imported by the handler.
-"""
+"""stackctl run, agent-list and master-stats: jobs on agents through hearth-master (``salt``)."""
 
 from __future__ import annotations
 
@@ -11,12 +7,16 @@ import json
 import sys
 from typing import Any
 
+import yaml
+
 from hearth.cli import command, output
 from hearth.cli.backend import get_backend
 from hearth.cli.backend_http import ApiError
 from hearth.cli.commands.exec_modules import split_arguments, trailing_options
+from hearth.cli.nested import render_nested
 from hearth.common import exception
 from hearth.jobservice import JobRequest
+from hearth.master.client import client_from_args
 
 #: Exit code when nothing matched the target (Salt's ``salt`` exits 2 too).
 EXIT_NO_MATCH = 2
@@ -40,19 +40,16 @@ def _print(results: dict[str, Any], fmt: str) -> None:
     if fmt == "json":
         print(json.dumps(results, indent=2, default=str))
     elif fmt == "yaml":
-        import yaml
 
         print(yaml.safe_dump(results, default_flow_style=False, sort_keys=False).rstrip())
     elif fmt == "value":
         for value in results.values():
             print(value if isinstance(value, str) else json.dumps(value, default=str))
     elif fmt == "table":
-        from hearth.cli import output
 
         output.listing([{"agent": a, "return": r} for a, r in results.items()],
                        ("agent", "return"), "table")
     else:
-        from hearth.cli.nested import render_nested
 
         for agent_id, value in results.items():
             print(render_nested(agent_id, value))
@@ -131,8 +128,6 @@ def do_agent_list(args: argparse.Namespace) -> int:
 
 def do_master_stats(args: argparse.Namespace) -> int:
     """Print the master's counters: uptime, agents, jobs, messages received and dropped."""
-    from hearth.master.client import client_from_args
-
     with client_from_args(args.config_file) as client:
         stats = client.stats()
     if args.format in ("json", "yaml"):
@@ -156,13 +151,9 @@ def _flattened(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``stackctl run``, ``stackctl agent-list`` and ``stackctl master-stats``."""
     command.add_command(subparsers, "agent-list", do_agent_list,
-                        "List the accepted agents, connected or not (like manage.status); "
-                        "with --url, those the project may target.",
                         formats=("table", "json", "yaml", "value"))
     command.add_command(
-        subparsers, "master-stats", do_master_stats,
-        "Show the master's counters: uptime, agents, jobs, messages received, dropped "
-        "and failed.", formats=("table", "json", "yaml", "value"),
+        subparsers, "master-stats", do_master_stats, formats=("table", "json", "yaml", "value"),
         description="Show what hearth-master counted since it started: its uptime, the "
                     "accepted and connected agents, the jobs in flight, and per socket the "
                     "messages received by type, the messages dropped by reason (too large, "
@@ -170,7 +161,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "the messages a handler failed on.")
 
     parser = command.add_command(
-        subparsers, "run", do_run, "Run an execution function on agents (like salt).",
+        subparsers, "run", do_run,
         description="Publish MODULE.FUNCTION to the agents TARGET selects (a glob of agent "
                     "ids by default) through hearth-master, wait for their returns and print "
                     "them. Arguments are positional values or KEY=VALUE keywords. Agents "

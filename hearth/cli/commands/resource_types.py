@@ -55,7 +55,6 @@ def do_resource_type_template(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the resource-type commands."""
     parser = command.add_command(subparsers, "resource-type-list", do_resource_type_list,
-                                 "List the available resource types.",
                                  formats=output.ALL_FORMATS)
     parser.add_argument("--filter", action="append", metavar="name=PATTERN",
                         help="Only types whose name matches the regular expression PATTERN.")
@@ -63,13 +62,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="Also list plug-in modules that failed to load, with the reason.")
     parser.add_argument("--long", action="store_true",
                         help="Show each type's description too.")
-    for name, handler, help_text in (
-            ("resource-type-show", do_resource_type_show,
-             "Show a resource type's properties, attributes and support status."),
-            ("resource-type-template", do_resource_type_template,
-             "Generate a template wrapping a resource type.")):
-        parser = command.add_command(subparsers, name, handler, help_text,
-                                     formats=("yaml", "json"))
+    for name, handler in (("resource-type-show", do_resource_type_show),
+                          ("resource-type-template", do_resource_type_template)):
+        parser = command.add_command(subparsers, name, handler, formats=("yaml", "json"))
         parser.add_argument("type", metavar="TYPE", help="Resource type name.")
         if name == "resource-type-template":
             parser.add_argument("--template-type", choices=("hot", "cfn"), default="hot",

@@ -74,7 +74,7 @@ def do_resource_signal(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the resource commands."""
     parser = command.add_command(subparsers, "resource-list", do_resource_list,
-                                 "List a stack's resources.", formats=output.ALL_FORMATS)
+                                 formats=output.ALL_FORMATS)
     parser.add_argument("-n", "--nested-depth", type=command.non_negative_int, default=0,
                         metavar="N",
                         help="Also list resources of nested stacks down to depth N.")
@@ -82,11 +82,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="Add the stack_name column (and, in JSON or YAML, each "
                              "resource's description and attributes).")
     parser.add_argument("name", metavar="NAME", help="Stack name or id.")
-    for name, handler, help_text, formats in (
-            ("resource-show", do_resource_show, "Show a resource.", output.ALL_FORMATS),
-            ("resource-metadata", do_resource_metadata, "Show a resource's metadata.", None),
-            ("resource-signal", do_resource_signal, "Signal a resource.", None)):
-        parser = command.add_command(subparsers, name, handler, help_text, formats=formats)
+    for name, handler, formats in (
+            ("resource-show", do_resource_show, output.ALL_FORMATS),
+            ("resource-metadata", do_resource_metadata, None),
+            ("resource-signal", do_resource_signal, None)):
+        parser = command.add_command(subparsers, name, handler, formats=formats)
         parser.add_argument("name", metavar="NAME", help="Stack name or id.")
         parser.add_argument("resource", metavar="RESOURCE", help="Resource name.")
         if handler is do_resource_signal:

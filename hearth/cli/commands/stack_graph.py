@@ -22,6 +22,8 @@ from typing import Any
 from hearth.cli import command, oversized, template_files
 from hearth.cli.backend import get_backend
 from hearth.common import exception
+from hearth.engine.stacks.graph_dot import to_dot
+from hearth.engine.stacks.graph_view import GraphView
 from hearth.utils import graphviz
 
 FORMATS = ("dot", "svg", "png")
@@ -31,7 +33,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add the stack-graph command."""
     parser = command.add_command(
         subparsers, "stack-graph", do_stack_graph,
-        help="Draw the dependency graph of a stack or a template (DOT, SVG or PNG).",
         description="Draw the dependency graph of a stack (nodes coloured by state) or of a "
                     "template given with -f. An arrow points from a resource to the one it "
                     "needs; its style says why: depends_on (dashed), get_resource (solid), "
@@ -83,9 +84,6 @@ def template_graph(args: argparse.Namespace) -> dict[str, Any]:
 
 def draw(data: dict[str, Any], fmt: str) -> bytes:
     """Return the graph in ``fmt``: DOT text, or a picture drawn by Graphviz."""
-    from hearth.engine.stacks.graph_dot import to_dot
-    from hearth.engine.stacks.graph_view import GraphView
-
     dot_text = to_dot(GraphView.from_dict(data))
     return dot_text.encode("utf-8") if fmt == "dot" else graphviz.render(dot_text, fmt)
 

@@ -28,11 +28,10 @@ LIST_COLUMNS = ("id", "stack_name", "stack_status", "creation_time", "updated_ti
 
 #: stackctl command -> (EngineService stack_action, action name in the final status).
 SIMPLE_ACTIONS = {
-    "stack-suspend": ("suspend", "SUSPEND", "Suspend a stack's resources (dependents first)."),
-    "stack-resume": ("resume", "RESUME", "Resume a suspended stack's resources."),
-    "stack-check": ("check", "CHECK", "Check that every resource of a stack is healthy."),
-    "stack-cancel-update": ("cancel_update", "ROLLBACK",
-                            "Cancel a running update and roll back to the previous template."),
+    "stack-suspend": ("suspend", "SUSPEND"),
+    "stack-resume": ("resume", "RESUME"),
+    "stack-check": ("check", "CHECK"),
+    "stack-cancel-update": ("cancel_update", "ROLLBACK"),
 }
 
 
@@ -225,14 +224,13 @@ def do_template_show(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the stack commands."""
-    parser = command.add_command(subparsers, "stack-create", do_stack_create,
-                                 "Create a stack and wait for it.")
+    parser = command.add_command(subparsers, "stack-create", do_stack_create)
     add_template_arguments(parser, required=True)
     progress_display.add_display_arguments(parser)
     parser.add_argument("name", metavar="NAME", help="Name of the new stack.")
 
     parser = command.add_command(subparsers, "stack-update", do_stack_update,
-                                 "Update a stack and wait for it.", formats=output.ALL_FORMATS)
+                                 formats=output.ALL_FORMATS)
     add_template_arguments(parser, required=False)
     parser.add_argument("--existing", action="store_true",
                         help="PATCH: keep the current template, files and parameters unless "
@@ -244,28 +242,26 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     progress_display.add_display_arguments(parser)
     parser.add_argument("name", metavar="NAME", help="Stack name or id.")
 
-    parser = command.add_command(subparsers, "stack-delete", do_stack_delete,
-                                 "Delete stacks and wait for them.")
+    parser = command.add_command(subparsers, "stack-delete", do_stack_delete)
     parser.add_argument("-y", "--yes", action="store_true", help="Do not ask for confirmation.")
     progress_display.add_display_arguments(parser)
     parser.add_argument("name", metavar="NAME", nargs="+", help="Stack name or id.")
 
-    for name, (action, final, help_text) in SIMPLE_ACTIONS.items():
-        parser = command.add_command(subparsers, name, make_simple_action(action, final),
-                                     help_text)
+    for name, (action, final) in SIMPLE_ACTIONS.items():
+        parser = command.add_command(subparsers, name, make_simple_action(action, final))
         progress_display.add_display_arguments(parser)
         parser.add_argument("name", metavar="NAME", help="Stack name or id.")
 
-    parser = command.add_command(subparsers, "stack-list", do_stack_list, "List stacks.",
+    parser = command.add_command(subparsers, "stack-list", do_stack_list,
                                  formats=output.ALL_FORMATS)
     parser.add_argument("--show-deleted", action="store_true", help="Include deleted stacks.")
     parser.add_argument("--show-nested", action="store_true",
                         help="Include nested stacks (with their parent stack's id).")
 
-    parser = command.add_command(subparsers, "stack-show", do_stack_show, "Show a stack.",
+    parser = command.add_command(subparsers, "stack-show", do_stack_show,
                                  formats=output.ALL_FORMATS)
     parser.add_argument("name", metavar="NAME", help="Stack name or id.")
 
     parser = command.add_command(subparsers, "template-show", do_template_show,
-                                 "Show a stack's template.", formats=("yaml", "json"))
+                                 formats=("yaml", "json"))
     parser.add_argument("name", metavar="NAME", help="Stack name or id.")

@@ -13,7 +13,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add the template-validate command."""
     parser = command.add_command(
         subparsers, "template-validate", validate,
-        help="Validate a template and show its description and parameters.",
         description="Validate a template (structure, parameters, functions, dependencies) "
                     "and print Heat's validate output: Description, Parameters, "
                     "ParameterGroups, Environment. Exits 1 with the located error when the "

@@ -17,12 +17,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add the template version and function listing commands."""
     command.add_command(
         subparsers, "template-version-list", list_versions,
-        help="List the template versions (HOT and CloudFormation format) this engine "
-             "understands.",
         formats=output.ALL_FORMATS)
     parser = command.add_command(
         subparsers, "template-function-list", list_functions,
-        help="List the intrinsic functions of a template version.",
         description="List the intrinsic functions of a template version. VERSION may be a "
                     "date (2016-10-14), an alias (newton), heat_template_version.<date> or a "
                     "CloudFormation-format version (AWSTemplateFormatVersion.2010-09-09, "

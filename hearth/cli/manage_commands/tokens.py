@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 
 from hearth.cli import command, output
+from hearth.common import config
+from hearth.db import tokens
 from hearth.db.timeutils import format_time
 
 LIST_COLUMNS = ("id", "hash_prefix", "project_id", "user", "roles", "description",
@@ -25,8 +27,6 @@ def _row(info: object) -> dict[str, object]:
 
 def do_token_create(args: argparse.Namespace) -> int:
     """Create a token and print its secret (shown only this once)."""
-    from hearth.common import config
-    from hearth.db import tokens
     config.load(config_files=getattr(args, "config_file", None))
     secret, info = tokens.create_token(args.project, user=args.user, roles=args.role or (),
                                        description=args.description,
@@ -42,8 +42,6 @@ def do_token_create(args: argparse.Namespace) -> int:
 
 def do_token_list(args: argparse.Namespace) -> int:
     """List tokens without their secrets."""
-    from hearth.common import config
-    from hearth.db import tokens
     config.load(config_files=getattr(args, "config_file", None))
     rows = [_row(info) for info in tokens.list_tokens(project_id=args.project)]
     output.listing(rows, LIST_COLUMNS, args.format)
@@ -52,8 +50,6 @@ def do_token_list(args: argparse.Namespace) -> int:
 
 def do_token_revoke(args: argparse.Namespace) -> int:
     """Revoke a token by id."""
-    from hearth.common import config
-    from hearth.db import tokens
     config.load(config_files=getattr(args, "config_file", None))
     info = tokens.revoke_token(args.id)
     print(f"Token {info.id} revoked.")
@@ -64,7 +60,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add the token commands."""
     parser = command.add_command(
         subparsers, "token-create", do_token_create,
-        help="Create an API token for a project (prints the token once).",
         formats=("table", "value"))
     parser.add_argument("--project", required=True, help="Project the token acts in.")
     parser.add_argument("--user", default="admin", help="User name recorded on the token.")
@@ -74,9 +69,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--expires-hours", type=float, default=None, metavar="H",
                         help="Hours until the token expires (default: never).")
     parser = command.add_command(subparsers, "token-list", do_token_list,
-                                 help="List API tokens (ids and hash prefixes, never secrets).",
                                  formats=output.ALL_FORMATS)
     parser.add_argument("--project", default=None, help="Only this project's tokens.")
-    parser = command.add_command(subparsers, "token-revoke", do_token_revoke,
-                                 help="Revoke an API token.")
+    parser = command.add_command(subparsers, "token-revoke", do_token_revoke)
     parser.add_argument("id", help="Id of the token (see token-list).")
