@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 
 def named_command(argv: Sequence[str], value_options: Sequence[str]) -> str | None:
@@ -77,24 +77,26 @@ class CommandTable:
         return importlib.import_module(f"{self.package}.{self.commands[name].module}")
 
 
-class CommandChoices(argparse._SubParsersAction):  # type: ignore[type-arg]
-    """Subcommands whose help and description default to their table's summaries.
+if TYPE_CHECKING:
+    _Subcommands = argparse._SubParsersAction[argparse.ArgumentParser]
+else:
+    _Subcommands = argparse._SubParsersAction
 
-    Given to ``add_subparsers(action=CommandChoices, summaries=...)``.
-    """
 
-    def __init__(self, *args: Any, summaries: Mapping[str, str], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.summaries = summaries
+class CommandChoices(_Subcommands):
+    """Subcommands whose help and description default to their table's summaries."""
+
+    #: command -> its one-line summary (:func:`add_commands` sets them)
+    summaries: Mapping[str, str] = {}
 
     def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
         """Add the command ``name``; its table's summary is its help and description."""
-        summary = self.summaries.get(name)
         if kwargs.get("help") is None:
-            kwargs["help"] = summary
+            kwargs["help"] = self.summaries.get(name)
         if kwargs.get("description") is None:
             kwargs["description"] = kwargs["help"]
-        return super().add_parser(name, **kwargs)
+        parser: argparse.ArgumentParser = super().add_parser(name, **kwargs)
+        return parser
 
     def list_summaries(self) -> None:
         """List every command of the table in ``--help`` without importing its module.
@@ -106,3 +108,11 @@ class CommandChoices(argparse._SubParsersAction):  # type: ignore[type-arg]
             self._choices_actions.append(self._ChoicesPseudoAction(name, (), summary))
             # a name to refuse others against; the command line named no command
             self.choices[name] = None  # type: ignore[assignment]
+
+
+def add_commands(parser: argparse.ArgumentParser, summaries: Mapping[str, str],
+                 **options: Any) -> CommandChoices:
+    """Add ``parser``'s subcommands (``add_subparsers(**options)``), with these summaries."""
+    commands = cast(CommandChoices, parser.add_subparsers(action=CommandChoices, **options))
+    commands.summaries = summaries
+    return commands

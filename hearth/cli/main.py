@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from hearth import __version__
 from hearth.cli import command
 from hearth.cli import parser as parsing
-from hearth.cli.command_table import CommandChoices, named_command
+from hearth.cli.command_table import add_commands, named_command
 from hearth.cli.commands import COMMAND_MODULES, MASTER_COMMANDS, TABLE
 from hearth.common import exception
 
@@ -66,9 +66,8 @@ def build_parser(command_name: str | None = None) -> parsing.StackctlParser:
                         help="Run the engine inside this stackctl process, for this command "
                              "only, instead of the local engine that stackctl starts and "
                              "reuses (default: $HEARTH_IN_PROCESS).")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", prog="stackctl",
-                                       parser_class=parsing.StackctlParser,
-                                       action=CommandChoices, summaries=TABLE.summaries)
+    subparsers = add_commands(parser, TABLE.summaries, dest="command", metavar="COMMAND",
+                              prog="stackctl", parser_class=parsing.StackctlParser)
     if command_name in COMMAND_MODULES:
         TABLE.load(command_name).register(subparsers)
     else:

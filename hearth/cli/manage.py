@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from hearth import __version__
 from hearth.cli import command
-from hearth.cli.command_table import CommandChoices, named_command
+from hearth.cli.command_table import add_commands, named_command
 from hearth.cli.manage_commands import TABLE
 from hearth.common import exception
 
@@ -30,8 +30,8 @@ def build_parser(command_name: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"hearth-manage {__version__}")
     parser.add_argument("--config-file", action="append", metavar="FILE", default=None,
                         help="Configuration file (repeatable); replaces the default search.")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands",
-                                       action=CommandChoices, summaries=TABLE.summaries)
+    subparsers = add_commands(parser, TABLE.summaries, dest="command", metavar="COMMAND",
+                              title="commands")
     if command_name in TABLE.commands:
         TABLE.load(command_name).register(subparsers)
     else:

@@ -22,7 +22,8 @@ def yaml_text(data: Any, **options: Any) -> str:
     """Return ``data`` as block-style YAML in its own key order (no final newline)."""
     # lazy: PyYAML only for what is shown as YAML (a listing of plain values needs none)
     import yaml
-    return yaml.safe_dump(data, default_flow_style=False, sort_keys=False, **options).rstrip()
+    text: str = yaml.safe_dump(data, default_flow_style=False, sort_keys=False, **options)
+    return text.rstrip()
 
 
 def _cell(value: Any) -> str:

@@ -94,7 +94,8 @@ def _type_key(data: Any) -> str:
     """Return the key naming a resource's type in template ``data`` (``Type`` in CFN)."""
     _, versions = _engine_templates()
     try:
-        return versions.get_version(data).spell("type")
+        key: str = versions.get_version(data).spell("type")
+        return key
     except exception.InvalidTemplateVersion:  # the engine says why
         return "type"
 

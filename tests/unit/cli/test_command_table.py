@@ -16,7 +16,7 @@ import pytest
 import hearth.cli.commands as commands
 import hearth.cli.manage_commands as manage_commands
 from hearth.cli import main
-from hearth.cli.command_table import CommandChoices
+from hearth.cli.command_table import add_commands
 
 BIN = Path(sys.executable).parent
 #: What a quick command must not load (the engine's and the Salt side's heavy libraries).
@@ -27,8 +27,7 @@ def registered_by_each_module(package):
     """Return module -> the commands and summaries its ``register`` adds."""
     found = {}
     for info in pkgutil.iter_modules(package.__path__):
-        subparsers = argparse.ArgumentParser().add_subparsers(
-            action=CommandChoices, summaries=package.TABLE.summaries)
+        subparsers = add_commands(argparse.ArgumentParser(), package.TABLE.summaries)
         importlib.import_module(f"{package.__name__}.{info.name}").register(subparsers)
         found[info.name] = {action.dest: action.help for action in subparsers._choices_actions}
     return found
