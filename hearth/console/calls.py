@@ -121,3 +121,28 @@ class ConsoleCalls:
     def list_agents(self) -> list[dict[str, Any]]:
         """Return the accepted agents the caller may target, with grains and last seen."""
         return self.backend.list_agents()
+
+    def agent_pillar(self, agent_id: str) -> dict[str, Any]:
+        """Return an agent's compiled pillar (a project: where it may run pillar.items there)."""
+        return self.backend.agent_pillar(agent_id)
+
+    # --- agent keys (salt-key) --------------------------------------------------
+    def list_keys(self) -> dict[str, list[str]]:
+        """Return the agent ids by Salt's key category (a project: with a '@wheel' grant)."""
+        return self.backend.list_keys()
+
+    def act_on_key(self, verb: str, agent_id: str) -> list[str]:
+        """Accept, reject or delete the key of ``agent_id`` alone; return the ids acted on."""
+        pattern = exact_pattern(agent_id)
+        if verb == "accept":
+            return self.backend.accept_keys(pattern)
+        if verb == "reject":
+            return self.backend.reject_keys(pattern)
+        if verb == "delete":
+            return self.backend.delete_keys(pattern)
+        raise ValueError(f"unknown key action {verb!r}")
+
+
+def exact_pattern(agent_id: str) -> str:
+    """Return the glob that matches ``agent_id`` alone (its wildcards taken literally)."""
+    return "".join(f"[{char}]" if char in "*?[]" else char for char in agent_id)

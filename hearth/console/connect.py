@@ -6,12 +6,11 @@
   its authentication, routes and policy; streams wake on this process's bus.
 * :class:`LocalConnector` — ``stackctl console``: the session is the local
   user's; calls go to the local engine over its Unix socket, as
-  ``stackctl``'s do; streams wake on the engine's bus socket.  The local user
-  holds the master's client key, so :attr:`LocalConnector.keys` manages
-  agent keys and reads pillar (through the JobService, as ``stackctl
-  key-accept`` and ``pillar-show`` do) and :attr:`LocalConnector.clouds`
-  lists the nodes of their cloud providers (``stackctl cloud-nodes``); an
-  API project does none of these.
+  ``stackctl``'s do; streams wake on the engine's bus socket.  Agent keys
+  and pillar are operations of the API like the others (the local user may
+  do everything, a project what its publisher_acl grants);
+  :attr:`LocalConnector.clouds` lists the nodes of the local user's cloud
+  providers (``stackctl cloud-nodes``), which an API project does not.
 """
 
 from __future__ import annotations
@@ -28,7 +27,6 @@ from hearth.clouds.cloud import Cloud
 from hearth.common import exception
 from hearth.console.calls import ConsoleCalls
 from hearth.console.wake import BusWake, TimerWake, Wake, ZmqWake
-from hearth.jobservice import JobService
 
 #: The base URL the in-process API is called at (its host is never resolved).
 IN_PROCESS_URL = "http://localhost"
@@ -85,7 +83,6 @@ class ApiConnector:
         """Return what a job's stream waits on between two reads of the job cache."""
         return TimerWake()
 
-    keys = None
     clouds = None
 
 
@@ -111,11 +108,6 @@ class LocalConnector:
     def job_wake(self) -> Wake:
         """Return what a job's stream waits on between two reads of the job cache."""
         return TimerWake()
-
-    @property
-    def keys(self) -> KeyAdmin:
-        """Return the agent keys and pillar of this user's master."""
-        return KeyAdmin(self.config_files)
 
     @property
     def clouds(self) -> CloudNodes:
@@ -148,49 +140,3 @@ class CloudNodes:
         return [{"provider": f"{alias}:{driver}", "name": name, **node}
                 for alias, drivers in answer.items() for driver, nodes in drivers.items()
                 for name, node in sorted(nodes.items())]
-
-
-def exact_pattern(agent_id: str) -> str:
-    """Return the glob that matches ``agent_id`` alone (its wildcards taken literally)."""
-    return "".join(f"[{char}]" if char in "*?[]" else char for char in agent_id)
-
-
-class KeyAdmin:
-    """Agent keys and pillar through this user's master (every call on a worker thread)."""
-
-    def __init__(self, config_files: Sequence[str] | None) -> None:
-        self.config_files = config_files
-
-    def _master(self, call: Callable[[Any], Any]) -> Any:
-        from hearth.common.green import run_blocking
-        from hearth.master.client import client_from_args
-
-        def ask() -> Any:
-            with client_from_args(self.config_files) as client:
-                return call(client)
-        try:
-            return run_blocking(ask)
-        except exception.KeyFileError as error:
-            raise exception.NotSupported(feature=f"Agent keys without a hearth-master "
-                                                 f"({error})") from None
-
-    def list_keys(self) -> dict[str, list[str]]:
-        """Return the agent ids by category (accepted, pending, rejected, denied)."""
-        return self._master(lambda client: client.list_keys())
-
-    def act(self, verb: str, agent_id: str) -> list[str]:
-        """Accept, reject or delete the key of ``agent_id``; return the ids acted on."""
-        pattern = exact_pattern(agent_id)
-        if verb == "accept":
-            return self._master(lambda client: client.accept_key(pattern))
-        if verb in ("reject", "delete"):
-            return self._master(lambda client: getattr(client, f"{verb}_key")(pattern))
-        raise ValueError(f"unknown key action {verb!r}")
-
-    def pillar(self, agent_id: str) -> dict[str, Any]:
-        """Return the agent's compiled pillar (the master compiles it, as for the agent)."""
-        from hearth.common.green import run_blocking
-        from hearth.master.client import clients_from_args
-
-        service = JobService.for_local_user(client_factory=clients_from_args(self.config_files))
-        return run_blocking(lambda: service.pillar.agent_pillar(service.host_owner, agent_id))

@@ -27,7 +27,8 @@ from tests.functional.agents.api_client import MasterApi
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 # proj-b may target only agents named web*: it is shown no other agent
-ACL = "proj-a:\n  - '.*'\nproj-b:\n  - 'web*':\n    - '.*'\n"
+ACL = ("proj-a:\n  - '.*'\nproj-b:\n  - 'web*':\n    - '.*'\n"
+       "proj-k:\n  - '@wheel':\n    - key.list_all\n")
 WATCHED = """heat_template_version: 2021-04-16
 description: A stack the console launches and watches.
 parameters:
@@ -327,12 +328,12 @@ def test_accept_a_pending_key_and_ping_it_from_the_jobs_page(
     page.click('#keys-pending tr[data-key="pending2"] [data-verb=reject]')
     page.click("#confirm")
     page.wait_for_selector('#keys-rejected tr[data-key="pending2"]')
-    assert "pending2 rejected" in master.stackctl("key-list", "--format", "value").stdout
+    assert "pending2 Rejected" in master.stackctl("key-list", "--format", "value").stdout
     page.click('#keys-rejected tr[data-key="pending2"] [data-verb=delete]')
     assert page.inner_text("#question") == "Delete the key of pending2?"
     page.click("#confirm")
     page.wait_for_selector('#keys-rejected td.empty')
-    assert "pending2 rejected" not in master.stackctl("key-list", "--format", "value").stdout
+    assert "pending2 Rejected" not in master.stackctl("key-list", "--format", "value").stdout
     page.screenshot(path=str(screenshots / "keys.png"), full_page=True)
     page.click("header >> text=Jobs")
     page.fill("#target", "pending1")
@@ -425,6 +426,23 @@ def test_a_project_never_sees_another_projects_stacks_or_jobs(browser, api, scre
     assert "pending1" in page.inner_text("#error") and page.locator("#grains").count() == 0
     page.goto(f"{api.root}/console/keys")
     assert "managed by the master's owner" in page.inner_text("main")
+    assert "project proj-b may not list the agent keys" in page.inner_text("#refusal")
+    page.context.close()
+
+
+def test_a_project_granted_a_wheel_function_gets_that_and_nothing_more(browser, api, master):
+    page = log_in(browser, api, "proj-k")
+    page.goto(f"{api.root}/console/keys")
+    listed = json.loads(master.stackctl("key-list", "--format", "json").stdout)
+    for category, table in (("minions_pre", "pending"), ("minions", "accepted"),
+                            ("minions_rejected", "rejected"), ("minions_denied", "denied")):
+        assert sorted(attributes(page, f"#keys-{table} tr[data-key]", "data-key")) == \
+            sorted(listed[category])
+    page.goto(f"{api.root}/console/keys/accept?agent_id=nobody1")
+    page.click("#confirm")
+    assert page.inner_text("#error") == (
+        "project proj-k may not accept the keys matching 'nobody1': agent keys are the master "
+        "operator's; no '@wheel' entry of the project's publisher_acl grants key.accept.")
     page.context.close()
 
 
