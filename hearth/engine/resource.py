@@ -13,7 +13,8 @@ Running the life cycle belongs to the engine (``hearth.engine.resources.actions`
 the entry points here (:meth:`Resource.create`, ...) only delegate to it, so
 a Heat plug-in author finds the names they know.
 
-A resource sees its stack through the minimal :class:`StackView` protocol.
+A resource sees its stack through the minimal
+:class:`~hearth.engine.resources.stack_view.StackView` protocol.
 """
 
 from __future__ import annotations
@@ -21,20 +22,19 @@ from __future__ import annotations
 import base64
 import functools
 import json
-import time
 import uuid
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any, ClassVar, NamedTuple, Protocol, runtime_checkable
+from typing import Any, ClassVar, NamedTuple
 
 from hearth.common import exception
 from hearth.engine import attributes, properties, states, support
+from hearth.engine.properties import Properties
 from hearth.engine.resources import actions as resource_actions
 from hearth.engine.resources.actions import HANDLER_NAMES
-from hearth.engine.resources.store import ResourceStore
+from hearth.engine.resources.stack_view import StackView
 from hearth.engine.resources.stored_properties import comparable
 from hearth.engine.template import function
-from hearth.engine.template.context import ResolutionContext
 
 UpdateReplace = exception.UpdateReplace
 
@@ -54,26 +54,6 @@ def keeps_progress(cls: type) -> bool:
     """Return whether a type continues an action another engine began (and so keeps progress)."""
     return any(callable(getattr(cls, f"handle_{action.lower()}_continue", None))
                for action in HANDLER_NAMES)
-
-
-@runtime_checkable
-class StackView(Protocol):
-    """What a resource may ask of its stack; the engine's Stack provides it.
-
-    ``clock`` is the injected time source (``time.monotonic`` by default):
-    waiting plug-ins compare it against a deadline instead of sleeping.
-    ``jobs`` is the JobService bound to the stack's owner
-    (:class:`~hearth.jobservice.CallerJobs`; None where no job may run):
-    every job and pillar read of a resource goes through it.
-    """
-
-    name: str
-    id: str | None
-    context: ResolutionContext
-    store: ResourceStore
-    env: Any
-    clock: Callable[[], float]
-    jobs: Any
 
 
 class ResourceState(NamedTuple):
@@ -126,6 +106,10 @@ class Resource:
         self.t = definition
         self.stack = stack
         self.uuid = str(uuid.uuid4())
+        #: the id of its row (None until the stack first stores its state)
+        self.db_id: int | None = None
+        #: True while it continues the action a dead engine began (the plug-in's continue)
+        self.continuing = False
         self.resource_id: str | None = None
         self.action, self.status, self.status_reason = INIT, COMPLETE, ""
         self.properties = self.make_properties(definition)
@@ -148,7 +132,7 @@ class Resource:
         return properties.Properties(
             self.properties_schema, getattr(definition, "properties", None) or {},
             resolver=function.resolve, parent_name=[self.name, "properties"],
-            context=getattr(self.stack, "context", None))
+            context=self.stack.context)
 
     @property
     def properties(self) -> properties.Properties:
@@ -176,13 +160,12 @@ class Resource:
         """
         if type_name == self.type_name:
             return True
-        registry = getattr(self.stack, "registry", None)
+        registry = self.stack.registry
         if not isinstance(type_name, str) or registry is None:
             return False
         try:
-            resolved = registry.get_class(type_name, getattr(self.stack, "env", None),
-                                          self.name, allow_hidden=True,
-                                          files=getattr(self.stack, "files", None))
+            resolved = registry.get_class(type_name, self.stack.env, self.name,
+                                          allow_hidden=True, files=self.stack.files)
         except exception.HearthException:
             return False
         return resolved is type(self)
@@ -350,7 +333,7 @@ class Resource:
         return self.t.freeze(properties=self.stored_properties.values)
 
 
-    def needs_replace(self, after_props: properties.Properties) -> bool:
+    def needs_replace(self, after_props: Properties) -> bool:
         """Return whether the new properties force a replacement regardless of the diff."""
         return False
 
@@ -369,8 +352,8 @@ class Resource:
         return True
 
     def needs_replace_with_prop_diff(self, changed_properties: set[str],
-                                     after_props: properties.Properties,
-                                     before_props: properties.Properties) -> bool:
+                                     after_props: Properties,
+                                     before_props: Properties) -> bool:
         """Return whether these changed properties force a replacement."""
         return False
 
@@ -378,8 +361,8 @@ class Resource:
         """Return whether a change outside the properties forces a replacement."""
         return False
 
-    def _needs_update(self, after: Any, before: Any, after_props: properties.Properties,
-                      before_props: properties.Properties, prev_resource: Any = None,
+    def _needs_update(self, after: Any, before: Any, after_props: Properties,
+                      before_props: Properties, prev_resource: Any = None,
                       check_init_complete: bool = True) -> bool:
         """Return whether an in-place update is needed; raise UpdateReplace to replace.
 
@@ -485,7 +468,7 @@ def definition_digest(definition: Any) -> dict[str, Any]:
     return digest
 
 
-def describe(resource: Any) -> str:
+def describe(resource: Resource) -> str:
     """Return how Heat names a resource in messages.
 
     ``Class "name" [physical id] Stack "stack" [stack id]``, the physical id
@@ -494,9 +477,9 @@ def describe(resource: Any) -> str:
     physical = f" [{resource.resource_id}]" if resource.resource_id is not None else ""
     stack = resource.stack
     return (f'{type(resource).__name__} "{resource.name}"{physical} '
-            f'Stack "{getattr(stack, "name", None)}" [{getattr(stack, "id", None)}]')
+            f'Stack "{stack.name}" [{stack.id}]')
 
 
 def now(stack: StackView) -> float:
-    """Return the stack's clock reading (``time.monotonic`` if it has none)."""
-    return getattr(stack, "clock", time.monotonic)()
+    """Return the stack's clock reading."""
+    return stack.clock()

@@ -237,7 +237,7 @@ def continued_start(resource: Any, action: str) -> tuple[Callable[..., Any] | No
     over (``resource.continuing``): then the plug-in's way to continue it
     (:func:`hearth.engine.resources.continuation.continuation`).
     """
-    if not (getattr(resource, "continuing", False)
+    if not (resource.continuing
             and (resource.action, resource.status) == (action, IN_PROGRESS)):
         return None, STATE_CHANGED
     from hearth.engine.resources import continuation

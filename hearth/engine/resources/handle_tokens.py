@@ -56,4 +56,5 @@ def matches(db: Any, project_id: str, stack_name: str, stack_id: str, resource_n
         digest = api_resources.resource_data_get(db, row.id, DIGEST_KEY)
     except exception.NotFound:
         return False
-    return bool(digest) and hmac.compare_digest(digest, hash_token(secret))
+    return digest is not None and bool(digest) and hmac.compare_digest(digest,
+                                                                       hash_token(secret))

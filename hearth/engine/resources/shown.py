@@ -49,4 +49,5 @@ def event_properties(resource: Any, secrets: Iterable[str]) -> dict[str, Any]:
         values = function.resolve(dict(getattr(resource.t, "properties", None) or {}))
     except Exception:  # noqa: BLE001 - an unresolvable property must not stop the event
         values = {}
-    return mask(values, secrets)
+    shown: dict[str, Any] = mask(values, secrets)
+    return shown

@@ -28,7 +28,7 @@ def base_url() -> str:
     config.register_opts()
     configured = config.CONF.api.public_url
     if configured:
-        return configured.rstrip("/")
+        return str(configured).rstrip("/")
     if _serving_url:
         return _serving_url
     host = config.CONF.api.bind_host

@@ -13,39 +13,55 @@ import copy
 from typing import Any, Protocol, runtime_checkable
 
 
+class StoredResource(Protocol):
+    """What a store reads of a resource (:class:`hearth.engine.resource.Resource` has it)."""
+
+    @property
+    def uuid(self) -> str:
+        """Return the resource's uuid (a replacement has a new one)."""
+
+    @property
+    def db_id(self) -> int | None:
+        """Return the id of the resource's row (None until the stack first stores it)."""
+
+    @property
+    def resource_id(self) -> str | None:
+        """Return the physical resource id."""
+
+
 @runtime_checkable
 class ResourceStore(Protocol):
     """The persistence a resource needs."""
 
-    def load_data(self, resource: Any) -> dict[str, Any]:
+    def load_data(self, resource: StoredResource) -> dict[str, Any]:
         """Return the resource's data as a plain ``{key: value}`` dict."""
 
-    def save_data(self, resource: Any, key: str, value: Any, redact: bool) -> None:
+    def save_data(self, resource: StoredResource, key: str, value: Any, redact: bool) -> None:
         """Store one data item; ``redact`` hides its value from listings and events."""
 
-    def delete_data(self, resource: Any, key: str) -> None:
+    def delete_data(self, resource: StoredResource, key: str) -> None:
         """Remove one data item (no error if it does not exist)."""
 
-    def save_metadata(self, resource: Any, metadata: Any) -> None:
+    def save_metadata(self, resource: StoredResource, metadata: Any) -> None:
         """Store the resource's metadata (replacing it)."""
 
-    def set_resource_id(self, resource: Any, resource_id: str | None) -> None:
+    def set_resource_id(self, resource: StoredResource, resource_id: str | None) -> None:
         """Store the physical resource id."""
 
-    def load_metadata(self, resource: Any) -> Any:
+    def load_metadata(self, resource: StoredResource) -> Any:
         """Return the stored metadata (``{}`` if none)."""
 
-    def merge_metadata(self, resource: Any, merge: Any) -> Any:
+    def merge_metadata(self, resource: StoredResource, merge: Any) -> Any:
         """Store and return ``merge(stored metadata)`` (one read-modify-write)."""
 
-    def defer(self, resource: Any) -> None:
+    def defer(self, resource: StoredResource) -> None:
         """Hold back the resource's id and data writes until its next state write.
 
         The engine calls it before a plug-in's handle runs, so what the
         handle stores rides with the state change that follows.
         """
 
-    def flush(self, resource: Any) -> None:
+    def flush(self, resource: StoredResource) -> None:
         """Write what is held back for the resource now, and stop holding back.
 
         The engine calls it before it waits on a plug-in (a completion check),
@@ -62,11 +78,11 @@ class InMemoryResourceStore:
         self.metadata: dict[str, Any] = {}
         self.resource_ids: dict[str, str | None] = {}
 
-    def load_data(self, resource: Any) -> dict[str, Any]:
+    def load_data(self, resource: StoredResource) -> dict[str, Any]:
         """Return a copy of the resource's data."""
         return dict(self.data.get(resource.uuid, {}))
 
-    def save_data(self, resource: Any, key: str, value: Any, redact: bool) -> None:
+    def save_data(self, resource: StoredResource, key: str, value: Any, redact: bool) -> None:
         """Store one item and remember whether it is redacted."""
         self.data.setdefault(resource.uuid, {})[key] = value
         redacted = self.redacted.setdefault(resource.uuid, set())
@@ -75,31 +91,31 @@ class InMemoryResourceStore:
         else:
             redacted.discard(key)
 
-    def delete_data(self, resource: Any, key: str) -> None:
+    def delete_data(self, resource: StoredResource, key: str) -> None:
         """Remove one item if present."""
         self.data.get(resource.uuid, {}).pop(key, None)
         self.redacted.get(resource.uuid, set()).discard(key)
 
-    def save_metadata(self, resource: Any, metadata: Any) -> None:
+    def save_metadata(self, resource: StoredResource, metadata: Any) -> None:
         """Store the metadata."""
         self.metadata[resource.uuid] = metadata
 
-    def load_metadata(self, resource: Any) -> Any:
+    def load_metadata(self, resource: StoredResource) -> Any:
         """Return the stored metadata ({} if none)."""
         return self.metadata.get(resource.uuid) or {}
 
-    def merge_metadata(self, resource: Any, merge: Any) -> Any:
+    def merge_metadata(self, resource: StoredResource, merge: Any) -> Any:
         """Store and return ``merge(stored metadata)``."""
         merged = merge(copy.deepcopy(self.load_metadata(resource)))
         self.metadata[resource.uuid] = merged
         return merged
 
-    def set_resource_id(self, resource: Any, resource_id: str | None) -> None:
+    def set_resource_id(self, resource: StoredResource, resource_id: str | None) -> None:
         """Store the physical id."""
         self.resource_ids[resource.uuid] = resource_id
 
-    def defer(self, resource: Any) -> None:
+    def defer(self, resource: StoredResource) -> None:
         """Hold nothing back: every write is at once."""
 
-    def flush(self, resource: Any) -> None:
+    def flush(self, resource: StoredResource) -> None:
         """Nothing is held back: nothing to write."""

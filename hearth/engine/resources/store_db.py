@@ -20,8 +20,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from hearth.common import exception
 from hearth.db import api_batch, api_resources
 from hearth.db.session import Database
+from hearth.engine.resources.store import StoredResource
+
+
+def _row(resource: StoredResource) -> int:
+    """Return the id of ``resource``'s row; EntityNotFound when the stack has not stored it."""
+    if resource.db_id is None:
+        raise exception.EntityNotFound(entity="Resource", name=resource.uuid)
+    return resource.db_id
 
 
 def _encode(value: Any) -> str:
@@ -50,32 +59,32 @@ class DbResourceStore:
         self._pending: dict[str, _Pending] = {}  # resource uuid -> writes held back
 
     # --- deferral ------------------------------------------------------------
-    def defer(self, resource: Any) -> None:
+    def defer(self, resource: StoredResource) -> None:
         """Hold back ``resource``'s physical id and data writes until its next write."""
-        if getattr(resource, "db_id", None) is not None:  # no row yet: nothing to defer
+        if resource.db_id is not None:  # no row yet: nothing to defer
             self._pending.setdefault(resource.uuid, _Pending())
 
-    def take_pending(self, resource: Any) -> list[api_batch.DataItem]:
+    def take_pending(self, resource: StoredResource) -> list[api_batch.DataItem]:
         """Return and forget the held-back data items (the caller writes them and the id)."""
         pending = self._pending.pop(resource.uuid, None)
         return pending.items() if pending is not None else []
 
-    def flush(self, resource: Any) -> None:
+    def flush(self, resource: StoredResource) -> None:
         """Write what ``resource`` holds back, in one transaction, and stop deferring."""
         pending = self._pending.pop(resource.uuid, None)
         if pending is None or (not pending.data and pending.resource_id is _UNSET):
             return
         physical_id = (resource.resource_id if pending.resource_id is _UNSET
                        else pending.resource_id)
-        api_batch.resource_writes(self.db, resource.db_id, physical_id, pending.items())
+        api_batch.resource_writes(self.db, _row(resource), physical_id, pending.items())
 
-    def _held(self, resource: Any) -> _Pending | None:
+    def _held(self, resource: StoredResource) -> _Pending | None:
         return self._pending.get(resource.uuid)
 
     # --- the ResourceStore -----------------------------------------------------
-    def load_data(self, resource: Any) -> dict[str, Any]:
+    def load_data(self, resource: StoredResource) -> dict[str, Any]:
         """Return the resource's data items (held-back ones included)."""
-        if getattr(resource, "db_id", None) is None:
+        if resource.db_id is None:
             return {}
         data = dict(api_resources.resource_data_get_all(self.db, resource.db_id))
         held = self._held(resource)
@@ -83,38 +92,38 @@ class DbResourceStore:
             data.update((key, value) for key, (value, _redact) in held.data.items())
         return data
 
-    def save_data(self, resource: Any, key: str, value: Any, redact: bool) -> None:
+    def save_data(self, resource: StoredResource, key: str, value: Any, redact: bool) -> None:
         """Store one item (strings as they are, anything else as JSON)."""
         held = self._held(resource)
         if held is not None:
             held.data[key] = (_encode(value), redact)
             return
-        api_resources.resource_data_set(self.db, resource.db_id, key, _encode(value), redact)
+        api_resources.resource_data_set(self.db, _row(resource), key, _encode(value), redact)
 
-    def delete_data(self, resource: Any, key: str) -> None:
+    def delete_data(self, resource: StoredResource, key: str) -> None:
         """Remove one item."""
         self.flush(resource)
-        api_resources.resource_data_delete(self.db, resource.db_id, key)
+        api_resources.resource_data_delete(self.db, _row(resource), key)
 
-    def save_metadata(self, resource: Any, metadata: Any) -> None:
+    def save_metadata(self, resource: StoredResource, metadata: Any) -> None:
         """Replace the metadata."""
         self.flush(resource)
-        api_resources.resource_update(self.db, resource.db_id, metadata=metadata)
+        api_resources.resource_update(self.db, _row(resource), metadata=metadata)
 
-    def load_metadata(self, resource: Any) -> Any:
+    def load_metadata(self, resource: StoredResource) -> Any:
         """Return the metadata as stored now ({} for a resource without a row)."""
-        if getattr(resource, "db_id", None) is None:
+        if resource.db_id is None:
             return {}
         return api_resources.resource_metadata_get(self.db, resource.db_id) or {}
 
-    def merge_metadata(self, resource: Any, merge: Any) -> Any:
+    def merge_metadata(self, resource: StoredResource, merge: Any) -> Any:
         """Write ``merge(stored metadata)`` atomically; return it (signals use this)."""
         self.flush(resource)
-        return api_resources.resource_metadata_merge(self.db, resource.db_id, merge)
+        return api_resources.resource_metadata_merge(self.db, _row(resource), merge)
 
-    def set_resource_id(self, resource: Any, resource_id: str | None) -> None:
+    def set_resource_id(self, resource: StoredResource, resource_id: str | None) -> None:
         """Store the physical id (written with the next state change if no row exists yet)."""
-        if getattr(resource, "db_id", None) is None:
+        if resource.db_id is None:
             return
         held = self._held(resource)
         if held is not None:

@@ -67,14 +67,16 @@ class StoredProperties:
             values = copy.deepcopy(values)
             for path in self.hidden:
                 _set_hidden(values, path)
-        return mask(values, secrets)
+        shown: dict[str, Any] = mask(values, secrets)
+        return shown
 
 
 def _current(resource: Any) -> dict[str, Any]:
     """Return the data of the resource's properties resolved (a type reading none stores {})."""
     properties = getattr(resource, "properties", None)
     data = properties.data if properties is not None else getattr(resource.t, "properties", None)
-    return function.resolve(dict(data or {}))
+    resolved: dict[str, Any] = function.resolve(dict(data or {}))
+    return resolved
 
 
 def comparable(values: Any) -> Any:
@@ -107,10 +109,11 @@ def keep(resource: Any) -> None:
 
 def take_unwritten(resource: Any) -> dict[str, Any] | None:
     """Return the column value to write with the resource's state change, if kept since."""
-    if not getattr(resource, "properties_unwritten", False):
+    if not resource.properties_unwritten:
         return None
     resource.properties_unwritten = False
-    return resource.stored_properties.to_column()
+    column: dict[str, Any] = resource.stored_properties.to_column()
+    return column
 
 
 def event_view(resource: Any, secrets: Iterable[str]) -> dict[str, Any]:
@@ -121,7 +124,7 @@ def event_view(resource: Any, secrets: Iterable[str]) -> dict[str, Any]:
     shows its definition's, resolved now
     (:func:`hearth.engine.resources.shown.event_properties`).
     """
-    stored = getattr(resource, "stored_properties", None)
+    stored: StoredProperties | None = resource.stored_properties
     if stored is None:
         return event_properties(resource, secrets)
     return stored.shown([*secrets, *event_secrets(resource)])

@@ -12,20 +12,46 @@ from __future__ import annotations
 
 import logging
 import time
-import types
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.common.located import line_of
 from hearth.engine import properties, support
 from hearth.engine.registry.facade import check_facade
 from hearth.engine.registry.types import TypeRegistry, deprecation_warning
+from hearth.engine.resources.stack_view import StackView
+from hearth.engine.resources.store import InMemoryResourceStore, ResourceStore
+
+if TYPE_CHECKING:
+    from hearth.engine.template.context import ResolutionContext
+    from hearth.jobservice import CallerJobs
 
 LOG = logging.getLogger(__name__)
 
 RESOURCES = "resources"
+
+
+@dataclass
+class ValidationView:
+    """The :class:`~hearth.engine.resources.stack_view.StackView` a plug-in's ``validate()`` sees.
+
+    Validation runs before any stack exists: no id and no resolution
+    context; a store that keeps nothing beyond the validation; no jobs.
+    ``nested_depth`` lets nested stacks validate their own templates.
+    """
+
+    name: str
+    env: Any
+    registry: TypeRegistry
+    files: Mapping[str, str]
+    nested_depth: int = 0
+    id: str | None = None
+    context: ResolutionContext | None = None
+    store: ResourceStore = field(default_factory=InMemoryResourceStore)
+    clock: Callable[[], float] = time.monotonic
+    jobs: CallerJobs | None = None
 
 
 @dataclass
@@ -37,7 +63,7 @@ class ResourceValidation:
 
 
 def validate_resource_definition(defn: Any, registry: TypeRegistry, env: Any,
-                                 stack_view: Any, allow_hidden: bool = False
+                                 stack_view: StackView, allow_hidden: bool = False
                                  ) -> ResourceValidation:
     """Validate ``defn`` (a ResourceDefinition); raise a located StackValidationFailed.
 
@@ -47,12 +73,12 @@ def validate_resource_definition(defn: Any, registry: TypeRegistry, env: Any,
     try:
         resource_class = registry.get_class(defn.type, env, resource_name=defn.name,
                                             allow_hidden=allow_hidden,
-                                            files=getattr(stack_view, "files", None))
+                                            files=stack_view.files)
     except (exception.ResourceTypeNotFound, exception.ResourceTypeUnavailable) as exc:
         raise exception.StackValidationFailed(
             str(exc), path=_spelled(defn, [RESOURCES, defn.name, "type"]),
             line=line_of(getattr(defn, "raw", None), _key(defn, "type")) or defn.line) from exc
-    check_facade(registry, defn.type, defn.name, env, getattr(stack_view, "files", None))
+    check_facade(registry, defn.type, defn.name, env, stack_view.files)
     resource = resource_class(defn.name, defn, stack_view)
     try:
         resource.validate()
@@ -62,7 +88,7 @@ def validate_resource_definition(defn: Any, registry: TypeRegistry, env: Any,
         error = exc.prefixed(RESOURCES, line=defn.line)
         raise error.at_path(_spelled(defn, error.path)) from None
     warnings = [w for w in (deprecation_warning(defn.type, resource_class),) if w]
-    warnings += deprecated_properties(defn.name, resource_class.properties_schema,
+    warnings += deprecated_properties(defn.name, resource.properties_schema,
                                       getattr(defn, "properties", None) or {})
     for warning in warnings:
         LOG.warning("%s", warning)
@@ -76,9 +102,10 @@ class DefinitionChecker:
     :meth:`resource_class` tells the resolution context which class a
     resource has, so that ``get_attr`` names are checked against its
     attributes.  Validation runs before any stack exists, so the stack view
-    a plug-in's ``validate()`` sees has no id, context or store: only the
-    stack's ``name``, ``env``, ``files`` (provider templates), ``registry``
-    and ``nested_depth`` (nested stacks validate their own templates).
+    a plug-in's ``validate()`` sees (a :class:`ValidationView`) has no id or
+    context, and a store that keeps nothing: only the stack's ``name``,
+    ``env``, ``files`` (provider templates), ``registry`` and
+    ``nested_depth`` (nested stacks validate their own templates).
     """
 
     def __init__(self, registry: TypeRegistry, env: Any,
@@ -87,9 +114,7 @@ class DefinitionChecker:
         self.registry = registry
         self.env = env
         self.files = dict(files or {})
-        self.view = types.SimpleNamespace(name=stack_name, id=None, context=None, store=None,
-                                          env=env, clock=time.monotonic, files=self.files,
-                                          registry=registry, nested_depth=nested_depth)
+        self.view = ValidationView(stack_name, env, registry, self.files, nested_depth)
 
     def __call__(self, definition: Any) -> ResourceValidation:
         """Validate one definition; raise a located StackValidationFailed."""

@@ -1,8 +1,8 @@
 """A stack at run time: its stored record, template, parameters and live resources.
 
-:class:`Stack` is also the :class:`~hearth.engine.resource.StackView`
+:class:`Stack` is also the :class:`~hearth.engine.resources.stack_view.StackView`
 resources see (``name``, ``id``, ``context``, ``store``, ``env``,
-``clock``) and the recorder of every state change
+``clock``, ``jobs``, ``registry``, ``files``) and the recorder of every state change
 (:meth:`Stack.record_resource_state`, :meth:`Stack.state_set`): each one is
 written through the db API, recorded as an event and published on the bus.
 
@@ -134,8 +134,7 @@ class Stack:
     def make_resource(self, name: str, definition: ResourceDefinition) -> Resource:
         """Build the Resource object of ``definition`` (not stored until it acts)."""
         cls = self.registry.get_class(definition.type, self.env, name, files=self.files)
-        resource = cls(name, definition, self)
-        resource.db_id = None
+        resource: Resource = cls(name, definition, self)
         if getattr(cls, "keeps_secrets", False):
             self.secret_keepers.append(resource)
         return resource
@@ -168,7 +167,8 @@ class Stack:
 
     def requires(self) -> Mapping[str, Iterable[str]]:
         """Return ``{resource: names it requires}`` among this stack's resources."""
-        return self.graph.adj
+        requires: Mapping[str, Iterable[str]] = self.graph.adj
+        return requires
 
     def store_new_resources(self) -> None:
         """Store every resource without a row as INIT_COMPLETE (in one write), as Heat does.
@@ -190,7 +190,7 @@ class Stack:
         return hidden + [value for keeper in self.secret_keepers
                          for value in keeper.secret_values()]
 
-    def record_resource_state(self, resource: Any, starting: bool = False) -> None:
+    def record_resource_state(self, resource: Resource, starting: bool = False) -> None:
         """Persist a resource's state, its event and its held-back data in one write.
 
         The properties the resource's action stored
@@ -211,11 +211,11 @@ class Stack:
         nothing to clean up).  The event is published on the bus after the
         commit.
         """
-        values = {"action": resource.action, "status": resource.status,
-                  "status_reason": resource.status_reason,
-                  "physical_resource_id": resource.resource_id,
-                  # an in-place update may change the type to another alias of it
-                  "type": resource.type_name}
+        values: dict[str, Any] = {"action": resource.action, "status": resource.status,
+                                  "status_reason": resource.status_reason,
+                                  "physical_resource_id": resource.resource_id,
+                                  # an in-place update may change the type to an alias of it
+                                  "type": resource.type_name}
         if resource.db_id is None:
             values.update(name=resource.name, uuid=resource.uuid, stack_id=self.id)
         unwritten = stored_properties.take_unwritten(resource)
@@ -224,12 +224,13 @@ class Stack:
         event = self.event_values(resource.name, resource.resource_id, resource.type_name,
                                   resource.action, resource.status, resource.status_reason,
                                   stored_properties.event_view(resource, self.secrets()))
+        plugin_class: type = type(resource)
         resource.db_id, _event_uuid = api_batch.resource_state_record(
             self.db, resource.db_id, values, event, data=self.store.take_pending(resource),
-            clear_item=PROGRESS_KEY if starting and keeps_progress(type(resource)) else None,
+            clear_item=PROGRESS_KEY if starting and keeps_progress(plugin_class) else None,
             fence=self.fence,
             wait=(resource.status == resource_actions.IN_PROGRESS
-                  and getattr(resource, "acts_outside", True)),
+                  and resource.acts_outside),
             on_commit=lambda event_uuid: self.publish_event(event, event_uuid))
 
     def event_values(self, resource_name: str, physical_id: str | None, type_name: str,

@@ -31,12 +31,13 @@ from hearth.engine.states import CREATE, DELETE, FAILED, IN_PROGRESS, ROLLBACK, 
 from hearth.engine.update import run as update_run
 
 if TYPE_CHECKING:
+    from hearth.engine.resource import Resource
     from hearth.engine.stacks.stack import Stack
 
 
-def reached(resource: Any, since: datetime | None) -> bool:
+def reached(resource: Resource, since: datetime | None) -> bool:
     """Return whether the update had reached the resource (its state stored since it began)."""
-    stored_at = getattr(resource, "stored_at", None)
+    stored_at = resource.stored_at
     return since is not None and stored_at is not None and stored_at >= since
 
 

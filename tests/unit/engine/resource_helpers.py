@@ -31,7 +31,7 @@ class Clock:
 
 @dataclass
 class FakeStack:
-    """A StackView: name, id, context, store, env, clock, jobs."""
+    """A StackView: name, id, context, store, env, clock, jobs, registry, files."""
 
     name: str = "demo"
     id: str | None = "stack-id"
@@ -40,6 +40,8 @@ class FakeStack:
     env: Any = None
     clock: Clock = field(default_factory=Clock)
     jobs: Any = None
+    registry: Any = None
+    files: Any = None
 
 
 @dataclass

@@ -1,0 +1,72 @@
+"""What a resource may ask of its stack: the :class:`StackView` protocol.
+
+The engine's :class:`~hearth.engine.stacks.stack.Stack` provides it while a
+stack acts; :class:`~hearth.engine.resources.validation.DefinitionChecker`
+gives a plug-in's ``validate()`` one before any stack exists.  It lives
+under both users (the plug-in base class in :mod:`hearth.engine.resource`
+and the resource actions here), so that neither imports the other's layer
+for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from hearth.engine.resources.store import ResourceStore
+
+if TYPE_CHECKING:
+    from hearth.engine.registry.types import TypeRegistry
+    from hearth.engine.template.context import ResolutionContext
+    from hearth.engine.template.environment import Environment
+    from hearth.jobservice import CallerJobs
+
+
+@runtime_checkable
+class StackView(Protocol):
+    """What a resource may ask of its stack (every member read-only).
+
+    ``clock`` is the injected time source (``time.monotonic`` by default):
+    waiting plug-ins compare it against a deadline instead of sleeping.
+    ``jobs`` is the JobService bound to the stack's owner (None where no
+    job may run): every job and pillar read of a resource goes through it.
+    ``context`` is None while the template is validated (before any stack
+    exists); ``registry`` and ``files`` (the provider templates) name the
+    types a resource's update may change to.
+    """
+
+    @property
+    def name(self) -> str:
+        """Return the stack's name."""
+
+    @property
+    def id(self) -> str | None:
+        """Return the stack's id (None before the stack is stored)."""
+
+    @property
+    def context(self) -> ResolutionContext | None:
+        """Return the resolution context the resources' functions ask."""
+
+    @property
+    def store(self) -> ResourceStore:
+        """Return where the resources keep their data, metadata and ids."""
+
+    @property
+    def env(self) -> Environment | None:
+        """Return the stack's environment."""
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        """Return the time source."""
+
+    @property
+    def jobs(self) -> CallerJobs | None:
+        """Return the jobs as the stack's owner (None: no job may run)."""
+
+    @property
+    def registry(self) -> TypeRegistry | None:
+        """Return the plug-in registry the stack's types resolve in."""
+
+    @property
+    def files(self) -> Mapping[str, str] | None:
+        """Return the stack's files map (provider templates)."""
