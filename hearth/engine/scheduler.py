@@ -30,7 +30,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Generator, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from hearth.common import exception
 from hearth.common.green import Event, Queue, green_sleep, run_blocking, spawn
@@ -42,6 +42,8 @@ __all__ = ["BACKOFF_FACTOR", "Direction", "Event", "GraphWalker", "NodeState", "
 LOG = logging.getLogger(__name__)
 
 Task = Generator[Any, None, Any]
+#: A node of a walk (a resource name, or a (name, row id) of a leftover).
+N = TypeVar("N", bound=Hashable)
 Clock = Callable[[], float]
 Sleep = Callable[[float], None]
 
@@ -156,15 +158,15 @@ class Direction(enum.Enum):
     REVERSE = "reverse"    # dependents first (delete, suspend, rollback of a create)
 
 
-def ordered_edges(requires: Mapping[Hashable, Iterable[Hashable]], direction: Direction
-                  ) -> tuple[dict[Hashable, int], dict[Hashable, list[Hashable]]]:
+def ordered_edges(requires: Mapping[N, Iterable[N]], direction: Direction
+                  ) -> tuple[dict[N, int], dict[N, list[N]]]:
     """Return (unfinished predecessor count, successors) per node for ``direction``.
 
     ``requires`` maps each node to the nodes that must be done before it in
     the forward direction; names not in the map are ignored.
     """
     pending = {node: 0 for node in requires}
-    successors: dict[Hashable, list[Hashable]] = {node: [] for node in requires}
+    successors: dict[N, list[N]] = {node: [] for node in requires}
     for node, needs in requires.items():
         for need in set(needs):
             if need not in pending:
@@ -175,7 +177,7 @@ def ordered_edges(requires: Mapping[Hashable, Iterable[Hashable]], direction: Di
     return pending, successors
 
 
-class GraphWalker:
+class GraphWalker(Generic[N]):
     """Run one task per node of a dependency map, as the graph allows.
 
     ``task_factory(node)`` returns the node's generator.  ``group_of(node)``
@@ -186,12 +188,12 @@ class GraphWalker:
     nodes get ``error_wait_time`` seconds before they are cancelled.
     """
 
-    def __init__(self, requires: Mapping[Hashable, Iterable[Hashable]],
-                 task_factory: Callable[[Hashable], Task],
+    def __init__(self, requires: Mapping[N, Iterable[N]],
+                 task_factory: Callable[[N], Task],
                  direction: Direction = Direction.FORWARD, *,
                  clock: Clock = time.monotonic, sleep: Sleep = green_sleep,
                  timeout: float | None = None, max_concurrent: int = 0,
-                 group_of: Callable[[Hashable], str] | None = None,
+                 group_of: Callable[[N], str] | None = None,
                  per_group_limits: Mapping[str, int] | None = None,
                  error_wait_time: float = 0.0, aggregate_errors: bool = False,
                  poll_min: float | None = None, poll_max: float | None = None) -> None:
@@ -211,8 +213,8 @@ class GraphWalker:
             poll_max = default_max if poll_max is None else poll_max
         self.poll_min, self.poll_max = poll_min, poll_max
         self.result = WalkResult()
-        self._ready: deque[Hashable] = deque(n for n, count in self.pending.items() if not count)
-        self._running: dict[Hashable, TaskRunner] = {}
+        self._ready: deque[N] = deque(n for n, count in self.pending.items() if not count)
+        self._running: dict[N, TaskRunner] = {}
         self._group_running: dict[str, int] = {}
         self._finished = Queue()
         self._stopping = False
@@ -242,7 +244,7 @@ class GraphWalker:
         return self.result
 
     # --- bookkeeping ------------------------------------------------------
-    def _can_start(self, node: Hashable) -> bool:
+    def _can_start(self, node: N) -> bool:
         if self.max_concurrent and len(self._running) >= self.max_concurrent:
             return False
         group = self.group_of(node)
@@ -252,7 +254,7 @@ class GraphWalker:
     def _start_ready(self) -> None:
         if self._stopping:
             return
-        deferred: deque[Hashable] = deque()
+        deferred: deque[N] = deque()
         while self._ready:
             node = self._ready.popleft()
             if self.result.states.get(node) is NodeState.SKIPPED:
@@ -263,7 +265,7 @@ class GraphWalker:
                 deferred.append(node)
         self._ready = deferred
 
-    def _start(self, node: Hashable) -> None:
+    def _start(self, node: N) -> None:
         runner = TaskRunner(self.task_factory(node), clock=self.clock, sleep=self.sleep,
                             poll_min=self.poll_min, poll_max=self.poll_max,
                             deadline=self.deadline)
@@ -272,7 +274,7 @@ class GraphWalker:
         self._group_running[group] = self._group_running.get(group, 0) + 1
         spawn(self._run_node, node, runner)
 
-    def _run_node(self, node: Hashable, runner: TaskRunner) -> None:
+    def _run_node(self, node: N, runner: TaskRunner) -> None:
         try:
             runner.run()
         except BaseException as error:  # noqa: BLE001 - every outcome is reported to run()
@@ -280,7 +282,7 @@ class GraphWalker:
         else:
             self._finished.put((node, None))
 
-    def _finish(self, node: Hashable, error: BaseException | None) -> None:
+    def _finish(self, node: N, error: BaseException | None) -> None:
         self._running.pop(node)
         group = self.group_of(node)
         self._group_running[group] -= 1
@@ -309,7 +311,7 @@ class GraphWalker:
         if not self.aggregate_errors:
             self._stop_all(self.clock() + self.error_wait_time, exception.ForcedCancel())
 
-    def _skip_dependents(self, node: Hashable) -> None:
+    def _skip_dependents(self, node: N) -> None:
         stack = list(self.successors[node])
         while stack:
             successor = stack.pop()

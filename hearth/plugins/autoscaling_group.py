@@ -135,7 +135,7 @@ class AutoScalingGroup(CooldownMixin, StackResource):
         if nested is None:
             return []
         found = [member for member in nested.resources.values()
-                 if getattr(member, "db_id", None) is not None
+                 if member.db_id is not None
                  and (include_failed or member.status != FAILED)]
         return sorted(found, key=lambda member: members.member_order_key(
             member.status, member.db_id, member.name))

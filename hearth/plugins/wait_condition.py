@@ -151,9 +151,9 @@ class WaitCondition(resource.Resource):
         return f"{message} - {';'.join(reasons)}" if reasons else message
 
     def handle_delete(self) -> None:
-        """Clear the handle's signals."""
+        """Clear the handle's signals (a handle that holds none has nothing to clear)."""
         handle = self._handle()
-        if isinstance(handle, WaitConditionHandle) and getattr(handle, "db_id", 1) is not None:
+        if isinstance(handle, WaitConditionHandle) and handle.held_signals():
             handle.metadata_set({})
 
     def _resolve_attribute(self, name: str) -> Any:

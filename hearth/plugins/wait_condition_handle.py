@@ -129,7 +129,7 @@ class WaitConditionHandle(resource.Resource):
     def event_secret_values(self) -> list[str]:
         """Return the token: events never show it (its attributes do)."""
         token = getattr(self, "_token", None)
-        if token is None and getattr(self, "db_id", None) is not None:
+        if token is None and self.db_id is not None:
             token = self.data_get().get(handle_tokens.TOKEN_KEY)
             self._token = token
         return [token] if token else []

@@ -10,7 +10,7 @@ unless the stack disables rollback.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +18,7 @@ from hearth.common import exception
 from hearth.db import api_resources, api_stacks
 from hearth.engine.resources import actions as resource_actions
 from hearth.engine.resources import continuation
-from hearth.engine.scheduler import Direction, GraphWalker, Task, WalkResult
+from hearth.engine.scheduler import Direction, GraphWalker, N, Task, WalkResult
 from hearth.engine.states import (
     CHECK,
     COMPLETE,
@@ -39,18 +39,21 @@ if TYPE_CHECKING:
 #: How a failed action decides on rollback: interruption type -> rule(stack, error).
 ROLLBACK_WANTED: dict[type, Callable[[Stack, BaseException], bool]] = {
     # cancel_update rolls back, cancel_without_rollback does not
-    exception.ForcedCancel: lambda stack, error: error.with_rollback,
+    exception.ForcedCancel: lambda stack, error: (isinstance(error, exception.ForcedCancel)
+                                                  and error.with_rollback),
 }
 
+#: The (requires, resources) maps of a walk: a node is a resource's name, or
+#: ``(name, row id)`` for an original a stopped update left (:mod:`.leftovers`).
+WalkNodes = tuple[Mapping[Any, Iterable[Any]], Mapping[Any, "Resource"]]
 
-def stack_nodes(stack: Stack) -> tuple[Mapping[Hashable, Iterable[Hashable]],
-                                        Mapping[Hashable, Resource]]:
+
+def stack_nodes(stack: Stack) -> WalkNodes:
     """Return (requires, resources) of a walk over the stack's resources."""
     return stack.requires(), stack.resources
 
 
-def nodes_with_leftovers(stack: Stack) -> tuple[Mapping[Hashable, Iterable[Hashable]],
-                                                Mapping[Hashable, Resource]]:
+def nodes_with_leftovers(stack: Stack) -> WalkNodes:
     """Return (requires, resources) of the stack's resources and what a stopped update left."""
     from hearth.engine.stacks import leftovers
     return leftovers.deletion_graph(stack)
@@ -68,8 +71,7 @@ class ActionPlan:
     task: Callable[[Resource], Task]
     resource_action: str
     aggregate_errors: bool = False
-    nodes: Callable[[Stack], tuple[Mapping[Hashable, Iterable[Hashable]],
-                                   Mapping[Hashable, Resource]]] = stack_nodes
+    nodes: Callable[[Stack], WalkNodes] = stack_nodes
 
 
 ACTION_PLANS: dict[str, ActionPlan] = {
@@ -118,15 +120,15 @@ def walker_options(stack: Stack) -> dict[str, Any]:
             "group_of": lambda name: stack.resources[name].type_name}
 
 
-def walk_resources(stack: Stack, requires: Mapping[Hashable, Iterable[Hashable]],
-                   direction: Direction,
-                   task: Callable[[Resource], Task], **options: Any) -> WalkResult:
+def walk_resources(stack: Stack, requires: Mapping[N, Iterable[N]], direction: Direction,
+                   task: Callable[[N], Task], **options: Any) -> WalkResult:
     """Walk ``requires`` with ``task`` per node; the walker is kept on the stack for cancel.
 
     ``options`` (``aggregate_errors``, ``group_of``...) override the walker's
     options from the configuration.
     """
-    walker = GraphWalker(requires, task, direction, **{**walker_options(stack), **options})
+    walker: GraphWalker[N] = GraphWalker(requires, task, direction,
+                                         **{**walker_options(stack), **options})
     stack.walker = walker
     try:
         return walker.run()
@@ -243,7 +245,7 @@ def wants_rollback(stack: Stack, result: WalkResult) -> bool:
     """Return whether a failed action rolls back (cancel decides, else ``disable_rollback``)."""
     interrupted = result.interrupted
     rule = ROLLBACK_WANTED.get(type(interrupted))
-    if rule is not None:
+    if rule is not None and interrupted is not None:
         return rule(stack, interrupted)
     if isinstance(interrupted, (KeyboardInterrupt, SystemExit, GeneratorExit)):
         return False

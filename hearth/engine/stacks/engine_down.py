@@ -9,9 +9,8 @@ action (:mod:`hearth.engine.update.takeover`) or fails it here
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-from hearth.db import api_events, api_locks, api_resources, api_snapshots, api_stacks
+from hearth.db import api_events, api_locks, api_resources, api_snapshots, api_stacks, models
 from hearth.db.session import Database
 from hearth.engine.states import FAILED, IN_PROGRESS, STACK_RESOURCE_TYPE
 
@@ -23,7 +22,7 @@ def went_down_reason(action: str) -> str:
     return f"Engine went down during stack {action}"
 
 
-def stack_event(db: Database, row: Any, action: str, status: str, reason: str) -> None:
+def stack_event(db: Database, row: models.Stack, action: str, status: str, reason: str) -> None:
     """Record the stack's own event (its ``OS::Heat::Stack`` row) of ``action``/``status``."""
     api_events.event_create(db, {
         "stack_id": row.id, "resource_name": row.name, "physical_resource_id": row.id,
@@ -31,7 +30,7 @@ def stack_event(db: Database, row: Any, action: str, status: str, reason: str) -
         "resource_status": status, "resource_status_reason": reason})
 
 
-def fail_left(db: Database, row: Any, reason: str, engine_id: str | None = None) -> bool:
+def fail_left(db: Database, row: models.Stack, reason: str, engine_id: str | None = None) -> bool:
     """Fail a stack a dead engine left IN_PROGRESS, unless another process did; return whether.
 
     The stack goes ``<ACTION>_FAILED`` with one conditional UPDATE (so when

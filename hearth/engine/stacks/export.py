@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hearth.common.secret_mask import SECRET_MASK
-from hearth.db import api_resources, api_stacks
+from hearth.db import api_resources, api_stacks, models
 from hearth.db.session import Database
 from hearth.engine.template.versions import hidden_parameters
 
@@ -43,7 +43,7 @@ def masked_environment(environment: Mapping[str, Any] | None,
 REDACTED_KEYS = "redacted_data"
 
 
-def resource_data(db: Database, row: Any, redacted: bool = False) -> dict[str, Any]:
+def resource_data(db: Database, row: models.Resource, redacted: bool = False) -> dict[str, Any]:
     """Return one resource's entry of the stack data (``redacted``: secrets as ``******``).
 
     Unredacted (the data a snapshot keeps), the entry names its redacted keys
@@ -73,14 +73,14 @@ def masked_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
     return result
 
 
-def nested_stacks(db: Database, row: Any) -> dict[str, Any]:
+def nested_stacks(db: Database, row: models.Stack) -> dict[str, Any]:
     """Return ``{parent resource name: nested stack row}`` of the stacks nested in ``row``."""
     return {child.parent_resource_name: child
             for child in api_stacks.stack_get_all_by_owner(db, row.id)
             if child.parent_resource_name}
 
 
-def resource_entries(db: Database, row: Any, redacted: bool = False) -> dict[str, Any]:
+def resource_entries(db: Database, row: models.Stack, redacted: bool = False) -> dict[str, Any]:
     """Return each live resource's entry; a nested stack's parent carries its stack's data.
 
     As Heat: the entry of a resource whose physical resource is a nested
@@ -124,7 +124,7 @@ def masked_stack_data(data: Mapping[str, Any]) -> dict[str, Any]:
     return result
 
 
-def stack_data(db: Database, row: Any, raw: Any, masked: bool = True,
+def stack_data(db: Database, row: models.Stack, raw: Any, masked: bool = True,
                redacted: bool | None = None) -> dict[str, Any]:
     """Return the abandon/export data of stack ``row`` whose raw template is ``raw``.
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
@@ -26,6 +26,11 @@ from hearth.engine.resources.validation import definition_checker
 from hearth.engine.states import state_name
 from hearth.engine.template import function
 from hearth.engine.template.resource_definition import REFERENCE_FIELDS
+
+if TYPE_CHECKING:
+    from hearth.db import models
+    from hearth.db.session import Database
+    from hearth.engine.stacks.stack import Stack
 
 #: Edge kinds, in the order a label lists them.
 EDGE_KINDS = (DEPENDS_ON, GET_RESOURCE, GET_ATTR) = ("depends_on", "get_resource", "get_attr")
@@ -122,7 +127,7 @@ def describe(graph: nx.DiGraph, definitions: Mapping[str, Any], name: str,
     return GraphView(name, state, nodes, edges, dict(clusters or {}))
 
 
-def stack_view(stack: Any, clusters: Mapping[str, GraphView] | None = None) -> GraphView:
+def stack_view(stack: Stack, clusters: Mapping[str, GraphView] | None = None) -> GraphView:
     """Return the view of a live :class:`~hearth.engine.stacks.stack.Stack`."""
     graph = stack.template.dependency_graph(stack.context, stack.definitions)
     states = {name: (state_name(resource.action, resource.status), resource.status_reason or "")
@@ -155,7 +160,8 @@ def template_view(data: Mapping[str, Any], name: str, params: Mapping[str, Any] 
     return describe(template.dependency_graph(context, definitions), definitions, name)
 
 
-def stack_tree_view(db: Any, row: Any, load: Callable[[Any], Any], depth: int = 0) -> GraphView:
+def stack_tree_view(db: Database, row: models.Stack, load: Callable[[models.Stack], Stack],
+                    depth: int = 0) -> GraphView:
     """Return the view of the stack stored as ``row``, its nested stacks as clusters.
 
     ``load`` builds the live stack of a row; nested stacks are the stacks

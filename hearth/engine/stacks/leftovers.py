@@ -32,11 +32,12 @@ import copy
 import graphlib
 import logging
 from collections.abc import Hashable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.common.located import plain
-from hearth.db import api_resources, api_stacks
+from hearth.db import api_resources, api_stacks, models
 from hearth.engine.resources.stored_properties import StoredProperties
 from hearth.engine.stacks.prepare import StackIdentity, rebuild
 from hearth.engine.stacks.stack import exists
@@ -47,6 +48,7 @@ from hearth.engine.template.versions import get_version, section_of
 if TYPE_CHECKING:
     from hearth.engine.resource import Resource
     from hearth.engine.stacks.stack import Stack
+    from hearth.engine.template.resource_definition import ResourceDefinition
 
 LOG = logging.getLogger(__name__)
 
@@ -130,7 +132,7 @@ def frozen_snippet(definition: Any, survivors: Mapping[str, Any] | None = None
     secret is never written in a template).
     """
     freezer = _Freezer(survivors)
-    snippet = copy.deepcopy(definition.render_hot())
+    snippet: dict[str, Any] = copy.deepcopy(definition.render_hot())
     for field in FROZEN_FIELDS:
         key = definition.key(field)
         if snippet.get(key) is not None:
@@ -145,7 +147,7 @@ def frozen_snippet(definition: Any, survivors: Mapping[str, Any] | None = None
     return snippet
 
 
-def snippet_of(resource: Any, names: set[str] | None = None, freeze: bool = True,
+def snippet_of(resource: Resource, names: set[str] | None = None, freeze: bool = True,
                survivors: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Return the template snippet of a live resource's definition.
 
@@ -169,7 +171,7 @@ def snippet_of(resource: Any, names: set[str] | None = None, freeze: bool = True
 
 
 def merged_template(old: Any, new: Any, survivors: Mapping[str, Any],
-                    updated: set[str] = frozenset()
+                    updated: AbstractSet[str] = frozenset()
                     ) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
     """Return (template, files, environment) describing ``survivors`` after a stopped update.
 
@@ -271,7 +273,7 @@ def _load(stack: Stack) -> tuple[dict[str, list[Resource]], set[int]]:
     return result, described
 
 
-def _definition(stack: Stack, row: Any) -> Any:
+def _definition(stack: Stack, row: models.Resource) -> ResourceDefinition:
     snippet = row.definition or {"type": row.type}
     try:
         return stack.template.resource_definition(stack.context, row.name, snippet)
@@ -282,7 +284,7 @@ def _definition(stack: Stack, row: Any) -> Any:
                                                   {"type": row.type})
 
 
-def usable(resource: Any) -> bool:
+def usable(resource: Resource | None) -> bool:
     """Return whether a resource was made and is neither failed nor deleted."""
     return (exists(resource) and resource.status != FAILED
             and (resource.action, resource.status) != (INIT, COMPLETE)
@@ -318,11 +320,11 @@ def deletion_graph(stack: Stack) -> tuple[dict[Hashable, set[Hashable]], dict[Ha
     """
     requires: dict[Hashable, set[Hashable]] = {
         name: set(needs) for name, needs in stack.requires().items()}
-    nodes: dict[Hashable, Any] = dict(stack.resources)
+    nodes: dict[Hashable, Any] = {name: resource for name, resource in stack.resources.items()}
     loaded = load(stack)
     if not loaded:
         return requires, nodes
-    users: dict[str, set[Hashable]] = {}
+    users: dict[Hashable, set[Hashable]] = {}
     for node, needs in requires.items():
         for need in needs:
             users.setdefault(need, set()).add(node)

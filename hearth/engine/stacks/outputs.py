@@ -3,10 +3,33 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from hearth.engine.resources import shown
 from hearth.engine.template import function
+
+if TYPE_CHECKING:
+    from hearth.engine.template.context import ResolutionContext
+    from hearth.engine.template.template import Template
+
+
+class Declaring(Protocol):
+    """What lists a stack's outputs: its template and the context they resolve in."""
+
+    @property
+    def template(self) -> Template:
+        """Return the stack's template."""
+
+    @property
+    def context(self) -> ResolutionContext:
+        """Return the context the outputs resolve in."""
+
+
+class Resolving(Declaring, Protocol):
+    """What resolves a stack's outputs: a :class:`~hearth.engine.stacks.stack.Stack`."""
+
+    def secrets(self) -> list[str]:
+        """Return the values no output may show."""
 
 
 def _field(definition: Any, key: str) -> Any:
@@ -20,7 +43,7 @@ def description(definition: Any) -> str:
     return _field(definition, "description") or "No description given"
 
 
-def output_definitions(stack: Any) -> dict[str, Any]:
+def output_definitions(stack: Declaring) -> dict[str, Any]:
     """Return ``{key: output definition}`` of the stack's template (parsed snippets).
 
     As Heat, an output whose condition is false is kept, in template order,
@@ -37,13 +60,13 @@ def _disabled(raw: Any, description_key: str) -> dict[str, Any]:
     return {"value": None, "description": _field(raw, description_key)}
 
 
-def list_outputs(stack: Any) -> list[dict[str, Any]]:
+def list_outputs(stack: Declaring) -> list[dict[str, Any]]:
     """Return ``[{"output_key", "description"}]`` without resolving values."""
     return [{"output_key": key, "description": description(definition)}
             for key, definition in output_definitions(stack).items()]
 
 
-def resolve_output(stack: Any, key: str, definition: Any) -> dict[str, Any]:
+def resolve_output(stack: Resolving, key: str, definition: Any) -> dict[str, Any]:
     """Return one output object; a resolution error goes to ``output_error``."""
     result: dict[str, Any] = {"output_key": key, "description": description(definition)}
     try:
@@ -56,7 +79,7 @@ def resolve_output(stack: Any, key: str, definition: Any) -> dict[str, Any]:
     return result
 
 
-def resolve_outputs(stack: Any) -> list[dict[str, Any]]:
+def resolve_outputs(stack: Resolving) -> list[dict[str, Any]]:
     """Return every output object, in template order."""
     return [resolve_output(stack, key, definition)
             for key, definition in output_definitions(stack).items()]

@@ -86,7 +86,11 @@ class PreparedStack:
         return self.parameters.hidden_names()
 
     def build(self, db: Database, row: Any, registry: TypeRegistry, **seams: Any) -> Stack:
-        """Return the run-time Stack of record ``row`` (its resources without stored state)."""
+        """Return the run-time Stack of record ``row`` (its resources without stored state).
+
+        ``row`` is a stored :class:`hearth.db.models.Stack`, or a preview's
+        stand-in holding the same fields (nothing of a preview is stored).
+        """
         from hearth.engine.stacks.stack import Stack
         return Stack(db, row, self, registry, **seams)
 

@@ -25,7 +25,7 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from hearth.db import api_snapshots, api_stacks
+from hearth.db import api_snapshots, api_stacks, models
 from hearth.engine.resources import keeping
 from hearth.engine.scheduler import Direction, WalkResult
 from hearth.engine.stacks import actions as stack_actions
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 CREATE, DELETE = "CREATE", "DELETE"
 
 
-def shown_data(row: Any) -> Any:
+def shown_data(row: models.Snapshot) -> Any:
     """Return a snapshot's data as the API shows it (hidden parameter values masked)."""
     data = row.data
     return export.masked_stack_data(data) if isinstance(data, Mapping) else data
@@ -88,7 +88,7 @@ def take(stack: Stack, snapshot_id: str) -> bool:
         raise
 
 
-def delete_data(stack: Stack, row: Any) -> None:
+def delete_data(stack: Stack, row: models.Snapshot) -> None:
     """Remove what each resource made for snapshot ``row`` (``handle_delete_snapshot``).
 
     Run synchronously: no type of this engine waits to delete a snapshot.

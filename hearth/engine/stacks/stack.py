@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from hearth import bus
 from hearth.common import exception
@@ -53,7 +53,7 @@ def publish(tag: str, data: Mapping[str, Any]) -> None:
         LOG.debug("bus publish of %s failed", tag, exc_info=True)
 
 
-def exists(resource: Any) -> bool:
+def exists(resource: Resource | None) -> TypeGuard[Resource]:
     """Return whether a resource has a stored row and was ever acted on."""
     return resource is not None and resource.db_id is not None
 
