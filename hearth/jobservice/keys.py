@@ -20,6 +20,7 @@ the project, what it asked and the wheel function it lacks.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,8 @@ from hearth.jobservice.callers import ApiProject, Caller, LocalUser
 
 if TYPE_CHECKING:
     from hearth.jobservice.service import JobService
+
+LOG = logging.getLogger(__name__)
 
 #: The master's key categories -> Salt's (``salt-key -L --out json``), in salt-key's order.
 SALT_CATEGORIES = {"accepted": "minions", "denied": "minions_denied",
@@ -77,8 +80,9 @@ class KeyService:
                 "recorded grains decide which pillar an agent gets; only the master's "
                 "operator may set them.", target=match)
         with self.jobs.master_client() as client:
-            return list(client.accept_key(match, include_rejected=include_rejected,
-                                          grains=dict(grains or {})))
+            ids = list(client.accept_key(match, include_rejected=include_rejected,
+                                         grains=dict(grains or {})))
+        return _acted(caller, "accepted", ids)
 
     def reject_keys(self, caller: Caller, match: str) -> list[str]:
         """Reject the pending and accepted keys matching ``match``; return the ids.
@@ -88,14 +92,16 @@ class KeyService:
         match = _match(match)
         self._authorize(caller, "reject", f"reject the keys matching {match!r}", match)
         with self.jobs.master_client() as client:
-            return list(client.reject_key(match))
+            ids = list(client.reject_key(match))
+        return _acted(caller, "rejected", ids)
 
     def delete_keys(self, caller: Caller, match: str) -> list[str]:
         """Delete the keys matching ``match`` in every category; return the ids."""
         match = _match(match)
         self._authorize(caller, "delete", f"delete the keys matching {match!r}", match)
         with self.jobs.master_client() as client:
-            return list(client.delete_key(match))
+            ids = list(client.delete_key(match))
+        return _acted(caller, "deleted", ids)
 
     def key_fingers(self, caller: Caller, match: str = "*") -> dict[str, dict[str, str]]:
         """Return the fingerprints of the keys matching ``match`` (``salt-key -F``, ``-f``).
@@ -127,6 +133,12 @@ class KeyService:
         function = WHEEL_FUNCTIONS[operation]
         acl = self.jobs.acl_for(caller, action, function, target or "the master's keys")
         acl.check_wheel(caller.project_id, function, action)
+
+
+def _acted(caller: Caller, done: str, ids: list[str]) -> list[str]:
+    """Log who changed which keys (the master logs what changed, not who asked); return ids."""
+    LOG.info("%s %s the keys of %s", caller, done, ", ".join(ids))
+    return ids
 
 
 def _match(match: Any) -> str:

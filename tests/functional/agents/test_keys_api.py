@@ -116,6 +116,9 @@ def test_key_list_is_salt_keys_shape_and_the_same_both_ways(setup):
     assert listed["minions"] == ["db1", "web1"] and "new1" in listed["minions_pre"]
     for project in ("proj-keys", "proj-lister"):
         assert json.loads(ok(remote(setup, project, "key-list", "--format", "json"))) == listed
+    # and --in-process: the services in stackctl's own process, the same answer
+    assert json.loads(ok(local(setup, "--in-process", "key-list", "--format", "json"))) == \
+        listed
     table = ok(remote(setup, "proj-keys", "key-list", "--format", "value"))
     assert ok(local(setup, "key-list", "--format", "value")) == table
     assert "web1 Accepted\n" in table and "new1 Unaccepted\n" in table
@@ -221,8 +224,11 @@ def test_pillar_show_and_top_are_the_same_both_ways(setup):
                      "json")) == shown
     masked = remote(setup, "proj-web", "pillar-show", "web1")
     assert SECRET not in masked.stdout and "Values are masked" in masked.stderr
+    assert ok(local(setup, "--in-process", "pillar-show", "web1", "--unmask", "--format",
+                    "json")) == shown
     top = ok(local(setup, "pillar-top", "web1", "--format", "json"))
-    assert json.loads(top)["base"] == ["web"] or "web" in top
+    assert [(entry["target"], entry["sls"]) for entry in json.loads(top)["base"]] == \
+        [("web*", ["web"])]
     assert ok(remote(setup, "proj-web", "pillar-top", "web1", "--format", "json")) == top
 
 
