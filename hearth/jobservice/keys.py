@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.jobservice.callers import ApiProject, Caller, LocalUser
+from hearth.jobservice.publisher_acl import read_acl_file
 
 if TYPE_CHECKING:
     from hearth.jobservice.service import JobService
@@ -131,8 +132,13 @@ class KeyService:
         if not isinstance(caller, ApiProject):
             return
         function = WHEEL_FUNCTIONS[operation]
-        acl = self.jobs.acl_for(caller, action, function, target or "the master's keys")
-        acl.check_wheel(caller.project_id, function, action)
+        if not self.jobs.settings.acl_file:
+            raise exception.JobRefused(
+                str(caller), action, "agent keys are the master operator's; no [api] "
+                "publisher_acl_file grants a project any key function.", function=function,
+                target=target)
+        read_acl_file(self.jobs.settings.acl_file).check_wheel(caller.project_id, function,
+                                                               action)
 
 
 def _acted(caller: Caller, done: str, ids: list[str]) -> list[str]:
