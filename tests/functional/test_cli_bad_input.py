@@ -225,6 +225,12 @@ def test_a_file_where_the_state_directory_should_be_is_named_by_call(files):
             f"{blocker} is a file, not a directory")
 
 
+def test_key_finger_given_an_id_and_all_says_which_one(home):
+    result = run(home, "key-finger", "web1", "--all")
+    assert result.returncode == 2
+    assert result.stderr == "ERROR: key-finger: give an agent ID (or a glob) or --all, not both\n"
+
+
 @pytest.mark.parametrize("command", [["agent-grains", "web1"], ["master-stats"]])
 def test_a_master_command_given_url_says_it_has_no_url_form(home, command):
     # they talk to hearth-master with its client key; --url asked the local master anyway

@@ -130,6 +130,9 @@ def do_key_delete(args: argparse.Namespace) -> int:
 
 def do_key_finger(args: argparse.Namespace) -> int:
     """Print the master's key fingerprint, or those of agent keys (salt-key -F, -f)."""
+    if args.id and args.all:
+        raise command.CommandError("key-finger: give an agent ID (or a glob) or --all, not "
+                                   "both", exit_code=2)
     backend = get_backend(args)
     if not args.id and not args.all:
         output.show(backend.master_finger(), args.format)
