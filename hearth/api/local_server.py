@@ -22,18 +22,36 @@ on green threads, one process), with these differences:
   once its database file is gone.
 
 It prints one line on its standard output, ``ready`` or ``error MESSAGE``,
-and then logs to ``<state_path>/local-engine.log``.
+and then logs to ``<state_path>/local-engine.log``.  It does not
+monkey-patch: the engine runs as it does inside stackctl (``--in-process``),
+green where Hearth makes it so (:mod:`hearth.common.green`), real threads
+and select elsewhere (the event bus's ZeroMQ forwarder, the local cloud
+driver's children).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import hashlib
 import json
 import os
+import socket
 import sys
+import sysconfig
 import time
+import urllib.parse
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
+
+import eventlet
+import eventlet.event
+
+import hearth
+from hearth.api import serving
+from hearth.api.local_info import read_info, write_info
+from hearth.api.server import serve
+from hearth.common import config, daemon, exception, paths
 
 #: Seconds between two checks of idleness and of the database file.
 WATCH_INTERVAL = 1.0
@@ -74,10 +92,6 @@ def _walk(directory: str) -> Iterable[tuple[str, int, int]]:
 
 def setting_signature(conf: Any, db_url: str) -> str:
     """Return a digest of what the engine loaded: a change means it is stale."""
-    import hashlib
-    import sysconfig
-
-    import hearth
     parts: list[Any] = []
     directories = [os.path.dirname(hearth.__file__), *conf.plugin_dirs, *conf.module_dirs,
                    *conf.cloud_dirs, conf.extension_modules, *(conf.config_dir or [])]
@@ -110,7 +124,6 @@ def working_directory(config_files: Sequence[str] | None, state_path: str) -> st
     """
     if config_files:
         return os.path.dirname(os.path.abspath(config_files[-1]))
-    from hearth.common import paths
     return paths.ensure_directory(state_path, "the state directory")
 
 
@@ -125,7 +138,6 @@ class LocalEngine:
 
     def __init__(self, app: Any, service: Any, socket_path: str, idle_timeout: float,
                  signature: Callable[[], str]) -> None:
-        import eventlet.event
         self.app = app
         self.service = service
         self.socket_path = socket_path
@@ -162,7 +174,6 @@ class LocalEngine:
 
     def _pause(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         """Wait up to ``seconds`` (at most :data:`MAX_PAUSE`), less if an action ends here."""
-        import urllib.parse
         query = urllib.parse.parse_qs(environ.get("QUERY_STRING", ""))
         try:
             seconds = min(MAX_PAUSE, max(0.0, float(query.get("seconds", ["0"])[0])))
@@ -200,13 +211,11 @@ class LocalEngine:
 
     def database_gone(self) -> bool:
         """Return whether the engine's SQLite database file was removed."""
-        from hearth.common import config
         database = sqlite_path(config.database_url())
         return database is not None and not os.path.exists(database)
 
     def watch(self) -> None:
         """Stop the server when idle too long, or idle once retired or orphaned."""
-        import eventlet
         while not self.stopping.ready():
             eventlet.sleep(WATCH_INTERVAL)
             if self.busy():
@@ -220,9 +229,6 @@ class LocalEngine:
 
 def listen(path: str) -> Any:
     """Listen on a Unix socket at ``path`` (mode 0600), replacing a dead one's file."""
-    import socket
-
-    import eventlet
     temporary = f"{path}.{os.getpid()}"
     old_mask = os.umask(0o177)
     try:
@@ -242,7 +248,6 @@ def _say(line: str) -> None:
 
 
 def _describe(error: BaseException) -> str:
-    from hearth.common import exception
     if isinstance(error, exception.HearthException):
         return str(error)
     return f"The local engine could not start ({type(error).__name__}): {error}"
@@ -251,59 +256,30 @@ def _describe(error: BaseException) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the local engine; return the exit code."""
     args = build_parser().parse_args(argv)
-    # No monkey-patching: the engine runs as it does inside stackctl (--in-process),
-    # green where Hearth makes it so (hearth.common.green), real threads and select
-    # elsewhere (the event bus's ZeroMQ forwarder, the local cloud driver's children).
-    import eventlet
-
-    from hearth.common import config, daemon
     try:
         config.load(config_files=args.config_file)
         os.chdir(working_directory(args.config_file, config.CONF.state_path))
         daemon.setup_logging("hearth-local-engine",
                              os.path.join(config.CONF.state_path, "local-engine.log"), False)
-        from hearth.api.server import build_application
-        app, service = build_application(noauth=True, local_user=True)
+        app, service = serving.build_application(noauth=True, local_user=True)
         listener = listen(args.socket)
         engine = LocalEngine(app, service, args.socket, config.CONF.cli.local_engine_idle_timeout,
                              lambda: setting_signature(config.CONF, config.database_url()))
     except Exception as error:  # noqa: BLE001 - the starting stackctl prints the reason
         _say("error " + _describe(error).replace("\n", " "))
         return 1
-    _write_info(args, config.CONF.state_path)
+    write_info(args.info, args.socket, args.config_file, config.CONF.state_path)
     # What start-up built (modules, plug-ins, the application) lives as long as the
     # process: frozen, the collector's older-generation passes no longer scan it.
-    import gc
     gc.collect()
     gc.freeze()
     _say("ready")
-    from hearth.api.server import serve
     eventlet.spawn(engine.watch)
     serve(listener, engine, service, stopping=engine.stopping)
     engine.retire()
     if (read_info(args.info) or {}).get("pid") == os.getpid():
         os.unlink(args.info)
     return 0
-
-
-def read_info(path: str) -> dict[str, Any] | None:
-    """Return an engine's description, or None when it is gone."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            info = json.load(handle)
-    except (OSError, ValueError):
-        return None
-    return info if isinstance(info, dict) else None
-
-
-def _write_info(args: argparse.Namespace, state_path: str) -> None:
-    info = {"pid": os.getpid(), "socket": args.socket, "home": os.path.realpath(state_path),
-            "config_files": args.config_file or [],
-            "log": os.path.join(state_path, "local-engine.log"), "started": time.time()}
-    temporary = f"{args.info}.{os.getpid()}"
-    with open(temporary, "w", encoding="utf-8") as handle:
-        json.dump(info, handle)
-    os.replace(temporary, args.info)
 
 
 if __name__ == "__main__":  # pragma: no cover

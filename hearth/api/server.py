@@ -1,10 +1,13 @@
 """``hearth-api``: serve the REST API with eventlet's WSGI server.
 
+The command line makes the process green (eventlet's monkey-patching)
+before the application and its engine are imported (:mod:`hearth.api.serving`).
 The engine runs on green threads of the same process.  On SIGTERM (or
 SIGINT) the server stops accepting connections, lets the requests in flight
 finish, then stops the engine, which gives running stack actions
 ``[api] graceful_shutdown_timeout`` seconds to finish and marks the rest
-FAILED (never left IN_PROGRESS).
+FAILED (never left IN_PROGRESS).  :func:`serve` serves the local engine and
+the console too.
 """
 
 from __future__ import annotations
@@ -14,8 +17,14 @@ import ipaddress
 import logging
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
+
+import eventlet
+import eventlet.event
+import eventlet.wsgi
+
+from hearth.common import config
 
 LOG = logging.getLogger("hearth.api")
 
@@ -51,52 +60,6 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def build_application(noauth: bool, local_user: bool = False) -> tuple[Any, Any]:
-    """Return ``(wsgi_app, engine_service)`` on the configured database.
-
-    ``local_user``: the engine is the user's own (stackctl's local engine):
-    its stacks and job requests act with the user's rights, not a project's.
-    """
-    import functools
-
-    from hearth.api.app import build_app
-    from hearth.common import config
-    from hearth.db import tokens
-    from hearth.engine.service.engine import EngineService
-    from hearth.jobservice import JobService
-
-    url = config.database_url()
-    jobs = JobService.for_local_user() if local_user else JobService()
-    service = EngineService(db_url=url, jobs=jobs)
-    service.start()  # a server is an engine from its start: registered, beating, recovered
-    verify = None if noauth else functools.partial(tokens.verify_token, url=url)
-    app = build_app(service, verify=verify, noauth=noauth, local=local_user)
-    if local_user or not config.CONF.api.console:
-        return app, service
-    return with_frontend(app, "console", verify=verify, noauth=noauth), service
-
-
-#: Entry point group of the front ends hearth-api serves beside the API (the web console).
-FRONTENDS = "hearth.api.frontends"
-
-
-def with_frontend(app: Any, name: str, **options: Any) -> Any:
-    """Return ``app`` with the front end ``name`` of :data:`FRONTENDS` in front of it.
-
-    A front end is a client of the API that lives above it (the console:
-    ``hearth.console.serve_console``), so the API finds it by its entry point
-    rather than importing it.  One that is not installed is logged and left out.
-    """
-    from stevedore import driver
-    try:
-        wrap: Callable[..., Any] = driver.DriverManager(FRONTENDS, name).driver
-    except Exception as error:  # noqa: BLE001 - any failure to load leaves the API alone
-        LOG.error("hearth-api serves no %s: its entry point in %s does not load (%s)",
-                  name, FRONTENDS, error)
-        return app
-    return wrap(app, **options)
-
-
 def _stop_engine(service: Any, timeout: float) -> None:
     stop = getattr(service, "stop", None)
     if stop is None:
@@ -110,12 +73,6 @@ def _stop_engine(service: Any, timeout: float) -> None:
 def serve(sock: Any, app: Any, service: Any, debug: bool = False,
           stopping: Any = None) -> None:
     """Serve until SIGTERM/SIGINT (or ``stopping`` is sent), then shut down gracefully."""
-    import eventlet
-    import eventlet.event
-    import eventlet.wsgi
-
-    from hearth.common.config import CONF
-
     stopping = stopping or eventlet.event.Event()
 
     def request_stop(signum: int, _frame: Any) -> None:
@@ -137,35 +94,17 @@ def serve(sock: Any, app: Any, service: Any, debug: bool = False,
     stopper = eventlet.spawn(server.kill, SystemExit)
     with eventlet.Timeout(REQUEST_DRAIN_TIMEOUT, False):
         stopper.wait()
-    _stop_engine(service, CONF.api.graceful_shutdown_timeout)
+    _stop_engine(service, config.CONF.api.graceful_shutdown_timeout)
     LOG.info("hearth-api stopped")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``hearth-api``; return the exit code."""
     args = build_parser().parse_args(argv)
-    import eventlet
     eventlet.monkey_patch()
-    logging.basicConfig(level=logging.DEBUG if args.debug else logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        stream=sys.stderr)
-    from hearth.common import config
-    config.load(config_files=args.config_file)
-    host = args.host or config.CONF.api.bind_host
-    port = config.CONF.api.bind_port if args.port is None else args.port
-    if args.noauth and not is_loopback(host):
-        print(f"ERROR: --noauth refuses to listen on {host}: use a loopback address "
-              "such as 127.0.0.1.", file=sys.stderr)
-        return 2
-    app, service = build_application(args.noauth)
-    sock = eventlet.listen((host, port))
-    actual_port = sock.getsockname()[1]
-    from hearth.engine.resources import signal_url
-    signal_url.set_serving_url(f"http://{host}:{actual_port}")
-    mode = " (noauth)" if args.noauth else ""
-    print(f"hearth-api listening on http://{host}:{actual_port}{mode}", flush=True)
-    serve(sock, app, service, debug=args.debug)
-    return 0
+    # lazy: the server's modules load once the process is green (they take sockets and locks)
+    from hearth.api import serving
+    return serving.run(args)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -43,7 +43,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from hearth.api.local_server import read_info
+from hearth.api.local_info import read_info
 from hearth.cli.backend_local import LocalTransport
 from hearth.cli.local_http import NOT_SERVED, UnixSession
 from hearth.common import exception, paths

@@ -1,7 +1,7 @@
 """``stackctl console``: the console for one user, on 127.0.0.1, beside their local engine.
 
 Started by ``stackctl console`` as ``python -m hearth.console.local``, so
-that eventlet patches the process before anything else loads.  It serves
+that eventlet patches the process before the console's web stack loads.  It serves
 the console on a loopback address only, with the local user's rights (the
 same as ``stackctl``'s: their local engine over its Unix socket, their
 master's client key for agent keys and pillar), and prints a one-time login
@@ -12,12 +12,16 @@ works no more.  It stops on SIGTERM or Ctrl-C.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections.abc import Sequence
+
+import eventlet
 
 from hearth.api.server import is_loopback, serve
 from hearth.cli import local_engine
 from hearth.cli.commands.console import add_arguments
+from hearth.common import config, exception
 from hearth.console.connect import LocalConnector
 from hearth.jobservice import LocalUser
 
@@ -39,13 +43,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"ERROR: stackctl console listens on a loopback address only (it acts with "
               f"your rights), not on {args.host}.", file=sys.stderr)
         return 2
-    import eventlet
     eventlet.monkey_patch()
-    import logging
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from hearth.common import config, exception
     config.load(config_files=args.config_file)
+    # lazy: the console's web stack (falcon, jinja2, oslo.log) loads once the process is green
     from hearth.console.app import Console, build_console
     connector = LocalConnector(args.config_file)
     try:
