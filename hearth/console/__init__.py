@@ -9,7 +9,7 @@ apply.  It runs in ``hearth-api`` under ``/console`` (a project logs in
 with its API token) and, for one user, as ``stackctl console`` (the local
 engine behind its Unix socket, a one-time login URL).
 
-Modules: :mod:`.app` (routes and the WSGI application), :mod:`.sessions`
+Modules: :mod:`.app` (routes and views), :mod:`.site` (the WSGI application), :mod:`.sessions`
 (login sessions, CSRF tokens), :mod:`.guard` (security headers, the check
 of every action), :mod:`.connect` (how a session reaches the API),
 :mod:`.calls`, :mod:`.wake` and :mod:`.sse` (live updates),
@@ -22,8 +22,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from hearth.console.connect import ApiConnector
-
 
 def serve_console(api: Any, verify: Callable[[str], Any] | None,
                   noauth: bool = False) -> Callable[..., Any]:
@@ -32,7 +30,7 @@ def serve_console(api: Any, verify: Callable[[str], Any] | None,
     The console's sessions call ``api`` in-process with their own tokens
     (``verify`` checks a token at login; ``noauth``: any project, as the API).
     """
-    from hearth.console.app import Console, build_console, with_console
-    connector = ApiConnector(verify, noauth=noauth)
-    connector.api = api
-    return with_console(api, build_console(Console(connector)))
+    # stackctl console's process imports this package before it is green (its connectors)
+    # lazy: the web stack (falcon, jinja2) loads when a server asks for the console
+    from hearth.console import site
+    return site.serve_console(api, verify, noauth)

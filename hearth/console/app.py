@@ -225,20 +225,6 @@ def _unexpected(req: falcon.Request, resp: falcon.Response, error: BaseException
                            "bug of Hearth's console; the server's log has the details.")
 
 
-def build_console(console: Console) -> falcon.App:
-    """Return the WSGI application of ``console`` (paths under ``/console``)."""
-    from hearth.console.pages import PAGES
-    app = falcon.App(middleware=[guard.GuardMiddleware(console.sessions)])
-    app.req_options.strip_url_path_trailing_slash = True
-    for page in PAGES:
-        app.add_route(PREFIX + page.path, PageResource(console, page))
-    app.add_static_route(f"{PREFIX}/static", STATIC)
-    app.add_error_handler(Exception, _unexpected)
-    # Falcon's own handler of HTTPError is more specific than Exception's: replace it too
-    app.add_error_handler(falcon.HTTPError, _unexpected)
-    return app
-
-
 def with_console(api: Any, console: Any) -> Callable[..., Any]:
     """Return a WSGI application serving ``console`` under ``/console`` and ``api`` elsewhere."""
     def dispatch(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:

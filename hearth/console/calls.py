@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from hearth.api.readers import job_request
+
 if TYPE_CHECKING:
     from hearth.cli.backend import Backend
 
@@ -114,7 +116,6 @@ class ConsoleCalls:
 
     def publish_job(self, request: Mapping[str, Any]) -> dict[str, Any]:
         """Publish a job without waiting; return ``{"jid", "targeted"}``."""
-        from hearth.api.readers import job_request
         published = self.backend.publish(job_request(dict(request)))
         return {"jid": published.jid, "targeted": published.targeted}
 

@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+import argparse
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,9 +26,11 @@ from hearth.cli import local_engine
 from hearth.cli.backend import Backend
 from hearth.cli.backend_http import HttpTransport
 from hearth.clouds.cloud import Cloud
-from hearth.common import exception
+from hearth.common import config, exception
+from hearth.common.green import run_blocking
 from hearth.console.calls import ConsoleCalls
 from hearth.console.wake import BusWake, TimerWake, Wake, ZmqWake
+from hearth.console.wsgi_session import WsgiSession
 
 #: The base URL the in-process API is called at (its host is never resolved).
 IN_PROCESS_URL = "http://localhost"
@@ -69,7 +73,6 @@ class ApiConnector:
 
     def calls(self, session: Any) -> ConsoleCalls:
         """Return the API calls of ``session``, made with its token."""
-        from hearth.console.wsgi_session import WsgiSession
         assert self.api is not None, "the API application is not attached"
         return ConsoleCalls(Backend(HttpTransport(
             f"{IN_PROCESS_URL}/v1/{session.project}", token=session.token,
@@ -96,8 +99,6 @@ class LocalConnector:
 
     def calls(self, session: Any) -> ConsoleCalls:
         """Return calls to the local engine (started if need be), as stackctl makes them."""
-        import argparse
-
         args = argparse.Namespace(config_file=self.config_files, in_process=False)
         return ConsoleCalls(Backend(local_engine.local_transport(args)))
 
@@ -126,11 +127,6 @@ class CloudNodes:
 
         :raises NotSupported: no cloud is configured.
         """
-        import os
-
-        from hearth.common import config
-        from hearth.common.green import run_blocking
-
         directory = config.CONF.cloud.config_dir
         if not os.path.isdir(directory):
             raise exception.NotSupported(

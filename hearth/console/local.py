@@ -47,16 +47,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config.load(config_files=args.config_file)
-    # lazy: the console's web stack (falcon, jinja2, oslo.log) loads once the process is green
-    from hearth.console.app import Console, build_console
+    # lazy: the console's web stack (falcon, jinja2) loads once the process is green
+    from hearth.console import site
     connector = LocalConnector(args.config_file)
     try:
         connector.calls(None).list_stacks()  # the local engine starts now, or says why not
     except exception.HearthException as error:
         print(f"ERROR: {error}", file=sys.stderr)
         return 1
-    console = Console(connector)
-    app = build_console(console)
+    console, app = site.local_console(connector)
     secret = console.sessions.login_link(project=local_engine.LOCAL_PROJECT, token=None,
                                              user=LocalUser.current().name)
     sock = eventlet.listen((args.host, args.port))

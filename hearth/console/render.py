@@ -15,6 +15,7 @@ import urllib.parse
 from typing import Any
 
 import jinja2
+import yaml
 
 from hearth.console.topology import status_class
 
@@ -25,7 +26,6 @@ def as_text(value: Any) -> str:
         return value
     if value is None or isinstance(value, (bool, int, float)):
         return str(value)  # as Salt's outputters show them (True, None)
-    import yaml
     try:
         return yaml.safe_dump(value, default_flow_style=False, sort_keys=False,
                               allow_unicode=True).rstrip("\n").removesuffix("\n...")

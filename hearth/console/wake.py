@@ -17,8 +17,11 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+import zmq
+
 from hearth import bus
 from hearth.bus import wait_readable
+from hearth.common.green import green_sleep
 
 #: Seconds to gather a burst of events before reading them once.
 SETTLE = 0.05
@@ -35,7 +38,6 @@ class Wake(Protocol):
 
 
 def _sleep(seconds: float) -> None:
-    from hearth.common.green import green_sleep
     green_sleep(seconds)
 
 
@@ -62,7 +64,6 @@ class ZmqWake:
     """Wake on events another process publishes on the ZeroMQ socket ``path``."""
 
     def __init__(self, path: str, prefix: str) -> None:
-        import zmq
         self._socket: Any = zmq.Context.instance().socket(zmq.SUB)
         self._socket.setsockopt(zmq.LINGER, 0)
         self._socket.setsockopt(zmq.SUBSCRIBE, prefix.encode())
@@ -70,8 +71,6 @@ class ZmqWake:
 
     def wait(self, timeout: float) -> bool:
         """Wait for a message; let a burst settle, then read every one waiting."""
-        import zmq
-
         if not wait_readable(self._socket, timeout):
             return False
         _sleep(SETTLE)

@@ -15,6 +15,7 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.console.app import PREFIX, Redirect, View
+from hearth.pillar.mask import shown
 
 #: Salt's key categories in salt-key's order, with the name the page's tables carry.
 KEY_CATEGORIES = {"minions_pre": "pending", "minions": "accepted",
@@ -41,7 +42,6 @@ def show(view: View) -> str:
     agent = next((a for a in view.calls.list_agents() if a["id"] == agent_id), None)
     if agent is None:
         raise exception.NotFound(message=f"No accepted agent {agent_id!r}.")
-    from hearth.pillar.mask import shown  # lazy: the pillar's masking only on this page
 
     pillar, pillar_error = None, None
     try:

@@ -10,6 +10,7 @@ shown are hints; the engine checks them and its error says which failed.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -71,7 +72,6 @@ def _text(value: Any) -> str:
     if isinstance(value, list):
         return ",".join(str(item) for item in value)
     if isinstance(value, dict):
-        import json
         return json.dumps(value)
     return str(value)
 
