@@ -84,7 +84,7 @@ TABLE = CommandTable("hearth.cli.commands", (
             "Show or record the grains the master holds true about an agent."),
         "key-list": Command(
             "keys",
-            "List the agent keys: accepted, pending, rejected, denied (salt-key -L)."),
+            "List the agent keys: accepted, denied, unaccepted, rejected (salt-key -L, -l)."),
         "key-accept": Command("keys", "Accept pending agent keys (ID may be a glob; salt-key -a)."),
         "key-reject": Command(
             "keys",

@@ -41,9 +41,28 @@ def _rows(listing: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+#: ``key-list --status``: what salt-key -l takes (a word or its start) -> Salt's categories.
+STATUSES = {"accepted": ("minions",), "unaccepted": ("minions_pre",),
+            "pre": ("minions_pre",), "pending": ("minions_pre",),
+            "rejected": ("minions_rejected",), "denied": ("minions_denied",),
+            "all": ("minions", "minions_denied", "minions_pre", "minions_rejected")}
+
+
+def _status(text: str) -> tuple[str, ...]:
+    """Return the categories ``key-list --status`` names (salt-key -l's words, or a start)."""
+    found = {categories for word, categories in STATUSES.items()
+             if text and word.startswith(text.lower())}
+    if len(found) != 1:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not one of accepted (acc), unaccepted (un, pre), rejected (rej), "
+            "denied (den) or all")
+    return found.pop()
+
+
 def do_key_list(args: argparse.Namespace) -> int:
-    """List the agent keys by category."""
+    """List the agent keys by category (those of ``--status`` only)."""
     keys = get_backend(args).list_keys()
+    keys = {category: ids for category, ids in keys.items() if category in args.status}
     if args.format in ("json", "yaml"):
         output.dump_structured(keys, args.format)
         return 0
@@ -147,8 +166,13 @@ def do_key_finger(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the key commands."""
-    command.add_command(subparsers, "key-list", do_key_list,
-                        formats=("table", "json", "yaml", "value"))
+    parser = command.add_command(subparsers, "key-list", do_key_list,
+                                 formats=("table", "json", "yaml", "value"))
+    parser.add_argument("-l", "--status", type=_status, default=STATUSES["all"],
+                        metavar="STATUS",
+                        help="Only the keys of this category, as salt-key -l: accepted "
+                             "(acc), unaccepted (un, pre), rejected (rej), denied (den) or "
+                             "all (the default).")
     for verb, handler in (("accept", do_key_accept), ("reject", do_key_reject),
                           ("delete", do_key_delete)):
         parser = command.add_command(subparsers, f"key-{verb}", handler)

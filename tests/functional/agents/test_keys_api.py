@@ -8,6 +8,8 @@ processes: without ``--url`` through the master with its client key, with
 """
 
 import json
+import subprocess
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -16,7 +18,7 @@ import zmq
 
 from hearth.api.schemas import RESPONSES
 from hearth.transport import keys as transport_keys
-from tests.fixtures.agents import MasterProcess, stop_all
+from tests.fixtures.agents import STACKCTL, MasterProcess, stop_all
 from tests.functional.agents.api_client import MasterApi
 
 pytestmark = pytest.mark.slow
@@ -119,6 +121,14 @@ def test_key_list_is_salt_keys_shape_and_the_same_both_ways(setup):
     # and --in-process: the services in stackctl's own process, the same answer
     assert json.loads(ok(local(setup, "--in-process", "key-list", "--format", "json"))) == \
         listed
+    # salt-key -l: one category, by its word or its start
+    for status, category in (("acc", "minions"), ("un", "minions_pre"),
+                             ("rejected", "minions_rejected")):
+        one = json.loads(ok(remote(setup, "proj-lister", "key-list", "-l", status, "--format",
+                                   "json")))
+        assert one == {category: listed[category]}
+    ambiguous = local(setup, "key-list", "-l", "a")
+    assert ambiguous.returncode == 2 and "'a' is not one of accepted (acc)" in ambiguous.stderr
     table = ok(remote(setup, "proj-keys", "key-list", "--format", "value"))
     assert ok(local(setup, "key-list", "--format", "value")) == table
     assert "web1 Accepted\n" in table and "new1 Unaccepted\n" in table
@@ -144,6 +154,19 @@ def test_a_project_without_a_wheel_grant_is_refused_every_key_operation(setup):
         assert "web1" not in answer.text
     assert "new1" in json.loads(ok(local(setup, "key-list", "--format", "json")))[
         "minions_pre"]
+
+
+def test_the_admin_role_grants_no_key_function(setup):
+    _, api = setup
+    token = subprocess.run(
+        [str(Path(STACKCTL).with_name("hearth-manage")), *api.files, "token-create",
+         "--project", "proj-web", "--role", "admin", "--format", "value"],
+        env=api.server.env, capture_output=True, text=True, timeout=60,
+        check=True).stdout.strip()
+    answer = requests.get(f"{api.server.url('proj-web')}/keys", timeout=60,
+                          headers={"X-Auth-Token": token})
+    assert answer.status_code == 403, answer.text
+    assert "grants key.list_all" in answer.json()["error"]["message"]
 
 
 @pytest.mark.parametrize(("path", "body", "message"), [
