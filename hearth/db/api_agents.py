@@ -32,26 +32,57 @@ def _target_text(target: Any) -> str:
     return ",".join(map(str, target)) if isinstance(target, list | tuple) else str(target)
 
 
-def jobs_publish_store(db: Database, jobs: Sequence[Mapping[str, Any]]) -> None:
-    """Store published jobs (merged over an earlier record of the same jid).
+def jobs_publish_store(db: Database, jobs: Sequence[Mapping[str, Any]]) -> set[str]:
+    """Store published jobs; return the jids of those another master holds now (fenced).
 
     Each is a mapping of jid, fun, args, kwargs, target, target_type,
     targeted, not_connected, user, started_at and expires_at, and
     optionally master_id (the master running it), batch, timeout and
-    finished_at (once it is done).
+    finished_at (once it is done).  A record with a ``master_id`` updates
+    the job's row only while the row is that master's: once another
+    master took the job over (:func:`hearth.db.api_masters.jobs_claim`,
+    a master judged dead that was only paused), its record is refused,
+    so it can neither take the job back nor mark it finished.
     """
+    lost: set[str] = set()
     with db.session_scope(write=True) as session:
         for job in jobs:
-            session.merge(models.Job(
-                jid=job["jid"], function=job["fun"], args=list(job["args"]),
-                kwargs=dict(job["kwargs"]), target=_target_text(job["target"]),
-                target_type=job["target_type"], targeted=list(job["targeted"]),
-                not_connected=list(job["not_connected"]), user=job.get("user"),
-                started_at=_naive(job["started_at"]),
-                expires_at=_naive(job["expires_at"]) if job.get("expires_at") else None,
-                master_id=job.get("master_id"), batch=job.get("batch"),
-                timeout=job.get("timeout"),
-                finished_at=_naive(job["finished_at"]) if job.get("finished_at") else None))
+            values = _job_values(job)
+            owner = job.get("master_id")
+            if owner is None:
+                session.merge(models.Job(**values))
+                continue
+            found = session.execute(update(models.Job).where(
+                models.Job.jid == job["jid"], models.Job.master_id == owner)
+                .values(**values)).rowcount
+            if found:
+                continue
+            if session.get(models.Job, job["jid"]) is None:
+                session.add(models.Job(**values))
+            else:
+                lost.add(job["jid"])
+    return lost
+
+
+def _job_values(job: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the ``job`` row's columns of a published job's record."""
+    return {"jid": job["jid"], "function": job["fun"], "args": list(job["args"]),
+            "kwargs": dict(job["kwargs"]), "target": _target_text(job["target"]),
+            "target_type": job["target_type"], "targeted": list(job["targeted"]),
+            "not_connected": list(job["not_connected"]), "user": job.get("user"),
+            "started_at": _naive(job["started_at"]),
+            "expires_at": _naive(job["expires_at"]) if job.get("expires_at") else None,
+            "master_id": job.get("master_id"), "batch": job.get("batch"),
+            "timeout": job.get("timeout"),
+            "finished_at": _naive(job["finished_at"]) if job.get("finished_at") else None}
+
+
+def jobs_owned(db: Database, jids: Iterable[str], master_id: str) -> set[str]:
+    """Return which of ``jids`` are ``master_id``'s jobs (not taken over by another master)."""
+    wanted = sorted(set(jids))
+    with db.session_scope() as session:
+        return set(session.scalars(select(models.Job.jid).where(
+            models.Job.jid.in_(wanted), models.Job.master_id == master_id)))
 
 
 def job_returns_store(db: Database, returns: Sequence[Mapping[str, Any]]) -> list[Mapping]:

@@ -45,16 +45,28 @@ class JobCacheWriter:
         self._last_purge = 0.0
         self._thread = daemon.watch_thread("job-cache writer", self._run, on_death)
 
-    def job(self, record: dict[str, Any], then: Callable[[], None] | None = None) -> None:
-        """Queue a published job's record; ``then()`` runs once it is written (or failed).
+    def job(self, record: dict[str, Any], then: Callable[[bool], None] | None = None) -> None:
+        """Queue a published job's record; ``then(owned)`` runs once it is written (or failed).
 
         A master sends a job to its agents only once its record is in the
         database, so that another master sharing the database can always
         take over the job, and store its returns, should this one die.
+        ``owned`` is False when another master holds the job now (the
+        record was refused, :func:`hearth.db.api_agents.jobs_publish_store`).
         """
         now = datetime.datetime.now(datetime.UTC)
         self._queue.put(("job", ({**record, "expires_at": now + datetime.timedelta(
             seconds=self.keep_seconds)}, then)))
+
+    def owned(self, jid: str, master_id: str, then: Callable[[bool], None]) -> None:
+        """Queue the question whether job ``jid`` is still ``master_id``'s; answer ``then``.
+
+        A master asks before it sends a job to more agents: a master judged
+        dead while it was only paused finds its jobs taken over and sends
+        nothing more for them.  A failed read answers True (the agents run
+        a job sent twice once).
+        """
+        self._queue.put(("own", (jid, master_id, then)))
 
     def ret(self, ret: dict[str, Any]) -> None:
         """Queue an agent's return (with ``received_at``)."""
@@ -92,7 +104,8 @@ class JobCacheWriter:
                 except queue.Empty:
                     break
             stop = None in items
-            batch: dict[str, list[Any]] = {"job": [], "ret": [], "agent": [], "forget": []}
+            batch: dict[str, list[Any]] = {"job": [], "own": [], "ret": [], "agent": [],
+                                           "forget": []}
             for item in items:
                 if item is not None:
                     batch[item[0]].append(item[1])
@@ -105,12 +118,15 @@ class JobCacheWriter:
                 return
 
     def _write(self, batch: dict[str, list[Any]], api: Any) -> None:
+        lost: set[str] = set()
         if self.keep_seconds > 0 and batch["job"]:
-            self._guarded("storing jobs", api.jobs_publish_store, self.database,
-                          [record for record, _ in batch["job"]])
-        for _, then in batch["job"]:
+            lost = self._guarded("storing jobs", api.jobs_publish_store, self.database,
+                                 [record for record, _ in batch["job"]]) or set()
+        for record, then in batch["job"]:
             if then is not None:
-                then()
+                then(record["jid"] not in lost)
+        if batch["own"]:
+            self._answer_owned(batch["own"], api)
         if batch["ret"]:
             if self.keep_seconds > 0:
                 stored = self._guarded("storing returns", api.job_returns_store,
@@ -123,6 +139,28 @@ class JobCacheWriter:
         if batch["forget"]:
             self._guarded("forgetting agents", api.agents_delete, self.database,
                           [agent_id for ids in batch["forget"] for agent_id in ids])
+
+    def _answer_owned(self, questions: list[tuple[str, str, Callable[[bool], None]]],
+                      api: Any) -> None:
+        """Answer :meth:`owned` questions, one read per master id asked about.
+
+        Without a job cache (``keep_jobs_seconds = 0``) no master can take a
+        job over: every job is its master's.
+        """
+        if self.keep_seconds <= 0:
+            for _, _, then in questions:
+                then(True)
+            return
+        by_master: dict[str, set[str]] = {}
+        for jid, master_id, _ in questions:
+            by_master.setdefault(master_id, set()).add(jid)
+        owned: dict[str, set[str] | None] = {
+            master_id: self._guarded("reading whose jobs they are", api.jobs_owned,
+                                     self.database, jids)
+            for master_id, jids in by_master.items()}
+        for jid, master_id, then in questions:
+            mine = owned[master_id]
+            then(mine is None or jid in mine)
 
     @staticmethod
     def _guarded(what: str, function: Callable[..., Any], *args: Any) -> Any:

@@ -256,13 +256,9 @@ class MasterClient:
         while not status.done:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                try:
-                    fresh = self._request("status", jid=status.jid)
-                except exception.MasterUnreachable:
-                    return self._follow_elsewhere(status, wait_for)
-                if fresh["done"] or not fresh.get("running"):
-                    status = JobStatus.from_snapshot(fresh)
-                    break
+                final = self._at_deadline(status, wait_for)
+                if final is not None:
+                    return final
                 deadline = time.monotonic() + wait_for  # still running somewhere: wait again
                 continue
             push = self._next_push(min(remaining, LIVENESS))
@@ -277,11 +273,36 @@ class MasterClient:
                 continue
             if push["push"] == "rets":
                 status.returns.update(push["rets"])
+            elif push["push"] == "lost":  # another master took the job over
+                return self._follow_elsewhere(status, wait_for, leave=False)
             elif push["push"] == "done":
                 status.done, status.missing = True, dict(push.get("missing") or {})
+        return self._unwatched(status)
+
+    def _unwatched(self, status: JobStatus) -> JobStatus:
+        """Stop watching ``status``'s job; return it, missing only who did not return."""
         self._send("unwatch", jid=status.jid)
         status.missing = {a: r for a, r in status.missing.items() if a not in status.returns}
         return status
+
+    def _at_deadline(self, status: JobStatus, wait_for: float) -> JobStatus | None:
+        """Return the job's status when the client's wait is over; None to wait again.
+
+        Salt's meaning: agents the master still sees running the job are
+        waited for again, the others are reported missing.  A job this
+        master no longer holds (it died, or another master took the job
+        over) is followed where it went.
+        """
+        try:
+            fresh = self._request("status", jid=status.jid)
+        except exception.MasterUnreachable:
+            return self._follow_elsewhere(status, wait_for)
+        held = fresh.get("held", True)
+        if fresh["done"] or held and not fresh.get("running"):
+            return self._unwatched(JobStatus.from_snapshot(fresh))
+        if not held:  # another master took it over meanwhile
+            return self._follow_elsewhere(status, wait_for, leave=False)
+        return None
 
     def _answers(self) -> bool:
         """Return whether the master answers a ping within LIVENESS_TIMEOUT seconds."""
@@ -294,7 +315,8 @@ class MasterClient:
             self.timeout = timeout
         return True
 
-    def _follow_elsewhere(self, status: JobStatus, wait_for: float) -> JobStatus:
+    def _follow_elsewhere(self, status: JobStatus, wait_for: float,
+                          leave: bool = True) -> JobStatus:
         """Follow ``status``'s job on the other masters after its own stopped answering.
 
         The masters share the job cache: the other one answers from it
@@ -302,11 +324,15 @@ class MasterClient:
         ``[master] peer_timeout``, then from its memory until the job is
         done.  Nothing is published again.  Raise MasterLostDuringJob when
         no other master is listed, or none holds the job and its returns
-        stop coming for longer than the takeover takes.
+        stop coming for longer than the takeover takes.  ``leave`` False:
+        the master answers but another one took the job over; it is
+        followed in the job cache from here.
         """
-        lost = self.address
-        if len(self.addresses) < 2:
+        lost = self.address if leave else ""
+        if leave and len(self.addresses) < 2:
             raise exception.MasterLostDuringJob(address=lost, jid=status.jid)
+        if not leave:
+            self._send("unwatch", jid=status.jid)
         grace = wait_for + 3 * self.settings.peer_timeout + self.timeout
         progress, since = (False, len(status.returns)), time.monotonic()
         while True:
@@ -315,7 +341,8 @@ class MasterClient:
                     self.reconnect(exclude=lost)
                 fresh = self._request("status", jid=status.jid)
             except exception.JobNotFound:
-                raise exception.MasterLostDuringJob(address=lost, jid=status.jid) from None
+                raise exception.MasterLostDuringJob(address=lost or self.address,
+                                                    jid=status.jid) from None
             except exception.MasterUnreachable:
                 lost, fresh = self.address, None  # that one went too: ask the others
             now = time.monotonic()
@@ -326,7 +353,8 @@ class MasterClient:
             if seen[0] or seen != progress:
                 progress, since = seen, now
             elif now - since > grace:
-                raise exception.MasterLostDuringJob(address=lost, jid=status.jid)
+                raise exception.MasterLostDuringJob(address=lost or self.address,
+                                                    jid=status.jid)
             time.sleep(FOLLOW_POLL)
         done = JobStatus.from_snapshot(fresh)
         done.returns = {**status.returns, **done.returns}

@@ -153,6 +153,10 @@ class JobTable:
         """Return the job ``jid`` if it is still in memory."""
         return self._jobs.get(jid)
 
+    def forget(self, jid: str) -> None:
+        """Stop tracking job ``jid`` (another master holds it now)."""
+        self._jobs.pop(jid, None)
+
     def active(self) -> list[JobState]:
         """Return the jobs not yet done."""
         return [job for job in self._jobs.values() if job.finished is None]

@@ -82,12 +82,15 @@ class MasterPeers:
                  key_store: KeyStore, *, on_death: Callable[[str], None],
                  on_adopt: Callable[[dict[str, Any], list[dict[str, Any]]], None],
                  on_keys_gone: Callable[[list[str]], None],
+                 on_fenced: Callable[[], None] = lambda: None,
                  pillar_digest: Callable[[], str] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         """Register this master (``record``) and start watching.
 
         ``on_adopt(peer, job_records)`` and ``on_keys_gone(agent_ids)`` are
-        called on this thread; ``on_death(reason)`` if it dies.
+        called on this thread; ``on_death(reason)`` if it dies;
+        ``on_fenced()`` when this master finds its row gone (another master
+        took it for dead and took its jobs over).
         ``pillar_digest()`` is recorded at each heartbeat and compared with
         the peers'.  Raise DaemonStartFailed when a live peer has another
         key pair.
@@ -101,6 +104,7 @@ class MasterPeers:
         self._interval = settings.heartbeat_interval
         self._timeout = settings.peer_timeout
         self._on_adopt, self._on_keys_gone = on_adopt, on_keys_gone
+        self._on_fenced = on_fenced
         self._keys = key_store
         self._clock = clock
         self._pillar_digest = pillar_digest
@@ -147,8 +151,9 @@ class MasterPeers:
         if not api.master_beat(database, self.id, digest):
             LOG.warning("this master's row was gone from the database (another master "
                         "judged it stopped and took over its unfinished jobs); registered "
-                        "again")
+                        "again, it drops the jobs it lost")
             api.master_register(database, self.record)
+            self._on_fenced()
         now, view, seen = self._clock(), [], {}
         for peer in api.masters_list(database):
             if peer["id"] == self.id:

@@ -8,7 +8,9 @@ answers the master pushes to a client: ``{"push": "rets", "jid": J, "rets":
 the last push (one message for many returns: a job to thousands of agents
 would otherwise cost a message per agent on both sides),
 ``{"push": "done", ...}`` when that job is done (after its last returns),
-and ``{"push": "event", ...}`` for bus events it subscribed to.
+``{"push": "lost", "jid": J}`` when another master took that job over
+(this one was taken for dead), and ``{"push": "event", ...}`` for bus
+events it subscribed to.
 """
 
 from __future__ import annotations
@@ -152,6 +154,12 @@ class ClientRequests:
         self.flush_returns(job.jid)
         self._push(job, {"push": "done", "jid": job.jid,
                          "missing": job.missing()})
+
+    def notify_lost(self, job: JobState) -> None:
+        """Tell the job's watchers another master holds it now (they follow it in the cache)."""
+        self.flush_returns(job.jid)
+        self._push(job, {"push": "lost", "jid": job.jid})
+        job.watchers.clear()
 
     def _push(self, job: JobState, message: dict[str, Any]) -> None:
         frame = wire.encode(message)

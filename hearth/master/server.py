@@ -122,6 +122,7 @@ class Master:
                 self.settings, self.keys, on_death=self._died,
                 on_adopt=lambda *args: self.later(adopt, self, *args),
                 on_keys_gone=lambda agent_ids: self.later(self.cut_off, agent_ids),
+                on_fenced=lambda: self.later(self.check_jobs_owned),
                 pillar_digest=PillarDigest(MasterOpts().current))
         except BaseException:
             self._close()
@@ -280,7 +281,7 @@ class Master:
             self._last_arrival = time.monotonic()
             self.fire("hearth/presence/change", {"new": [agent_id], "lost": []})
             for job in self.jobs.release(agent_id):
-                self.send_job(job, [agent_id])
+                self.send_owned(job, [agent_id])
         peer = f"agent {agent_id}"
         try:
             cmd, message = self._admit(protocol.AGENT.name, frames, peer)
@@ -420,8 +421,56 @@ class Master:
         return self.writer.database
 
     def dispatch(self, job: JobState) -> None:
-        """Send ``job`` to the agents whose turn it is (batch slots free)."""
-        self.send_job(job, self.next_agents(job))
+        """Send ``job`` to the agents whose turn it is (batch slots free), if still ours."""
+        self.send_owned(job, self.next_agents(job))
+
+    def send_owned(self, job: JobState, agent_ids: list[str]) -> None:
+        """Send ``job`` to ``agent_ids`` once the job cache says it is still this master's.
+
+        The fence of a master judged dead while it was only paused (SIGSTOP,
+        a VM frozen past ``peer_timeout``): another master took its jobs
+        over meanwhile, and it must send them to no more agents
+        (:meth:`lose`).
+        """
+        if not agent_ids:
+            return
+
+        def answer(owned: bool) -> None:  # on the writer's thread
+            self.later(self._send_if_owned, job, agent_ids, owned)
+
+        self.writer.owned(job.jid, self.boot, answer)
+
+    def _send_if_owned(self, job: JobState, agent_ids: list[str], owned: bool) -> None:
+        if not owned:
+            self.lose(job)
+        elif self.jobs.get(job.jid) is job:
+            self.send_job(job, agent_ids)
+            self.finish_if_done(job)
+
+    def lose(self, job: JobState) -> None:
+        """Forget ``job``: another master took it over (this one was taken for dead).
+
+        It is sent to no more agents and never recorded as this master's;
+        returns that still come here are stored as any job's (once each),
+        and the clients waiting here are told to follow it in the job cache.
+        """
+        if self.jobs.get(job.jid) is not job:
+            return
+        self.jobs.forget(job.jid)
+        LOG.warning("job %s (%s) is another master's now: this master was taken for dead "
+                    "(silent longer than [master] peer_timeout: paused?) and another one took "
+                    "the job over; it sends it to no more agents", job.jid, job.fun)
+        self.requests.notify_lost(job)
+
+    def check_jobs_owned(self) -> None:
+        """Ask whether each active job is still this master's (after being taken for dead)."""
+        for job in self.jobs.active():
+            self.writer.owned(job.jid, self.boot,
+                              lambda owned, job=job: self.later(self._lose_unless, job, owned))
+
+    def _lose_unless(self, job: JobState, owned: bool) -> None:
+        if not owned:
+            self.lose(job)
 
     def next_agents(self, job: JobState) -> list[str]:
         """Take the agents whose turn it is; hold the absent ones that are on their way."""
@@ -458,7 +507,10 @@ class Master:
                 job.not_connected.add(agent_id)
 
     def store_job(self, job: JobState, then: Any = None) -> None:
-        """Record ``job`` (as this master's) in the job cache; ``then()`` once it is written."""
+        """Record ``job`` (as this master's) in the job cache; ``then(owned)`` once written.
+
+        ``owned`` is False when another master holds the job now.
+        """
         self.writer.job({**job.record(), "master_id": self.boot}, then)
 
     def publish(self, job: JobState, agent_ids: list[str]) -> None:
@@ -467,18 +519,31 @@ class Master:
         So another master sharing the database can always take the job over
         (and store its returns), should this one die in between.
         """
-        def send() -> None:  # on the I/O thread
+        def send(owned: bool) -> None:  # on the I/O thread
+            if not owned:
+                self.lose(job)
+                return
             self.send_job(job, agent_ids)
             self.finish_if_done(job)
 
-        self.store_job(job, lambda: self.later(send))
+        self.store_job(job, lambda owned: self.later(send, owned))
 
     def finish_if_done(self, job: JobState) -> None:
-        """Tell the job's watchers as soon as the job is done; record it finished."""
+        """Record the job finished once it is done; then tell its watchers.
+
+        A job another master took over meanwhile is lost instead: its
+        record stays the other master's, and its watchers follow it there.
+        """
         if job.finished is None and job.done:
             self.jobs.finish(job)
-            self.store_job(job)
-            self.requests.notify_done(job)
+
+            def recorded(owned: bool) -> None:  # on the I/O thread
+                if owned:
+                    self.requests.notify_done(job)
+                else:
+                    self.lose(job)
+
+            self.store_job(job, lambda owned: self.later(recorded, owned))
 
     def _send_acks(self, stored: list[dict[str, Any]]) -> None:
         for ret in stored:

@@ -13,7 +13,6 @@ client told where the returns are, the first master back) stay in
 
 import json
 import signal
-import subprocess
 
 import pytest
 
@@ -24,6 +23,7 @@ from tests.fixtures.master_kills import (
     ledger_runs,
     recorded_returns,
     returned,
+    start_client,
     wait,
 )
 from tests.fixtures.postgres import _empty_tables
@@ -49,36 +49,14 @@ def pair(tmp_path_factory, postgres_shared_url):
     made.close()
 
 
-def newest_job(master, function):
-    """Return the jid of the newest ``function`` job in the shared job cache (None: none)."""
-    try:
-        with master.client(timeout=5) as client:
-            jids = [job["jid"] for job in client.list_jobs() if job["function"] == function]
-    except Exception:  # noqa: BLE001 - not answering
-        return None
-    return max(jids, default=None)
-
-
 def started(pair, master, command):
     """Start ``command`` (a client listing both masters); return it and its job's jid.
 
-    The job is the first ``cmd.run`` published after this call, found in
-    the job cache through ``master``.
+    Each agent's ledger is emptied first: the job appends a line to it.
     """
     for agent in pair.agents:
         (agent.directory / LEDGER).unlink(missing_ok=True)
-    before = newest_job(master, "cmd.run")
-    client = subprocess.Popen(command, env=pair.client_environment(), text=True,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              stdin=subprocess.DEVNULL)
-    jids = []
-    try:
-        wait(lambda: jids.append(newest_job(master, "cmd.run")) or jids[-1] not in (None, before),
-             60, "the job in the job cache")
-    except AssertionError:
-        client.kill()
-        raise AssertionError(client.communicate()) from None
-    return client, jids[-1]
+    return start_client(master, command, pair.client_environment())
 
 
 def kill_after_first_return(active, jid):
@@ -163,3 +141,53 @@ def test_a_stacks_exec_call_follows_its_job_to_the_other_master(pair, tmp_path):
             client.kill()
             client.communicate()
         pair.revive(active)
+
+
+def job_row(database, jid):
+    """Return the job cache's row of ``jid``: its master, who was not connected, when done."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.pool import NullPool
+
+    engine = create_engine(database, poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            return connection.execute(text(
+                "SELECT master_id, not_connected, finished_at FROM job WHERE jid = :jid"),
+                {"jid": jid}).one()
+    finally:
+        engine.dispose()
+
+
+def test_a_paused_master_sends_nothing_more_for_the_jobs_taken_from_it(pair):
+    # SIGSTOP, not SIGKILL: the active master is taken for dead after peer_timeout and the
+    # other one takes its job over and finishes it; then the first one runs again, with the
+    # job still in its memory. It must find the job taken (the job cache says whose it is),
+    # drop it, and neither send it to more agents nor record it as its own again
+    active, standby = pair.roles()
+    command, option = JOB
+    client, jid = started(pair, active, pair.client_command(
+        "run", "*", "cmd.run", command.format(seconds=0.6, ledger=LEDGER), option,
+        "--batch", "1", "--format", "json"))
+    wait(lambda: returned(active, jid) >= 1, 30, "the first batch's return")
+    active.signal(signal.SIGSTOP)
+    try:
+        wait(lambda: job_row(pair.database, jid).finished_at is not None, 30,
+             f"the other master finishing job {jid}")
+        with standby.client() as other:
+            taker = other.ping()["boot"]
+        assert f"this master takes over its 1 unfinished job(s): {jid}" in standby.log_text()
+        active.signal(signal.SIGCONT)
+        wait(lambda: f"job {jid} (cmd.run) is another master's now" in active.log_text(), 20,
+             "the paused master finding its job taken")
+        row = job_row(pair.database, jid)
+        assert (row.master_id, row.not_connected) == (taker, [])  # not recorded as its own
+        assert_recorded_once(pair, jid)
+        # the client waiting on the paused master followed the job to the other one
+        out, err = client.communicate(timeout=60)
+        assert client.returncode == 0, (out, err)
+        assert json.loads(out) == dict.fromkeys(AGENTS, "")
+    finally:
+        active.signal(signal.SIGCONT)
+        if client.poll() is None:
+            client.kill()
+            client.communicate()

@@ -14,7 +14,7 @@ def master(master_id):
 
 
 def publish(db, jid, master_id, finished=False):
-    api_agents.jobs_publish_store(db, [{
+    return api_agents.jobs_publish_store(db, [{
         "jid": jid, "fun": "test.ping", "args": [], "kwargs": {}, "target": "*",
         "target_type": "glob", "targeted": ["a", "b"], "not_connected": [], "user": None,
         "started_at": NOW, "expires_at": NOW + datetime.timedelta(days=1),
@@ -57,6 +57,20 @@ def test_a_dead_masters_unfinished_jobs_are_claimed_once(db):
     assert record["returns"] == {"a": {"return": 1, "retcode": 0, "success": True,
                                        "out": None}}
     assert api_masters.jobs_claim(db, "alive", "s1") == ["20260101120000000003"]
+
+
+def test_a_master_whose_job_was_taken_over_is_fenced(db):
+    # a master judged dead while it was only paused: its job was claimed by another
+    jid = "20260101120000000004"
+    assert publish(db, jid, "paused") == set()              # its own: stored
+    assert api_agents.jobs_owned(db, [jid], "paused") == {jid}
+    assert api_masters.jobs_claim(db, "paused", "taker") == [jid]
+    assert api_agents.jobs_owned(db, [jid], "paused") == set()
+    # its later record (finished, in its view) is refused; the taker's is stored
+    assert publish(db, jid, "paused", finished=True) == {jid}
+    assert api_agents.jobs_owned(db, [jid], "taker") == {jid}
+    assert publish(db, jid, "taker", finished=True) == set()
+    assert api_masters.jobs_claim(db, "taker", "other") == []   # finished: nothing to claim
 
 
 def test_the_pki_store_counts_its_changes(db):
