@@ -81,8 +81,8 @@ def render_script(vm_: Mapping[str, Any], opts: Mapping[str, Any] | None = None,
     and ``agent_id``, plus ``context``; the ``quote`` filter quotes a value
     for the shell.
     """
+    # lazy: jinja2 only when a deploy script is rendered (the engine loads this module at start)
     import jinja2
-
 
     path = script_path(str(vm_.get("script") or "bootstrap-hearth"), opts)
     environment = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)

@@ -32,6 +32,7 @@ def settings_for(vm_: Mapping[str, Any], opts: Mapping[str, Any] | None = None) 
 
 
 def _client(settings: Any, timeout: float | None = None) -> Any:
+    # lazy: ZeroMQ only to reach the master (the engine loads the cloud plug-in at start)
     from hearth.master.client import MasterClient
 
     return MasterClient(settings, timeout=timeout)
@@ -91,3 +92,25 @@ def forget(settings: Any, agent_id: str) -> None:
             client.delete_key(agent_id)
     except exception.HearthException:
         pass
+
+
+def grains_of(vm_: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the agent's static grains: the profile's plus ``hearth-cloud`` (Salt's salt-cloud)."""
+    provider = vm_.get("driver") or vm_.get("provider")
+    return {**dict(vm_.get("grains") or {}),
+            "hearth-cloud": {"driver": provider, "provider": provider,
+                             "profile": vm_.get("profile")}}
+
+
+def recorded_grains_of(vm_: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the grains the master records as true about the new agent.
+
+    All its static grains (:func:`grains_of`), unless ``vm_`` names
+    ``recorded_grains`` (Hearth::Cloud::Server does: a project's own grains
+    are not the master's word); ``hearth-cloud`` always.
+    """
+    grains = grains_of(vm_)
+    recorded = vm_.get("recorded_grains")
+    if recorded is None:
+        return grains
+    return {**dict(recorded), "hearth-cloud": grains["hearth-cloud"]}

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import inspect
 import logging
+import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from hearth.clouds import agent_master, config, deploy, utils
+from hearth.clouds.salt_names import utils_for
+from hearth.common import config as hearth_config
 from hearth.common import exception
 from hearth.loader import CLOUD, Loader
 
@@ -34,10 +37,6 @@ def cloud_opts_from_conf(conf: Any = None) -> dict[str, Any]:
     bus's socket), ``transport``, ``cachedir``, ``pki_dir`` (the master's
     keys) and ``conf_file`` (see :data:`hearth.clouds.config.DEFAULT_OPTS`).
     """
-    import os
-
-    from hearth.common import config as hearth_config
-
     conf = conf if conf is not None else hearth_config.CONF
     hearth_config.register_opts(conf)
     base = {"state_path": conf.state_path, "cachedir": f"{conf.state_path}/cache",
@@ -131,8 +130,6 @@ class Cloud:
 
     def loader(self, alias: str, driver: str) -> Any:
         """Return the loader of provider ``alias:driver`` (made once)."""
-        from hearth.clouds.salt_names import utils_for
-
         key = f"{alias}:{driver}"
         if key not in self._loaders:
             self._loaders[key] = Loader(CLOUD, self.opts, pack={

@@ -27,6 +27,8 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import yaml
+
 from hearth.common import exception
 
 LOG = logging.getLogger(__name__)
@@ -54,8 +56,6 @@ DEFAULT_OPTS: dict[str, Any] = {
 
 def read_yaml(path: str) -> dict[str, Any]:
     """Return the mapping in the YAML file ``path`` (empty for an empty file)."""
-    import yaml
-
     try:
         with open(path, encoding="utf-8") as stream:
             data = yaml.safe_load(stream)

@@ -92,28 +92,6 @@ def stage(node: str, name: str, output: str = "") -> Iterator[None]:
         raise exception.CloudDeployFailed(node, name, str(error), output) from error
 
 
-def grains_of(vm_: Mapping[str, Any]) -> dict[str, Any]:
-    """Return the agent's static grains: the profile's plus ``hearth-cloud`` (Salt's salt-cloud)."""
-    provider = vm_.get("driver") or vm_.get("provider")
-    return {**dict(vm_.get("grains") or {}),
-            "hearth-cloud": {"driver": provider, "provider": provider,
-                             "profile": vm_.get("profile")}}
-
-
-def recorded_grains_of(vm_: Mapping[str, Any]) -> dict[str, Any]:
-    """Return the grains the master records as true about the new agent.
-
-    All its static grains (:func:`grains_of`), unless ``vm_`` names
-    ``recorded_grains`` (Hearth::Cloud::Server does: a project's own grains
-    are not the master's word); ``hearth-cloud`` always.
-    """
-    grains = grains_of(vm_)
-    recorded = vm_.get("recorded_grains")
-    if recorded is None:
-        return grains
-    return {**dict(recorded), "hearth-cloud": grains["hearth-cloud"]}
-
-
 def bootstrap(vm_: Mapping[str, Any], opts: Mapping[str, Any] | None = None,
               node: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Deploy the agent of node ``vm_`` (``node``: what the driver knows of it).
@@ -171,8 +149,8 @@ def deploy_over_ssh(vm_: Mapping[str, Any], opts: Mapping[str, Any] | None,
             contact = agent_master.contact(vm_, master)
             files = agent_files.upload_files(vm_, opts, name, contact,
                                              agent_master.preseed(master, name),
-                                             grains=grains_of(vm_))
-            agent_master.record_grains(master, name, recorded_grains_of(vm_))
+                                             grains=agent_master.grains_of(vm_))
+            agent_master.record_grains(master, name, agent_master.recorded_grains_of(vm_))
         with stage(name, "upload"):
             files.update(agent_files.wheel_files(settings.wheelhouse))
             session.upload(settings.tmp_dir, files)

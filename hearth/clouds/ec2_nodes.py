@@ -12,6 +12,11 @@ from typing import Any
 from hearth.clouds import utils as cloud_utils
 from hearth.common import exception
 
+try:  # the ec2 driver's dependency: its __virtual__ says when it is missing
+    from botocore.exceptions import ClientError
+except ImportError:  # pragma: no cover - boto3 is a dependency of Hearth's [cloud] extra
+    pass
+
 #: Instance states that no longer count as nodes.
 GONE_STATES = frozenset({"terminated", "shutting-down"})
 #: Owner of the images listed when neither the call nor the provider names one (Salt's).
@@ -89,8 +94,6 @@ def spot_instance(conn: Any, request_id: str) -> Any:
 
 def image(conn: Any, image_id: str) -> dict[str, Any]:
     """Return the AMI ``image_id``; raise a clear error when the region has none such."""
-    from botocore.exceptions import ClientError
-
     try:
         found = conn.describe_images(ImageIds=[image_id])["Images"]
     except ClientError as error:

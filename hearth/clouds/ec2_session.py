@@ -27,6 +27,13 @@ from typing import Any
 
 from hearth.common import exception
 
+try:  # the ec2 driver's dependency: its __virtual__ says when it is missing
+    import boto3
+    from botocore.config import Config
+    from botocore.exceptions import BotoCoreError
+except ImportError:  # pragma: no cover - boto3 is a dependency of Hearth's [cloud] extra
+    pass
+
 DEFAULT_REGION = "us-east-1"
 #: Salt's value of ``id``/``key`` meaning "use the instance's role".
 INSTANCE_ROLE = "use-instance-role-credentials"
@@ -60,9 +67,6 @@ def credentials_problem(conf: Mapping[str, Any]) -> str | None:
 
 def session(conf: Mapping[str, Any], provider: str) -> Any:
     """Return a boto3 Session holding the provider's credentials (see the module's order)."""
-    import boto3
-    from botocore.exceptions import BotoCoreError
-
     credentials = static_credentials(conf)
     try:
         if credentials is not None:
@@ -74,8 +78,6 @@ def session(conf: Mapping[str, Any], provider: str) -> Any:
 
 def client(conf: Mapping[str, Any], provider: str, region: str) -> Any:
     """Return an EC2 client of ``region`` (the provider's ``endpoint`` when it names one)."""
-    from botocore.config import Config
-
     options = {key: conf.get(key, default) for key, default in CLIENT_OPTIONS.items()}
     settings = Config(connect_timeout=float(options["connect_timeout"]),
                       read_timeout=float(options["read_timeout"]),

@@ -33,8 +33,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psutil
+from oslo_config import cfg
+
 from hearth.clouds.agent_files import ini_text
-from hearth.common import exception
+from hearth.common import config, exception
 from hearth.jobservice import JobService
 from hearth.master.recorded_grains import RecordedGrains
 from hearth.master.settings import MasterSettings
@@ -48,10 +51,6 @@ AGENT_DEFAULTS = {"ping_interval": 0.5, "acceptance_wait_time": 0.2, "reconnect_
 
 def master_settings(config_file: str | None) -> Any:
     """Return the MasterSettings of ``config_file`` (or of Hearth's own configuration)."""
-    from oslo_config import cfg
-
-    from hearth.common import config
-
     if not config_file:
         config.register_opts()
         return MasterSettings.from_conf(config.CONF)
@@ -144,8 +143,6 @@ class LocalSite:
 
     def process(self, name: str) -> Any:
         """Return node ``name``'s agent process (psutil), or None when it does not run."""
-        import psutil
-
         try:
             with open(self._path(name, "agent.pid"), encoding="utf-8") as stream:
                 pid = int(stream.read().strip())
@@ -182,8 +179,6 @@ class LocalSite:
 
     def stop(self, name: str, timeout: float = 10) -> None:
         """Terminate node ``name``'s agent (SIGTERM, then SIGKILL) and wait until it is gone."""
-        import psutil
-
         process = self.process(name)
         if process is None:
             return
@@ -218,8 +213,8 @@ class LocalSite:
 
     def forget_key(self, name: str) -> None:
         """Delete node ``name``'s key at the master (through it when it runs, else on disk)."""
+        # lazy: ZeroMQ only to reach the master (the engine loads this driver at start)
         from hearth.master.client import MasterClient
-
         try:
             with MasterClient(self.master, timeout=3) as client:
                 client.delete_key(name)

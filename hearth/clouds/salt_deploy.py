@@ -15,6 +15,8 @@ import subprocess
 from collections.abc import Mapping
 from typing import Any
 
+import yaml
+
 from hearth.clouds import agent_files, config, ssh
 from hearth.common import exception
 
@@ -40,8 +42,6 @@ def minion_config(opts: Mapping[str, Any], vm_: Mapping[str, Any]) -> dict[str, 
 
 def salt_config_to_yaml(configuration: Mapping[str, Any], line_break: str = "\n") -> str:
     """Return a configuration mapping as YAML (block style)."""
-    import yaml
-
     return yaml.safe_dump(dict(configuration), line_break=line_break, default_flow_style=False)
 
 
@@ -93,6 +93,7 @@ def userdata_template(opts: Mapping[str, Any], vm_: Mapping[str, Any],
     if str(renderer) != "jinja":
         raise exception.CloudConfigError(
             f"userdata_template: Hearth renders user data with 'jinja' only, not {renderer!r}")
+    # lazy: jinja2 only for user data rendered as a template (the engine loads this at start)
     import jinja2
 
     try:

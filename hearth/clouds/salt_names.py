@@ -25,6 +25,8 @@ from collections.abc import Callable, Mapping
 from types import SimpleNamespace
 from typing import Any
 
+import yaml
+
 from hearth.clouds import config, deploy, utils
 from hearth.common import exception
 
@@ -61,8 +63,6 @@ def to_bytes(value: Any, encoding: str = "utf-8", errors: str = "strict") -> Any
 
 
 def _yaml() -> SimpleNamespace:
-    import yaml
-
     return SimpleNamespace(safe_load=yaml.safe_load, safe_dump=yaml.safe_dump)
 
 

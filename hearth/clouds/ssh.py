@@ -133,9 +133,7 @@ class Session:
                 remote.write(content)
 
 
-def _client(login: Login) -> Any:
-    import paramiko
-
+def _client(login: Login, paramiko: Any) -> Any:
     client = paramiko.SSHClient()
     if login.known_hosts_file:
         client.load_host_keys(login.known_hosts_file)
@@ -154,10 +152,11 @@ def _channel_through(gateway: Session, login: Login) -> Any:
 
 def connect(login: Login) -> Session:
     """Log in once; raise :class:`DeployLoginFailed` or an OSError naming the cause."""
+    # lazy: paramiko (the [cloud] extra, with cryptography) only when a node is deployed over SSH
     import paramiko
 
     gateway = connect(login.gateway) if login.gateway else None
-    client = _client(login)
+    client = _client(login, paramiko)
     try:
         sock = _channel_through(gateway, login) if gateway else None
         client.connect(login.host, port=login.port, username=login.username,

@@ -66,8 +66,6 @@ def combine(own: str | None, script: str) -> str:
 def with_bootstrap(vm_: Mapping[str, Any], opts: Mapping[str, Any] | None,
                    settings: Any) -> dict[str, Any]:
     """Return ``vm_`` whose ``user_data`` deploys its agent (an enrollment key issued)."""
-    from hearth.clouds.deploy import grains_of, recorded_grains_of
-
     name = str(vm_["name"])
     if settings.wheelhouse:
         raise exception.CloudConfigError(
@@ -76,9 +74,9 @@ def with_bootstrap(vm_: Mapping[str, Any], opts: Mapping[str, Any] | None,
     master = agent_master.settings_for(vm_, opts)
     contact = agent_master.contact(vm_, master)
     pair = agent_master.enroll(master, name, settings.enrollment_ttl)
-    agent_master.record_grains(master, name, recorded_grains_of(vm_))
+    agent_master.record_grains(master, name, agent_master.recorded_grains_of(vm_))
     files = agent_files.upload_files(vm_, opts, name, contact, pair, key_name="enroll",
-                                     grains=grains_of(vm_))
+                                     grains=agent_master.grains_of(vm_))
     script = bootstrap_script(files, settings.tmp_dir, settings.script_args,
                               settings.script_env)
     return {**dict(vm_), "user_data": combine(vm_.get("user_data"), script)}

@@ -30,7 +30,10 @@ from hearth.clouds import utils as cloud_utils
 from hearth.common import exception
 
 try:
+    from libcloud.compute.base import NodeDriver
     from libcloud.compute.providers import Provider, get_driver
+
+    from hearth.clouds.libcloud_dummy import PersistentDummyNodeDriver
 
     HAS_LIBCLOUD = True
 except ImportError:  # pragma: no cover - libcloud is a dependency of Hearth
@@ -83,8 +86,6 @@ def get_conn() -> Any:
     conf = get_configured_provider()
     name = str(conf["provider"]).upper()
     if name == "DUMMY":
-        from hearth.clouds.libcloud_dummy import PersistentDummyNodeDriver
-
         state_file = conf.get("state_file") or os.path.join(
             __opts__.get("state_path") or ".", "cloud", f"libcloud-dummy-{_alias()}.json")
         return PersistentDummyNodeDriver(0, state_file=state_file,
@@ -353,8 +354,6 @@ def capabilities(call: str | None = None) -> list[str]:
 
 
 def _base_method(method: str) -> Any:
-    from libcloud.compute.base import NodeDriver
-
     return getattr(NodeDriver, method, None)
 
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from hearth.clouds import config
 from hearth.clouds import utils as cloud_utils
-from hearth.clouds.deploy import recorded_grains_of
+from hearth.clouds.agent_master import recorded_grains_of
 from hearth.clouds.local_nodes import AGENT_PROGRAM, LocalSite, master_settings
 from hearth.common import exception
 
