@@ -45,7 +45,7 @@ def _rows(listing: dict[str, Any]) -> list[dict[str, Any]]:
 STATUSES = {"accepted": ("minions",), "unaccepted": ("minions_pre",),
             "pre": ("minions_pre",), "pending": ("minions_pre",),
             "rejected": ("minions_rejected",), "denied": ("minions_denied",),
-            "all": ("minions", "minions_denied", "minions_pre", "minions_rejected")}
+            "all": tuple(CATEGORY_TITLES)}
 
 
 def _status(text: str) -> tuple[str, ...]:
