@@ -116,8 +116,9 @@ bench-fleet: venv
 
 ## bench-failover: two hearth-masters on a private PostgreSQL, 20 real agents listing both with
 ## Hearth's default timings; the master they serve is SIGKILLed mid-batch 5 times: how long
-## until the agents and a new job are served by the other, every return recorded once (issue
-## 24); about three minutes, not in make test; .ci/run runs it
+## until the agents and a new job are served by the other and the waiting stackctl run (both
+## masters listed) has every return, each recorded once (issue 24); about three minutes, not
+## in make test; .ci/run runs it
 bench-failover: venv postgres-deps
 	$(BIN)/python bench/failover_bench.py
 

@@ -8,13 +8,16 @@ Hearth's default (agents: ``master_alive_timeout`` 4 s,
 ``random_reauth_delay`` 3 s; masters: ``heartbeat_interval`` 1 s,
 ``peer_timeout`` 5 s) unless ``--fast`` gives the tests' short ones.
 
-Each round publishes a batch job on the master the agents serve
-(``cmd.run`` sleeping ``--seconds``, ``--batch`` agents at a time), SIGKILLs
+Each round publishes a batch job on the master the agents serve with a
+waiting ``stackctl run`` that lists both masters (``[master] masters``;
+``cmd.run`` sleeping ``--seconds``, ``--batch`` agents at a time), SIGKILLs
 that master once the first batch returned (tests/fixtures/master_kills.py),
 and measures from the kill: the first and the last agent talking with the
 other master, a new ``test.ping`` on the other master answered by every
-agent, and the interrupted job holding every return.  Every round must
-record each agent's return once, each agent having run the job once.  The
+agent, the interrupted job holding every return, and the waiting client
+done (having followed the job to the other master).  Every round must
+record each agent's return once, each agent having run the job once, and
+the client must print every agent's return.  The
 killed master is started again and the next round kills the other one.
 Exits 1 when a round fails its checks.
 
@@ -55,6 +58,9 @@ def check(result: KillResult) -> list[str]:
         problems.append(f"ran twice: {result.ran_twice}")
     if result.recorded != result.agents:
         problems.append(f"{result.recorded} returns recorded for {result.agents} agents")
+    if result.client_code != 0 or sorted(result.client_returns) != sorted(result.runs):
+        problems.append(f"the waiting client exited {result.client_code}: "
+                        f"{result.client_returns}")
     return problems
 
 
@@ -89,8 +95,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"SIGKILLed once the first batch returned (fleet up in "
                   f"{time.monotonic() - started:.1f} s)\n")
             print("| kill | returned before | first agent moved | all moved | "
-                  "first job answered by all | interrupted job complete | checks |")
-            print("|---:|---:|---:|---:|---:|---:|---|")
+                  "first job answered by all | interrupted job complete | "
+                  "its waiting client done | checks |")
+            print("|---:|---:|---:|---:|---:|---:|---:|---|")
             active, standby = masters
             for number in range(1, args.kills + 1):
                 result = kill_during_batch(active, standby, agents, db_url, args.batch,
@@ -102,7 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                       f"{result.returned_before_kill}/{result.agents} | "
                       f"{result.first_failover:.2f} s | {result.failover:.2f} s | "
                       f"{result.first_job:.2f} s | {result.job_done:.2f} s | "
-                      f"{'; '.join(problems) or 'every return once, run once'} |",
+                      f"{result.client_done:.2f} s | "
+                      f"{'; '.join(problems) or 'every return once, run once, reported'} |",
                       flush=True)
                 active.start()          # back, for the next round to kill the other one
                 active.wait_ready()
@@ -117,7 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{median('first_failover'):.2f} s, all moved {median('failover'):.2f} s, "
               f"first job answered by all {median('first_job'):.2f} s (max "
               f"{max(r.first_job for r in results):.2f} s; target {TARGET:.0f} s), "
-              f"interrupted job complete {median('job_done'):.2f} s; "
+              f"interrupted job complete {median('job_done'):.2f} s, its waiting client "
+              f"done {median('client_done'):.2f} s; "
               f"{len(results) - failures}/{len(results)} rounds with every return once")
     return 1 if failures else 0
 

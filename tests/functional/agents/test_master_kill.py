@@ -2,9 +2,10 @@
 
 Real hearth-master and hearth-agent processes on 127.0.0.1
 (:mod:`tests.fixtures.master_kills`), driven through ``stackctl`` as a
-user does; the kill test is the small size of ``bench/failover_bench.py``.
+user does; the kill test is a middle size of ``bench/failover_bench.py``.
 The tests marked ``failover`` take 15 to 40 s each: ``make test-failover``
-runs them (``.ci/run`` too), not ``make test``.
+runs them (``.ci/run`` too), not ``make test``, which kills masters at a
+small size on a pair its tests share (test_master_failover.py).
 """
 
 import json
