@@ -15,6 +15,7 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 from hearth import __version__
@@ -196,6 +197,7 @@ class Found(Plain):
 
     def reply(self, request: ApiRequest, result: Any, arguments: Mapping[str, Any]) -> Any:
         """Return Heat's 302 to the stack's canonical URL."""
+        # lazy: the server's lookups (falcon); stackctl imports the answers to read them
         from hearth.api import lookup
         return lookup.redirect(request, result)
 
@@ -273,9 +275,9 @@ class GraphPicture(Plain):
         output_format = request.query.get("format", "svg")
         if output_format == "json":
             return result
-        from hearth.engine.stacks import graph_dot
-        from hearth.engine.stacks.graph_view import GraphView
-        dot_text = graph_dot.to_dot(GraphView.from_dict(result))
+        # lazy: the graph's drawing (networkx) only when the server draws it
+        from hearth.engine.stacks import graph_dot, graph_view
+        dot_text = graph_dot.to_dot(graph_view.GraphView.from_dict(result))
         if output_format == "dot":
             return Reply(body=dot_text, media_type=DOT_MEDIA_TYPE)
         return Reply(body=graphviz.render(dot_text, "svg"), media_type=SVG_MEDIA_TYPE)
@@ -318,8 +320,16 @@ class OpenApiDocument(Plain):
 
     def reply(self, request: ApiRequest, result: Any, arguments: Mapping[str, Any]) -> Any:
         """Return the shipped document."""
+        # lazy: the document's module imports the application (the routes) on the server
         from hearth.api import openapi
         return openapi.load_document()
+
+
+def _master_client() -> ModuleType:
+    """Return :mod:`hearth.master.client`, whose result types a job's answer is read into."""
+    # lazy: ZeroMQ (the master client's module) only when a job's answer is read
+    from hearth.master import client
+    return client
 
 
 @dataclass(frozen=True)
@@ -334,8 +344,7 @@ class JobAnswer(Plain):
 
     def read(self, exchange: Exchange) -> Any:
         """Return the :class:`~hearth.master.client.JobStatus`."""
-        from hearth.master.client import JobStatus
-        return JobStatus.from_snapshot(exchange.body["job"])
+        return _master_client().JobStatus.from_snapshot(exchange.body["job"])
 
 
 @dataclass(frozen=True)
@@ -351,5 +360,5 @@ class Published(Plain):
 
     def read(self, exchange: Exchange) -> Any:
         """Return the :class:`~hearth.master.client.PublishResult`."""
-        from hearth.master.client import PublishResult
-        return PublishResult(jid=exchange.body["jid"], targeted=list(exchange.body["targeted"]))
+        return _master_client().PublishResult(jid=exchange.body["jid"],
+                                              targeted=list(exchange.body["targeted"]))

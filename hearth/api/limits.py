@@ -63,6 +63,7 @@ def fetch_template_url(url: str) -> str:
         raise exception.BadRequest(
             message=f"Could not retrieve template: the URL scheme '{scheme}' is not "
                     f"allowed (allowed: {', '.join(ALLOWED_URL_SCHEMES)}).")
+    # lazy: requests only when a template_url is fetched (not at the server's start)
     import requests
     try:
         with requests.get(url, timeout=URL_FETCH_TIMEOUT, stream=True) as response:

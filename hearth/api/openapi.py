@@ -16,6 +16,7 @@ from typing import Any
 
 from hearth import __version__
 from hearth.api import faults, params
+from hearth.api.app import ROUTES
 from hearth.api.operation import Operation
 from hearth.api.routing import Route
 from hearth.api.schemas import REQUESTS, RESPONSES
@@ -132,7 +133,6 @@ def build_document(routes: tuple[Route, ...] | None = None) -> dict[str, Any]:
     its resources, events and outputs).
     """
     if routes is None:
-        from hearth.api.app import ROUTES
         routes = ROUTES
     paths = {route.path: {op.method.lower(): _operation(route, op) for op in _main(route)}
              for route in routes}

@@ -378,6 +378,7 @@ def job_op(select: Callable[[JobService], Callable[Concatenate[Caller, P], R]],
 
 def on_worker_thread(call: Callable[[], R]) -> R:
     """Run a JobService call on a worker thread; a missing master is NotSupported."""
+    # lazy: eventlet only on the server (stackctl imports the table, never runs it)
     from hearth.common.green import run_blocking
     try:
         result: R = run_blocking(call)

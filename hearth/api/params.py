@@ -271,7 +271,8 @@ def parse_query(spec: Mapping[str, Param] | None, query_string: str) -> dict[str
 
     ``spec`` None accepts every key as a string (lookups that redirect).
     """
-    from falcon import uri  # the server's: stackctl reads the specs, never parses a query
+    # lazy: falcon is the server's; stackctl reads the specs and never parses a query
+    from falcon import uri
     raw = uri.parse_query_string(query_string or "", keep_blank=True)
     for key, value in raw.items():
         refuse_nul("query parameter", key, [key, *([value] if isinstance(value, str) else value)])

@@ -57,20 +57,25 @@ def timeout(body: Mapping[str, Any]) -> int | None:
 
 def template(body: Mapping[str, Any]) -> Any:
     """Return the template (``template``, else fetched from ``template_url``); required."""
-    from hearth.api.limits import template_from_body
-    return template_from_body(body, required=True)
+    return _template_from_body(body, required=True)
 
 
 def update_template(body: Mapping[str, Any]) -> Any:
     """Return the template of a PUT update: required unless ``existing`` (PATCH's meaning)."""
-    from hearth.api.limits import template_from_body
-    return template_from_body(body, required=not existing(body))
+    return _template_from_body(body, required=not existing(body))
 
 
 def patch_template(body: Mapping[str, Any]) -> Any:
     """Return the template of a PATCH update, if any (else the stored one stays)."""
+    return _template_from_body(body, required=False)
+
+
+def _template_from_body(body: Mapping[str, Any], required: bool) -> Any:
+    """Return the body's template, read by the server (sizes, ``template_url``)."""
+    # stackctl imports these readers with the operations table, and reads no template
+    # lazy: the server's limits (oslo.config, requests) only where a request is served
     from hearth.api.limits import template_from_body
-    return template_from_body(body, required=False)
+    return template_from_body(body, required=required)
 
 
 def environment(body: Mapping[str, Any]) -> Any:
@@ -102,6 +107,7 @@ def adopt_data(body: Mapping[str, Any]) -> dict[str, Any]:
     """
     data = body["adopt_stack_data"]
     if isinstance(data, str):
+        # lazy: the engine's parser only on the server, for adopt data sent as text
         from hearth.engine.template.parser import parse
         try:
             data = parse(data, None)

@@ -18,11 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import falcon
+import jsonschema
 
 from hearth.api import limits, params
 from hearth.api.operation import JOBS, ApiRequest, Operation, Reply
 from hearth.api.schemas import REQUESTS
 from hearth.common import exception
+from hearth.db.session import observing
 
 JSON_TYPE = "application/json; charset=UTF-8"
 
@@ -112,7 +114,6 @@ class RouteResource:
             api_request = ApiRequest(operation=self.route.chosen(method, body),
                                      ctx=req.context.hearth, service=self.service,
                                      path=path, query=query, body=body, raw=req)
-            from hearth.db.session import observing
             reading = observing() if req.method in ("GET", "HEAD") else contextlib.nullcontext()
             with reading:
                 render(resp, serve(api_request))
@@ -126,7 +127,6 @@ def _integer(checker: Any, value: Any) -> bool:
 
 @functools.cache
 def _validator_class() -> Any:
-    import jsonschema
     base = jsonschema.Draft202012Validator
     return jsonschema.validators.extend(
         base, type_checker=base.TYPE_CHECKER.redefine("integer", _integer))
@@ -139,7 +139,6 @@ def validate_body(schema: Mapping[str, Any], body: Any) -> None:
     keyword (``{key}``: the field, ``{value}``: the value sent, ``{extra}``:
     keys not allowed); otherwise the message says where and what jsonschema found.
     """
-    import jsonschema
     error = jsonschema.exceptions.best_match(_validator_class()(schema).iter_errors(body))
     if error is None:
         return
