@@ -28,11 +28,12 @@ stop:
 	@if [ -x $(BIN)/python ]; then $(BIN)/python tools/demo.py stop $(DEMO); fi
 
 ## test: lint, then the whole suite (PostgreSQL tests included) on three workers (most tests
-## wait on processes and HTTP, so three fit two cores), each
-## test module on one worker (its module-scoped servers are shared by its tests)
+## wait on processes and HTTP, so three fit two cores), each test module on one worker (its
+## module-scoped servers are shared by its tests; a few long ones are spread), the longest
+## first (tests/scheduling.py, tests/durations.json); it prints the 25 slowest tests
 TEST_WORKERS ?= 3
 test: venv postgres-deps graphviz-deps chromium-deps sshd-deps lint
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile -m "not deploy and not failover and not browser"
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup --durations=25 -m "not deploy and not failover and not browser"
 
 ## test-deploy: the full-size deploy tests (two servers on ec2/moto and on libcloud deploy their
 ## agents over SSH to the tests' own sshd, a call runs on both, update, delete); .ci/run runs it

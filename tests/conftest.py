@@ -59,3 +59,10 @@ from tests.fixtures.postgres import (  # noqa: E402,F401
     sqlite_template,
     sqlite_url,
 )
+
+# make test's workers: whole modules (a few spread), the longest first (tests/scheduling.py)
+from tests.scheduling import (  # noqa: E402,F401
+    pytest_runtest_logreport,
+    pytest_sessionfinish,
+    pytest_xdist_make_scheduler,
+)
