@@ -12,6 +12,8 @@ from __future__ import annotations
 import copy
 from typing import Any, Protocol, runtime_checkable
 
+from hearth.common import exception
+
 
 class StoredResource(Protocol):
     """What a store reads of a resource (:class:`hearth.engine.resource.Resource` has it)."""
@@ -27,6 +29,13 @@ class StoredResource(Protocol):
     @property
     def resource_id(self) -> str | None:
         """Return the physical resource id."""
+
+
+def row_id(resource: StoredResource) -> int:
+    """Return the id of ``resource``'s row; EntityNotFound when the stack has not stored it."""
+    if resource.db_id is None:
+        raise exception.EntityNotFound(entity="Resource", name=resource.uuid)
+    return resource.db_id
 
 
 @runtime_checkable

@@ -20,17 +20,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hearth.common import exception
 from hearth.db import api_batch, api_resources
 from hearth.db.session import Database
-from hearth.engine.resources.store import StoredResource
-
-
-def _row(resource: StoredResource) -> int:
-    """Return the id of ``resource``'s row; EntityNotFound when the stack has not stored it."""
-    if resource.db_id is None:
-        raise exception.EntityNotFound(entity="Resource", name=resource.uuid)
-    return resource.db_id
+from hearth.engine.resources.store import StoredResource, row_id
 
 
 def _encode(value: Any) -> str:
@@ -76,7 +68,7 @@ class DbResourceStore:
             return
         physical_id = (resource.resource_id if pending.resource_id is _UNSET
                        else pending.resource_id)
-        api_batch.resource_writes(self.db, _row(resource), physical_id, pending.items())
+        api_batch.resource_writes(self.db, row_id(resource), physical_id, pending.items())
 
     def _held(self, resource: StoredResource) -> _Pending | None:
         return self._pending.get(resource.uuid)
@@ -98,17 +90,17 @@ class DbResourceStore:
         if held is not None:
             held.data[key] = (_encode(value), redact)
             return
-        api_resources.resource_data_set(self.db, _row(resource), key, _encode(value), redact)
+        api_resources.resource_data_set(self.db, row_id(resource), key, _encode(value), redact)
 
     def delete_data(self, resource: StoredResource, key: str) -> None:
         """Remove one item."""
         self.flush(resource)
-        api_resources.resource_data_delete(self.db, _row(resource), key)
+        api_resources.resource_data_delete(self.db, row_id(resource), key)
 
     def save_metadata(self, resource: StoredResource, metadata: Any) -> None:
         """Replace the metadata."""
         self.flush(resource)
-        api_resources.resource_update(self.db, _row(resource), metadata=metadata)
+        api_resources.resource_update(self.db, row_id(resource), metadata=metadata)
 
     def load_metadata(self, resource: StoredResource) -> Any:
         """Return the metadata as stored now ({} for a resource without a row)."""
@@ -119,7 +111,7 @@ class DbResourceStore:
     def merge_metadata(self, resource: StoredResource, merge: Any) -> Any:
         """Write ``merge(stored metadata)`` atomically; return it (signals use this)."""
         self.flush(resource)
-        return api_resources.resource_metadata_merge(self.db, _row(resource), merge)
+        return api_resources.resource_metadata_merge(self.db, row_id(resource), merge)
 
     def set_resource_id(self, resource: StoredResource, resource_id: str | None) -> None:
         """Store the physical id (written with the next state change if no row exists yet)."""

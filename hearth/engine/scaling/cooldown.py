@@ -71,15 +71,15 @@ def begin_scaling(metadata: Any, group_name: str, now: datetime | None = None,
     set more than ``lease`` seconds ago (the resize's timeout) is taken as
     ended: its engine stopped before recording the end.
     """
-    metadata = dict(metadata) if isinstance(metadata, dict) else {}
+    marked: dict[str, Any] = dict(metadata) if isinstance(metadata, dict) else {}
     now = now or utc_now()
-    if _scaling_now(metadata, now, lease):
+    if _scaling_now(marked, now, lease):
         LOG.info("Can not perform scaling action: resource %s is already in scaling.",
                  group_name)
         raise exception.NoActionRequired(res_name=group_name, reason="due to scaling activity")
-    metadata[SCALING_IN_PROGRESS] = True
-    metadata[SCALING_STARTED] = now.isoformat()
-    return metadata
+    marked[SCALING_IN_PROGRESS] = True
+    marked[SCALING_STARTED] = now.isoformat()
+    return marked
 
 
 def check_scaling_allowed(metadata: Any, group_name: str, cooldown: float | None,
@@ -110,22 +110,22 @@ def finished_scaling(metadata: Any, cooldown: float | None, reason: str,
     A later end already stored is kept (a short cooldown never shortens a
     longer one); ``reason`` says what scaled ("change_in_capacity : 1").
     """
-    metadata = dict(metadata) if isinstance(metadata, dict) else {}
+    ended: dict[str, Any] = dict(metadata) if isinstance(metadata, dict) else {}
     if size_changed:
         end = ((now or utc_now()) + timedelta(seconds=sanitize(cooldown))).isoformat()
-        stored = cooldown_end(metadata)
+        stored = cooldown_end(ended)
         if stored is not None and stored > end:
             end = stored
-        metadata[COOLDOWN_END] = {end: reason}
-    metadata[SCALING_IN_PROGRESS] = False
-    metadata.pop(SCALING_STARTED, None)
-    return metadata
+        ended[COOLDOWN_END] = {end: reason}
+    ended[SCALING_IN_PROGRESS] = False
+    ended.pop(SCALING_STARTED, None)
+    return ended
 
 
 def reset_scaling(metadata: Any) -> dict[str, Any]:
     """Return ``metadata`` without a ``scaling_in_progress`` a stopped engine left set."""
-    metadata = dict(metadata) if isinstance(metadata, dict) else {}
-    if metadata.get(SCALING_IN_PROGRESS):
-        metadata[SCALING_IN_PROGRESS] = False
-    metadata.pop(SCALING_STARTED, None)
-    return metadata
+    reset: dict[str, Any] = dict(metadata) if isinstance(metadata, dict) else {}
+    if reset.get(SCALING_IN_PROGRESS):
+        reset[SCALING_IN_PROGRESS] = False
+    reset.pop(SCALING_STARTED, None)
+    return reset

@@ -45,7 +45,8 @@ def member_definition(resource: Mapping[str, Any]) -> Definition:
             if value is not None and not (key in ("properties", "metadata") and value == {})}
 
 
-def member_order_key(status: str, created: datetime | int | str, name: str) -> tuple:
+def member_order_key(status: str, created: datetime | int | str, name: str
+                     ) -> tuple[bool, datetime | int | str, str]:
     """Return the sort key of a member: failed ones first, then the oldest, then by name.
 
     ``created`` orders members by age: a creation time, or the id of the

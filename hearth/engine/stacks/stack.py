@@ -96,6 +96,8 @@ class Stack:
         #: when the action a dead engine left began, while this engine continues it
         #: (:mod:`hearth.engine.update.takeover`); the next walk takes it
         self.continuing_since: Any = None
+        #: the engine that took this stack's action over from a dead one (its notes name it)
+        self.continued_by: str | None = None
         self.job_service = jobs
         #: the JobService as the stack's owner (see the class docstring).
         self.jobs: CallerJobs | None = (

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from hearth.common import exception
 from hearth.db import api_resources, api_stacks
 from hearth.engine.resources.actions import check_restricted, prepare_for_replace
+from hearth.engine.resources.store import row_id
 from hearth.engine.scheduler import Direction, Task, WalkResult
 from hearth.engine.stacks import actions as stack_actions
 from hearth.engine.stacks import leftovers
@@ -49,6 +50,7 @@ from hearth.engine.update.plan import CLEANUP, UPDATE, Node
 if TYPE_CHECKING:
     from hearth.engine.resource import Resource
     from hearth.engine.stacks.stack import Stack
+    from hearth.engine.template.resource_definition import ResourceDefinition
 
 LOG = logging.getLogger(__name__)
 
@@ -63,12 +65,12 @@ class StackUpdate:
     """
 
     def __init__(self, target: Stack, current: Mapping[str, Resource],
-                 doomed: Mapping[str, list[Any]] | None = None,
-                 originals: Mapping[str, Any] | None = None) -> None:
+                 doomed: Mapping[str, list[Resource]] | None = None,
+                 originals: Mapping[str, Resource] | None = None) -> None:
         self.target = target
         self.current = dict(current)
-        self.doomed: dict[str, list[Any]] = {k: list(v) for k, v in (doomed or {}).items()}
-        self.originals: dict[str, Any] = dict(originals or {})
+        self.doomed: dict[str, list[Resource]] = {k: list(v) for k, v in (doomed or {}).items()}
+        self.originals: dict[str, Resource] = dict(originals or {})
         self.deleted: set[str] = set()
         self.gone: set[int] = set()  # the row ids the cleanup nodes deleted
         for name, original in list(self.originals.items()):
@@ -82,7 +84,7 @@ class StackUpdate:
                 target.resources[name] = target.make_resource(name, definition)
 
     # --- setting up -----------------------------------------------------------
-    def _restore(self, name: str, original: Any) -> None:
+    def _restore(self, name: str, original: Resource) -> None:
         """Put an original back in place of its replacement (rollback), or doom it."""
         del self.originals[name]
         if original.status == FAILED:
@@ -90,10 +92,10 @@ class StackUpdate:
             return
         self.doomed[name] = [r for r in self.doomed.get(name, []) if r is not original]
         db = self.target.db
-        api_resources.resource_update(db, original.db_id, replaced_by=None, definition=None)
+        api_resources.resource_update(db, row_id(original), replaced_by=None, definition=None)
         replacement = self.current.get(name)
         if exists(replacement):
-            api_resources.resource_update(db, replacement.db_id, replaced_by=original.db_id)
+            api_resources.resource_update(db, row_id(replacement), replaced_by=original.db_id)
             self.doomed.setdefault(name, []).append(replacement)
         self.current[name] = original
 
@@ -135,7 +137,8 @@ class StackUpdate:
             resource = self._replacement(name, resource, after)
         yield from resource.create()
 
-    def _replacement(self, name: str, original: Any, after: Any) -> Any:
+    def _replacement(self, name: str, original: Resource, after: ResourceDefinition
+                     ) -> Resource:
         """Return the stored INIT replacement of ``original``; doom the original."""
         replacement = self.target.make_resource(name, after)
         row = api_resources.resource_create(self.target.db, {
@@ -143,7 +146,7 @@ class StackUpdate:
             "type": replacement.type_name, "action": INIT, "status": COMPLETE,
             "status_reason": "", "replaces": original.db_id})
         replacement.db_id = row.id
-        api_resources.resource_update(self.target.db, original.db_id, replaced_by=row.id)
+        api_resources.resource_update(self.target.db, row_id(original), replaced_by=row.id)
         self.target.resources[name] = replacement
         self.originals[name] = original
         self.doomed.setdefault(name, []).append(original)
@@ -158,15 +161,16 @@ class StackUpdate:
         while self.doomed.get(name):
             victim = self.doomed[name][0]
             yield from victim.delete()
-            api_resources.resource_delete(self.target.db, victim.db_id)
-            self.gone.add(victim.db_id)
+            if victim.db_id is not None:  # (a resource never stored has no row to delete)
+                api_resources.resource_delete(self.target.db, victim.db_id)
+                self.gone.add(victim.db_id)
             self.doomed[name].pop(0)
             if self.originals.get(name) is victim:
                 del self.originals[name]
         self.doomed.pop(name, None)
 
     # --- after a walk -------------------------------------------------------------
-    def live(self) -> dict[str, Any]:
+    def live(self) -> dict[str, Resource]:
         """Return the live resources after the walk: what a rollback starts from."""
         result = {name: r for name, r in self.current.items()
                   if name not in self.target.definitions and name not in self.deleted
@@ -181,11 +185,11 @@ class StackUpdate:
                    and exists(r)}
         return removed | {name for name, items in self.doomed.items() if items}
 
-    def leftovers(self) -> dict[str, list[Any]]:
+    def leftovers(self) -> dict[str, list[Resource]]:
         """Return the resources still doomed (the walk stopped before deleting them)."""
         return {name: list(items) for name, items in self.doomed.items() if items}
 
-    def survivors(self) -> dict[str, Any]:
+    def survivors(self) -> dict[str, Resource]:
         """Return ``{name: resource}`` left in the stack after the walk, each with its definition.
 
         The new template's resources that exist (updated, replaced, created,
@@ -198,7 +202,7 @@ class StackUpdate:
                 result[name] = resource
         return result
 
-    def originals_left(self) -> dict[str, list[Any]]:
+    def originals_left(self) -> dict[str, list[Resource]]:
         """Return the doomed resources the walk did not delete, those left in the stack aside."""
         kept = {id(resource) for resource in self.survivors().values()}
         result = {name: [r for r in items if id(r) not in kept]
@@ -261,9 +265,9 @@ def load_target(stack: Stack, raw_template_id: int) -> Stack:
 
 
 def run_update(stack: Stack, raw_template_id: int, action: str = UPDATE_ACTION,
-               current: Mapping[str, Any] | None = None,
-               doomed: Mapping[str, list[Any]] | None = None,
-               originals: Mapping[str, Any] | None = None,
+               current: Mapping[str, Resource] | None = None,
+               doomed: Mapping[str, list[Resource]] | None = None,
+               originals: Mapping[str, Resource] | None = None,
                values: Mapping[str, Any] | None = None, target: Stack | None = None,
                previous: int | None = None) -> bool:
     """Update ``stack`` to template ``raw_template_id``; return whether it completed.
@@ -317,7 +321,7 @@ def run_update(stack: Stack, raw_template_id: int, action: str = UPDATE_ACTION,
 # --- checks (the service's synchronous part) ------------------------------------------
 
 #: stack state -> the refusal of an update in that state (Heat's texts).
-REFUSALS: dict[tuple[str, str | None], Callable[[Any], Exception]] = {
+REFUSALS: dict[tuple[str | None, str | None], Callable[[Any], Exception]] = {
     (SUSPEND, None): lambda row: exception.NotSupported(
         feature="Updating a stack when it is suspended"),
     (DELETE, None): lambda row: exception.NotSupported(
