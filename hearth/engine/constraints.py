@@ -20,7 +20,7 @@ import functools
 import json
 import numbers
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from hearth.common import exception
@@ -94,7 +94,7 @@ class Constraint:
         return "\n".join(text for text in (self.description, self._str()) if text)
 
     def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and self.to_dict() == other.to_dict()  # type: ignore[union-attr]
+        return type(self) is type(other) and self.to_dict() == other.to_dict()
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, json.dumps(self.to_dict(), sort_keys=True, default=str)))
@@ -302,7 +302,7 @@ def custom_constraint_classes() -> Mapping[str, type]:
     """Return the custom constraint classes of ``hearth.constraints`` (loaded once)."""
     from stevedore import extension
 
-    manager = extension.ExtensionManager(CUSTOM_CONSTRAINT_NAMESPACE, invoke_on_load=False)
+    manager: Any = extension.ExtensionManager(CUSTOM_CONSTRAINT_NAMESPACE, invoke_on_load=False)
     return {ext.name: ext.plugin for ext in manager}
 
 
@@ -356,7 +356,7 @@ class CustomConstraint(Constraint):
                     "(constraint not found)")
         error = getattr(plugin, "error", None)
         if error is not None:
-            return error(value)
+            return str(error(value))
         return f'"{value}" does not validate {self.constraint_name}'
 
     def _str(self) -> str:
@@ -368,7 +368,8 @@ class CustomConstraint(Constraint):
 
 
 #: Template keyword → constraint class (parameters and the plug-in layer read it).
-CONSTRAINT_CLASSES: dict[str, type[Constraint]] = {
+#: (each class takes its own arguments, then ``description``)
+CONSTRAINT_CLASSES: dict[str, Callable[..., Constraint]] = {
     cls.name: cls for cls in (Length, Range, Modulo, AllowedValues, AllowedPattern,
                               CustomConstraint)
 }
@@ -443,7 +444,7 @@ def _to_integer(value: Any) -> int:
     return number
 
 
-_CONVERTERS = {
+_CONVERTERS: dict[str, Callable[[Any], Any]] = {
     INTEGER: _to_integer,
     NUMBER: str_to_num,
     STRING: str,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from hearth.common import exception
 from hearth.engine.nested import limits
@@ -30,6 +30,7 @@ from hearth.engine.template.versions import get_version
 
 if TYPE_CHECKING:
     from hearth.engine.nested.stack_resource import StackResource
+    from hearth.engine.resources.stack_view import StackView
     from hearth.engine.stacks.stack import Stack
 
 LOG = logging.getLogger(__name__)
@@ -38,9 +39,18 @@ LOG = logging.getLogger(__name__)
 CANCEL_WAIT = 60.0
 
 
-def is_live(stack: Any) -> bool:
-    """Return whether ``stack`` is a stored, running stack (not a validation view)."""
+def is_live(stack: StackView) -> TypeGuard[Stack]:
+    """Return whether ``stack`` is a stored, running Stack (not a validation view)."""
     return getattr(stack, "row", None) is not None and getattr(stack, "db", None) is not None
+
+
+def live_parent(resource: StackResource) -> Stack:
+    """Return the running Stack ``resource`` is in: where its nested stack is stored and acts."""
+    parent = resource.stack
+    if not is_live(parent):
+        raise exception.NotSupported(feature=f"acting on the nested stack of {resource.name} "
+                                             "outside a stored stack")
+    return parent
 
 
 def depth_of(stack: Any) -> int:
@@ -59,7 +69,7 @@ def _checker(resource: StackResource, env: Any, files: Mapping[str, str], depth:
 
 
 def _environment(resource: StackResource, params: Mapping[str, Any] | None) -> Any:
-    return child_environment(getattr(resource.stack, "env", None), params, resource.name,
+    return child_environment(resource.stack.env, params, resource.name,
                              resource.child_removed_type())
 
 
@@ -143,9 +153,8 @@ def prepare_child(resource: StackResource, template: Any, params: Mapping[str, A
     depth = limits.child_depth(depth_of(resource.stack))
     files = {**(kept_files or {}), **resource.child_files()}
     env = _environment(resource, params)
-    secrets = getattr(resource.stack, "secrets", None)
-    if secrets is not None:
-        template = hiding_inherited_secrets(template, params, secrets())
+    if is_live(resource.stack):
+        template = hiding_inherited_secrets(template, params, resource.stack.secrets())
     return prepare(template, files, env, identity,
                    _checker(resource, env, files, depth, identity.name),
                    facade=functools.partial(facade_value, resource))
@@ -156,7 +165,7 @@ def create_child(resource: StackResource, template: Any, params: Mapping[str, An
     """Validate and store the child stack of ``resource``; return it (not yet acting)."""
     from hearth.db import api_stacks
     from hearth.db.models import new_uuid
-    parent = resource.stack
+    parent = live_parent(resource)
     identity = StackIdentity(resource.physical_resource_name() or resource.name, new_uuid(),
                              parent.row.project_id)
     prepared = prepare_child(resource, template, params, identity)
@@ -173,7 +182,7 @@ def create_child(resource: StackResource, template: Any, params: Mapping[str, An
         "disable_rollback": True, "tags": []})
     child = prepared.build(parent.db, row, parent.registry, clock=parent.clock,
                            sleep=parent.sleep, jobs=parent.job_service)
-    child.fence = getattr(parent, "fence", None)  # it acts under the parent's lock
+    child.fence = parent.fence  # it acts under the parent's lock
     return child
 
 
@@ -187,7 +196,7 @@ def update_target(resource: StackResource, child: Stack, template: Any,
     Heat reads such a member's template back from its nested stack.
     """
     from hearth.db import api_stacks
-    parent = resource.stack
+    parent = live_parent(resource)
     prepared = prepare_child(resource, template, params, StackIdentity.of(child.row),
                              kept_files=child.files)
     limits.check_tree_size(parent.db, parent.id, len(prepared.definitions),
@@ -228,7 +237,8 @@ def find_child_id(parent: Stack, resource_name: str) -> str | None:
     return None
 
 
-def load_child(parent: Stack, stack_id: str, resource: Any = None) -> Stack | None:
+def load_child(parent: Stack, stack_id: str, resource: StackResource | None = None
+               ) -> Stack | None:
     """Return the live child stack ``stack_id`` with its stored states (None when gone).
 
     ``resource`` is the parent resource its ``resource_facade`` reads.
@@ -241,7 +251,7 @@ def load_child(parent: Stack, stack_id: str, resource: Any = None) -> Stack | No
         return None
     child = load_stack(parent.db, row, parent.registry, clock=parent.clock, sleep=parent.sleep,
                        jobs=parent.job_service)
-    child.fence = getattr(parent, "fence", None)  # it acts under the parent's lock
+    child.fence = parent.fence  # it acts under the parent's lock
     if resource is not None:
         attach_facade(child.context, resource)
     return child
@@ -284,10 +294,10 @@ class ChildRun:
         from hearth.engine import scheduler
         deadline_steps = int(CANCEL_WAIT / 0.01)
         for _ in range(deadline_steps):  # the walk may not have begun yet
-            if self.done or getattr(self.child, "walker", None) is not None:
+            if self.done or self.child.walker is not None:
                 break
             scheduler.green_sleep(0.01)
-        walker = getattr(self.child, "walker", None)
+        walker = self.child.walker
         if walker is not None:
             walker.cancel(exception.ForcedCancel(with_rollback=False))
         self.wait(CANCEL_WAIT)

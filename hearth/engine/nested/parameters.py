@@ -19,8 +19,8 @@ resource gives it, by a collector of its own, one level deeper.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from hearth.common.located import plain
 from hearth.engine.nested import children, limits
@@ -28,6 +28,9 @@ from hearth.engine.nested.environment import child_environment
 from hearth.engine.nested.stack_resource import StackResource
 from hearth.engine.resources.validation import DefinitionChecker
 from hearth.engine.template.template import Template
+
+if TYPE_CHECKING:
+    from hearth.engine.resources.stack_view import StackView
 
 JsonMap = dict[str, Any]
 
@@ -40,7 +43,7 @@ class NestedParametersCollector:
     other methods (``resource_class``...) are its own.
     """
 
-    def __init__(self, checker: Callable[[Any], Any]) -> None:
+    def __init__(self, checker: DefinitionChecker) -> None:
         self.checker = checker
         self.nested: JsonMap = {}
 
@@ -60,7 +63,7 @@ class NestedParametersCollector:
         return {"NestedParameters": self.nested} if self.nested else {}
 
 
-def nested_entry(definition: Any, resource_class: type, view: Any) -> JsonMap | None:
+def nested_entry(definition: Any, resource_class: type, view: StackView) -> JsonMap | None:
     """Return the ``NestedParameters`` entry of one resource (None: it nests no stack)."""
     if not issubclass(resource_class, StackResource):
         return None
@@ -71,7 +74,7 @@ def nested_entry(definition: Any, resource_class: type, view: Any) -> JsonMap | 
     params = {key: value for key, value in resource.child_params().items()
               if value is not None}
     files = resource.child_files()
-    env = child_environment(getattr(view, "env", None), params, resource.name,
+    env = child_environment(view.env, params, resource.name,
                             resource.child_removed_type())
     depth = limits.child_depth(children.depth_of(view))
     collector = NestedParametersCollector(DefinitionChecker(

@@ -42,6 +42,7 @@ from hearth.engine.states import (
 )
 
 if TYPE_CHECKING:
+    from hearth.engine.resources.stack_view import StackView
     from hearth.engine.stacks.stack import Stack
 
 #: The ``get_attr`` prefix that reaches a member of the nested stack.
@@ -51,7 +52,7 @@ MEMBER_PREFIX = "resource."
 class StackResource(resource.Resource):
     """A resource whose physical resource is a stack of this engine (a nested stack)."""
 
-    def __init__(self, name: str, definition: Any, stack: Any) -> None:
+    def __init__(self, name: str, definition: Any, stack: StackView) -> None:
         super().__init__(name, definition, stack)
         self._nested: Stack | None = None
         self._child_run: children.ChildRun | None = None
@@ -67,7 +68,7 @@ class StackResource(resource.Resource):
 
     def child_files(self) -> dict[str, str]:
         """Return the nested stack's files map (the parent stack's)."""
-        return dict(getattr(self.stack, "files", None) or {})
+        return dict(self.stack.files or {})
 
     def child_template_name(self) -> str:
         """Return the name the nested template's errors are reported under."""
@@ -205,7 +206,7 @@ class StackResource(resource.Resource):
         if child is None or child.action != action:
             return fresh()
         if child.status == IN_PROGRESS:
-            engine_id = getattr(self.stack, "continued_by", None) or "?"
+            engine_id = children.live_parent(self).continued_by or "?"
             self._start(child, action,
                         lambda: takeover.continue_action(child, engine_id))
         return action

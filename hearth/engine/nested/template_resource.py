@@ -27,9 +27,11 @@ from typing import Any, ClassVar
 from hearth.common import exception
 from hearth.common.template_names import is_template
 from hearth.engine import attributes, properties
+from hearth.engine.nested import children
 from hearth.engine.nested.stack_resource import StackResource
 from hearth.engine.registry.plugin_manager import PluginManager
 from hearth.engine.registry.types import TypeRegistry
+from hearth.engine.resources.store import row_id
 from hearth.engine.stacks.prepare import StackIdentity
 from hearth.engine.template import parser
 from hearth.engine.template.template import Template
@@ -66,7 +68,7 @@ class TemplateResource(StackResource):
         An update brings the new files map: a provider template that gained
         parameters or outputs is read through its new schemas.
         """
-        text = (getattr(self.stack, "files", None) or {}).get(self.template_url)
+        text = (self.stack.files or {}).get(self.template_url)
         if text is None or text == self._source_text:
             return type(self)
         try:
@@ -78,7 +80,8 @@ class TemplateResource(StackResource):
         """Read ``definition``'s properties through the current template's parameters."""
         current = self.current_class()
         if self.properties_schema is not current.properties_schema:
-            self.properties_schema = current.properties_schema
+            # this resource reads its current template's schemas (an instance attribute)
+            self.properties_schema = current.properties_schema  # type: ignore[misc]
             if hasattr(self, "_properties"):  # the current values, read the new way
                 self.properties = super().make_properties(self.t)
         return super().make_properties(definition)
@@ -89,17 +92,18 @@ class TemplateResource(StackResource):
         if isinstance(new_type, str) and new_type != self.type_name:
             # another alias of the same template: updated in place, listed by its new name
             from hearth.db import api_resources  # SQLAlchemy: not at plug-in loading
-            api_resources.resource_update(self.stack.db, self.db_id, type=new_type)
+            api_resources.resource_update(children.live_parent(self).db, row_id(self),
+                                          type=new_type)
         current = self.current_class()
         if current.attributes_schema != self.attributes_schema:
-            self.attributes_schema = current.attributes_schema
+            self.attributes_schema = current.attributes_schema  # type: ignore[misc]  # (as above)
             self.attributes = attributes.Attributes(self.name, self.attributes_schema,
                                                     self._resolve_any_attribute)
         return super().handle_update(json_snippet, tmpl_diff, prop_diff)
 
     def child_template(self) -> Any:
         """Return the provider template (as the stack's files map has it now)."""
-        text = (getattr(self.stack, "files", None) or {}).get(self.template_url)
+        text = (self.stack.files or {}).get(self.template_url)
         if text is not None and text != self._source_text:
             return parse_template(self.template_url, text)
         return self.template_data
@@ -132,7 +136,8 @@ class TemplateResource(StackResource):
         """Return True also for another type naming this same template (updated in place)."""
         if super().same_type(type_name):
             return True
-        registry = getattr(getattr(self.stack, "env", None), "registry", None)
+        env = self.stack.env
+        registry = env.registry if env is not None else None
         if not isinstance(type_name, str) or registry is None:
             return False
         try:
@@ -160,7 +165,7 @@ class TemplateResource(StackResource):
             if value is not None:
                 return str(value)
         return StackIdentity(self.physical_resource_name() or self.name, self.resource_id,
-                             self.stack.row.project_id).arn()
+                             children.live_parent(self).row.project_id).arn()
 
 
 def parse_template(url: str, text: str) -> Any:

@@ -15,6 +15,7 @@ from typing import Any
 from hearth.common import exception
 from hearth.common.template_names import is_template
 from hearth.engine import attributes, properties
+from hearth.engine.registry.plugin_class import PluginClass
 
 
 def _param_type(prop_type: str) -> str:
@@ -22,7 +23,8 @@ def _param_type(prop_type: str) -> str:
     return properties.NUMBER if prop_type == properties.INTEGER else prop_type
 
 
-def facade_errors(provider: type, facade: type, type_name: str) -> list[str]:
+def facade_errors(provider: type[PluginClass], facade: type[PluginClass],
+                  type_name: str) -> list[str]:
     """Return Heat's facade check failures of ``provider`` against ``facade`` (Heat's texts).
 
     A type the environment maps, for one resource, to a provider template

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hearth.engine import attributes, properties, support
+from hearth.engine.registry.plugin_class import PluginClass
 from hearth.engine.registry.types import TypeRegistry
 
 TEMPLATE_TYPES = ("hot", "cfn")
@@ -30,7 +31,7 @@ CFN_PARAMETER_TYPES = {
     properties.LIST: "CommaDelimitedList",
 }
 #: constraint name → CFN parameter keys for its min/max (or its whole body).
-CFN_CONSTRAINT_KEYS = {
+CFN_CONSTRAINT_KEYS: dict[str, str | tuple[str, str]] = {
     "length": ("MinLength", "MaxLength"), "range": ("MinValue", "MaxValue"),
     "allowed_values": "AllowedValues", "allowed_pattern": "AllowedPattern",
 }
@@ -41,12 +42,12 @@ def _visible(schema_map: Mapping[str, Any]) -> dict[str, Any]:
             if schema.support_status.status != support.HIDDEN}
 
 
-def description_of(resource_class: type) -> str:
+def description_of(resource_class: type[PluginClass]) -> str:
     """Return the class docstring, cleaned (the type's description)."""
     return inspect.getdoc(resource_class) or ""
 
 
-def resource_schema(resource_class: type, type_name: str | None = None,
+def resource_schema(resource_class: type[PluginClass], type_name: str | None = None,
                     with_description: bool = True) -> dict[str, Any]:
     """Return Heat's resource-type JSON of ``resource_class`` (hidden members left out)."""
     attribute_schemata = {**resource_class.attributes_schema,
@@ -97,7 +98,7 @@ def _cfn_parameter(schema: properties.Schema) -> dict[str, Any]:
     return parameter
 
 
-def generate_template(resource_class: type, type_name: str,
+def generate_template(resource_class: type[PluginClass], type_name: str,
                       template_type: str = "hot") -> dict[str, Any]:
     """Return a template wrapping ``type_name``: properties → parameters, attributes → outputs."""
     if template_type not in TEMPLATE_TYPES:

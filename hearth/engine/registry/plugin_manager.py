@@ -21,6 +21,7 @@ for tests.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import logging
@@ -34,6 +35,7 @@ from types import ModuleType
 from typing import Any
 
 from hearth.common import exception
+from hearth.engine.registry.plugin_class import PluginClass
 
 LOG = logging.getLogger(__name__)
 
@@ -55,7 +57,7 @@ class PluginSource:
 class PluginManager:
     """The registered classes (type name → class), their modules, and the failures."""
 
-    classes: dict[str, type] = field(default_factory=dict)
+    classes: dict[str, type[PluginClass]] = field(default_factory=dict)
     modules: dict[str, str] = field(default_factory=dict)
     failures: list[exception.HearthException] = field(default_factory=list)
 
@@ -94,7 +96,7 @@ class PluginManager:
             return
         self.register(source.name, mapping)
 
-    def register(self, module_name: str, mapping: Mapping[str, type]) -> None:
+    def register(self, module_name: str, mapping: Mapping[str, type[PluginClass]]) -> None:
         """Register each type of ``mapping``; a type already taken is a recorded conflict."""
         for type_name, resource_class in mapping.items():
             first = self.modules.get(type_name)
@@ -104,6 +106,7 @@ class PluginManager:
                 continue
             self.classes[type_name] = resource_class
             self.modules[type_name] = module_name
+            # (a mapping may name a class not derived from Resource: it gets the attribute here)
             if getattr(resource_class, "resource_type", None) is None:
                 resource_class.resource_type = type_name
 
@@ -147,7 +150,7 @@ def builtin_sources(package: str = BUILTIN_PACKAGE) -> Iterator[PluginSource]:
         if info.name.startswith("_") or info.name in SKIPPED_DIRS:
             continue
         name = f"{package}.{info.name}"
-        yield PluginSource(name, lambda name=name: importlib.import_module(name))
+        yield PluginSource(name, functools.partial(importlib.import_module, name))
 
 
 def _plugin_dirs(plugin_dirs: Iterable[str] | None) -> list[str]:
@@ -170,7 +173,7 @@ def directory_sources(directories: Iterable[str]) -> Iterator[PluginSource]:
             for file_name in sorted(files):
                 if file_name.endswith(".py") and not file_name.startswith("_"):
                     path = os.path.join(root, file_name)
-                    yield PluginSource(path, lambda path=path: import_file(path))
+                    yield PluginSource(path, functools.partial(import_file, path))
 
 
 def import_file(path: str) -> ModuleType:
@@ -191,6 +194,11 @@ def import_file(path: str) -> ModuleType:
     return module
 
 
+def _loaded(plugin: Any) -> Any:
+    """Return an entry point's plug-in (stevedore loaded it already)."""
+    return plugin
+
+
 def entry_point_sources(group: str, failures: list[exception.HearthException]
                         ) -> Iterator[PluginSource]:
     """Yield one source per entry point of ``group`` (loaded through stevedore)."""
@@ -207,4 +215,4 @@ def entry_point_sources(group: str, failures: list[exception.HearthException]
                                          on_load_failure_callback=on_failure)
     for ext in manager:
         name = f"{ext.name} ({ext.entry_point.value})"
-        yield PluginSource(name, lambda plugin=ext.plugin: plugin)
+        yield PluginSource(name, functools.partial(_loaded, ext.plugin))

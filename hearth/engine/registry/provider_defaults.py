@@ -15,6 +15,8 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
+from hearth.engine.registry.plugin_class import PluginClass
+
 
 def with_parameter_defaults(resource_class: type, env: Any) -> type:
     """Return ``resource_class``, or a subclass whose properties ``env`` gives defaults.
@@ -34,7 +36,7 @@ def with_parameter_defaults(resource_class: type, env: Any) -> type:
 
 
 @functools.lru_cache(maxsize=256)
-def _relaxed(resource_class: type, names: tuple[str, ...]) -> type:
+def _relaxed(resource_class: type[PluginClass], names: tuple[str, ...]) -> type:
     schemas = dict(resource_class.properties_schema)
     for name in names:
         schemas[name] = copy.copy(schemas[name])

@@ -16,6 +16,7 @@ from typing import Any
 from hearth.common import exception
 from hearth.common.template_names import is_template
 from hearth.engine import support
+from hearth.engine.registry.plugin_class import PluginClass
 from hearth.engine.registry.plugin_manager import PluginManager
 from hearth.engine.registry.provider_defaults import with_parameter_defaults
 
@@ -41,7 +42,7 @@ class TypeRegistry:
         return cls(PluginManager.from_mappings([("memory", mapping)]))
 
     @property
-    def classes(self) -> dict[str, type]:
+    def classes(self) -> dict[str, type[PluginClass]]:
         """Return every registered type name → class."""
         return self.manager.classes
 

@@ -64,7 +64,7 @@ class StackView(Protocol):
         """Return the jobs as the stack's owner (None: no job may run)."""
 
     @property
-    def registry(self) -> TypeRegistry | None:
+    def registry(self) -> TypeRegistry:
         """Return the plug-in registry the stack's types resolve in."""
 
     @property

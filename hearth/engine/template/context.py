@@ -121,7 +121,8 @@ class ResolutionContext:
     # --- mappings (CloudFormation format) -----------------------------------
     def mappings(self) -> Mapping[str, Any]:
         """Return the template's ``Mappings`` section (empty when it has none)."""
-        return self.template.section("mappings")
+        section: Mapping[str, Any] = self.template.section("mappings")
+        return section
 
     # --- resources -----------------------------------------------------------
     def resource_names(self) -> list[str]:

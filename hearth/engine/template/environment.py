@@ -244,7 +244,7 @@ def parameter_types(template: Any) -> dict[str, str]:
     if not isinstance(section, Mapping):
         return {}
     type_key = version.spell("type")
-    return {name: version.parameter_type_name(spec.get(type_key))
+    return {name: version.parameter_type_name(str(spec[type_key]))
             for name, spec in section.items()
             if isinstance(spec, Mapping) and isinstance(spec.get(type_key), str)}
 

@@ -39,6 +39,15 @@ class GraphNode(Protocol):
     def reference_dependencies(self) -> set[str]:
         """Return names referred to by functions."""
 
+    def key(self, name: str) -> str:
+        """Return how the template writes key ``name`` (for the line of an error)."""
+
+    def raw_field(self, name: str) -> Any:
+        """Return the raw value of key ``name`` as written (None if absent)."""
+
+    def spelled_path(self, path: list[Any]) -> list[Any]:
+        """Return an error path spelled as the template writes it."""
+
 
 class GraphInput:
     """What the steps read: the definitions, the disabled names, the file name."""

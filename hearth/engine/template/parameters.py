@@ -169,9 +169,10 @@ def parse_list(value: Any) -> list[str]:
     if value == "":
         return []
     try:
-        return value.split(",")
+        items: list[str] = value.split(",")
     except AttributeError as exc:
         raise ValueError(f"Value must be a comma-delimited list string: {exc}") from None
+    return items
 
 
 def parse_json(value: Any) -> Any:
@@ -342,8 +343,9 @@ class Parameters(Mapping[str, Any]):
 
     def _schema(self, name: str, definition: Any) -> ParameterSchema:
         try:
-            return self.version.parameter_reader(definition,
-                                                 frozenset(self.version.constraint_names))
+            schema: ParameterSchema = self.version.parameter_reader(
+                definition, frozenset(self.version.constraint_names))
+            return schema
         except exception.InvalidSchemaError as exc:
             raise exception.InvalidParameterValue(
                 f"Parameter '{name}' is invalid: {exc}", path=[self.section_name, name],

@@ -21,7 +21,7 @@ declaration may hold is checked with the template's structure.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from hearth.common import exception
@@ -38,7 +38,7 @@ CFN_TYPES = {
 }
 
 #: constraint class -> the (lower, upper) or single key it is read from, in Heat's order
-_CONSTRAINT_KEYS: tuple[tuple[type[constr.Constraint], tuple[str, ...]], ...] = (
+_CONSTRAINT_KEYS: tuple[tuple[Callable[..., constr.Constraint], tuple[str, ...]], ...] = (
     (constr.Range, ("MinValue", "MaxValue")),
     (constr.Length, ("MinLength", "MaxLength")),
     (constr.AllowedValues, ("AllowedValues",)),

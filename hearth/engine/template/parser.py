@@ -143,7 +143,7 @@ def _load_json(text: str, filename: str | None) -> Any:
 TAB_PROBLEM = "found a tab character: YAML indents with spaces only, never tabs"
 
 
-def _tab_column(text: str, mark: Any) -> int | None:
+def _tab_column(text: str, mark: yaml.Mark) -> int | None:
     """Return the 1-based column of the tab that caused a YAML error at ``mark``, if one did.
 
     The tab is the character at the mark, or one in the indentation before it.

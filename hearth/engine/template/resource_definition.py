@@ -45,7 +45,7 @@ class ResourceDefinition:
     condition: Any = None
     description: str = ""
     line: int | None = None
-    raw: dict[str, Any] = dataclasses.field(default_factory=dict)
+    raw: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     spelling: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def key(self, name: str) -> str:
@@ -83,7 +83,8 @@ class ResourceDefinition:
 
     def render_hot(self) -> dict[str, Any]:
         """Return the definition as written in the template (plain data)."""
-        return plain(self.raw)
+        rendered: dict[str, Any] = plain(self.raw)
+        return rendered
 
     def freeze(self, **overrides: Any) -> ResourceDefinition:
         """Return a copy with fields (``properties``, ``metadata``...) set to plain values.

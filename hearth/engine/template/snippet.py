@@ -64,11 +64,11 @@ class SnippetParser:
                 return LocatedDict(items, line=snippet.line, lines=snippet.lines)
             return items
         if isinstance(snippet, list):
-            items = [self.parse(value, (*path, index), line_of(snippet, index) or line)
-                     for index, value in enumerate(snippet)]
+            elements = [self.parse(value, (*path, index), line_of(snippet, index) or line)
+                        for index, value in enumerate(snippet)]
             if isinstance(snippet, LocatedList):
-                return LocatedList(items, line=snippet.line, lines=snippet.lines)
-            return items
+                return LocatedList(elements, line=snippet.line, lines=snippet.lines)
+            return elements
         return snippet
 
     def _parse_args(self, cls: type, args: Any, path: tuple[Any, ...], line: int | None) -> Any:

@@ -234,7 +234,7 @@ def _fields(error: jsonschema.ValidationError) -> dict[str, Any]:
     if error.validator == "type":
         expected = error.validator_value
         expected = expected if isinstance(expected, list) else [expected]
-        fields["expected"] = " or ".join(_EXPECTED.get(name, name) for name in expected)
+        fields["expected"] = " or ".join(_EXPECTED.get(name) or str(name) for name in expected)
     elif error.validator == "required":
         fields["missing"] = next((key for key in error.validator_value
                                   if key not in error.instance), "")

@@ -134,7 +134,8 @@ class Template:
 
     def conditions(self, context: Any) -> Conditions:
         """Return the (one, remembered) evaluator of the ``conditions`` section of ``context``."""
-        return context.conditions
+        conditions: Conditions = context.conditions
+        return conditions
 
     def _condition_enabled(self, conditions: Conditions, owner: Mapping[str, Any],
                            path: tuple[Any, ...], keys: frozenset[str]) -> bool:

@@ -39,7 +39,7 @@ class Equals(Function):
     def result(self) -> bool:
         """Return ``value_1 == value_2`` after resolving both."""
         first, second = unpack_list(self, resolve(self.args), 2, 2, self.usage)
-        return first == second
+        return bool(first == second)
 
 
 class Not(Function):

@@ -63,7 +63,7 @@ class GetParam(Function):
         try:
             self.context.parameter_value(name)
         except exception.InvalidTemplateReference:
-            names = getattr(self.context, "parameter_names", list)()
+            names: list[str] = getattr(self.context, "parameter_names", list)()
             raise _unknown_reference(self, name, list(names)) from None
         except exception.UserParameterMissing:
             return
