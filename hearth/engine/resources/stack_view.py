@@ -32,7 +32,8 @@ class StackView(Protocol):
     job may run): every job and pillar read of a resource goes through it.
     ``context`` is None while the template is validated (before any stack
     exists); ``registry`` and ``files`` (the provider templates) name the
-    types a resource's update may change to.
+    types a resource's update may change to; ``secrets()`` are the values
+    (hidden parameters, what its resources keep secret) nothing may show.
     """
 
     @property
@@ -70,3 +71,6 @@ class StackView(Protocol):
     @property
     def files(self) -> Mapping[str, str] | None:
         """Return the stack's files map (provider templates)."""
+
+    def secrets(self) -> list[str]:
+        """Return the values no event, output or preview may show."""

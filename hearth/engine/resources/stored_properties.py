@@ -99,8 +99,7 @@ def keep(resource: Any) -> None:
                   exc_info=True)
         return
     stack = resource.stack
-    secrets = [*(stack.secrets() if hasattr(stack, "secrets") else ()),
-               *event_secrets(resource)]
+    secrets = [*stack.secrets(), *event_secrets(resource)]
     masked = mask(values, secrets)
     hidden = [] if masked is values else list(_hidden_paths(values, masked))
     resource.stored_properties = StoredProperties(values, hidden)

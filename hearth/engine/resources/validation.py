@@ -53,6 +53,10 @@ class ValidationView:
     clock: Callable[[], float] = time.monotonic
     jobs: CallerJobs | None = None
 
+    def secrets(self) -> list[str]:
+        """Return no value: nothing is resolved or shown while a template is validated."""
+        return []
+
 
 @dataclass
 class ResourceValidation:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.engine.attributes import SHOW_ATTR
 from hearth.engine.nested import children
@@ -23,6 +23,10 @@ from hearth.engine.stacks.prepare import StackIdentity
 from hearth.engine.states import COMPLETE, INIT
 from hearth.engine.template.resource_definition import required_by
 
+if TYPE_CHECKING:
+    from hearth.engine.resource import Resource
+    from hearth.engine.stacks.stack import Stack
+
 #: (resource, its stack, the names requiring it) -> the preview object of one resource
 Summary = Callable[[Any, Any, list[str]], dict[str, Any]]
 
@@ -32,7 +36,7 @@ def preview_child(resource: StackResource) -> Any:
     template = resource.child_template()
     if template is None:
         return None
-    parent: Any = resource.stack  # a whole Stack (its row, database and registry)
+    parent = children.live_parent(resource)  # a whole Stack (its row, database and registry)
     name = f"{parent.name}-{resource.name}"
     identity = StackIdentity(name, "None", parent.row.project_id)
     prepared = children.prepare_child(resource, template, resource.child_params(), identity)
@@ -43,7 +47,7 @@ def preview_child(resource: StackResource) -> Any:
     return prepared.build(parent.db, row, parent.registry)
 
 
-def preview_resources(stack: Any, summary: Summary) -> list[Any]:
+def preview_resources(stack: Stack, summary: Summary) -> list[Any]:
     """Return the preview objects of ``stack``'s resources; a nested stack is a list."""
     users = required_by(stack.definitions)
     result: list[Any] = []
@@ -54,7 +58,7 @@ def preview_resources(stack: Any, summary: Summary) -> list[Any]:
     return result
 
 
-def resource_summary(resource: Any, stack_row: Any, required_by: list[str],
+def resource_summary(resource: Resource, stack_row: Any, required_by: list[str],
                      with_properties: bool = False) -> dict[str, Any]:
     """Return a preview's resource object, in the shape Heat's previews give it.
 
@@ -75,7 +79,7 @@ def resource_summary(resource: Any, stack_row: Any, required_by: list[str],
         properties)
 
 
-def _schema_properties(resource: Any) -> dict[str, Any]:
+def _schema_properties(resource: Resource) -> dict[str, Any]:
     """Return every property of the resource's schema (None where it cannot be read yet)."""
     values = {}
     for name in resource.properties_schema:

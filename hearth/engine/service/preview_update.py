@@ -13,7 +13,7 @@ nested stacks are built as a create would build them, never stored.
 from __future__ import annotations
 
 import graphlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.engine.nested.stack_resource import StackResource
 from hearth.engine.service.preview import preview_child, resource_summary
@@ -21,6 +21,9 @@ from hearth.engine.stacks.stack import Stack
 from hearth.engine.template.resource_definition import required_by
 from hearth.engine.update import plan as update_plan
 from hearth.engine.update.run import StackUpdate
+
+if TYPE_CHECKING:
+    from hearth.engine.resource import Resource
 
 ADDED, DELETED, REPLACED, UPDATED = "added", "deleted", "replaced", "updated"
 #: the changes an update preview shows as the stack has them now (Heat's choice);
@@ -39,13 +42,13 @@ def _names(changes: dict[str, Any], *kinds: str) -> list[str]:
     return [item["resource_name"] for kind in kinds for item in changes.get(kind, [])]
 
 
-def _nested_of(resource: Any, build: bool) -> Any:
+def _nested_of(resource: Resource | None, build: bool) -> Stack | None:
     if not isinstance(resource, StackResource):
         return None
     return preview_child(resource) if build else resource.nested()
 
 
-def _descend(current: Any, target: Any, changes: dict[str, Any],
+def _descend(current: Stack, target: Stack, changes: dict[str, Any],
              merged: dict[str, list[Any]]) -> None:
     for name in _names(changes, DELETED, REPLACED):
         _whole_tree(current.resources.get(name), DELETED, merged, build=False)
@@ -54,7 +57,7 @@ def _descend(current: Any, target: Any, changes: dict[str, Any],
     for name in _names(changes, UPDATED):
         old = _nested_of(current.resources.get(name), build=False)
         new = _nested_of(target.resources.get(name), build=True) if old is not None else None
-        if new is None:
+        if old is None or new is None:
             continue
         nested = preview_update(old, new)["resource_changes"]
         for kind, items in nested.items():
@@ -62,10 +65,11 @@ def _descend(current: Any, target: Any, changes: dict[str, Any],
         _descend(old, new, nested, merged)
 
 
-def _whole_tree(resource: Any, kind: str, merged: dict[str, list[Any]], build: bool) -> None:
+def _whole_tree(resource: Resource | None, kind: str, merged: dict[str, list[Any]],
+                build: bool) -> None:
     """List every resource below ``resource`` (recursively) under ``kind``."""
-    child = _nested_of(resource, build)
-    if child is None:
+    child = _nested_of(resource, build) if resource is not None else None
+    if resource is None or child is None:
         return
     users = required_by({name: member.t for name, member in child.resources.items()})
     for name, member in child.resources.items():

@@ -22,7 +22,7 @@ import socket
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth import bus
 from hearth.common import exception
@@ -34,6 +34,9 @@ from hearth.engine import scheduler
 from hearth.engine.service import recovery
 from hearth.engine.stacks import engine_down
 from hearth.engine.states import FAILED, IN_PROGRESS
+
+if TYPE_CHECKING:
+    from hearth.engine.stacks.stack import Stack
 
 LOG = logging.getLogger(__name__)
 
@@ -73,7 +76,7 @@ class EngineRuntime:
         tune_garbage_collector(CONF.gc_young_threshold)
         self.engine_id = engine_id or str(uuid.uuid4())
         self.running: dict[str, Any] = {}      # stack id -> green thread
-        self.live_stacks: dict[str, Any] = {}  # stack id -> Stack acting now (for cancel)
+        self.live_stacks: dict[str, Stack] = {}  # stack id -> Stack acting now (for cancel)
         self._holds: dict[str, int] = {}       # stack id -> works holding its lock here
         #: sent when an action ends, then replaced (see :meth:`pause`)
         self._action_ended = scheduler.Event()
@@ -153,7 +156,7 @@ class EngineRuntime:
             return
         held = api_locks.locks_of(self.db, self.engine_id)
         for stack_id, stack in list(self.live_stacks.items()):
-            walker = getattr(stack, "walker", None)
+            walker = stack.walker
             if stack_id not in held and stack_id in self.running and walker is not None:
                 LOG.error("engine %s: stack %s was taken over by another engine (this one "
                           "was taken for dead); its action stops here", self.engine_id,
@@ -225,7 +228,7 @@ class EngineRuntime:
         if stored.status != IN_PROGRESS:  # the live object learns it a moment later
             self.wait(stack_id, SETTLE_TIMEOUT)
 
-    def start(self, stack: Any, work: Callable[[], Any]) -> None:
+    def start(self, stack: Stack, work: Callable[[], Any]) -> None:
         """Run ``work`` for ``stack`` on a green thread; release the lock at its end."""
         def runner() -> None:
             try:
@@ -304,7 +307,7 @@ class EngineRuntime:
         (:meth:`hearth.engine.scheduler.GraphWalker.cancel`).
         """
         stack = self.live_stacks.get(stack_id)
-        walker = getattr(stack, "walker", None)
+        walker = stack.walker if stack is not None else None
         if walker is None:
             return False
         walker.cancel(exception.ForcedCancel(with_rollback=with_rollback), grace)
@@ -322,7 +325,7 @@ class EngineRuntime:
         for _ in range(PREEMPT_ATTEMPTS):  # between two walks of an action there is none
             if stack_id not in self.running:
                 return stack is not None
-            walker = getattr(stack, "walker", None)
+            walker = stack.walker if stack is not None else None
             if walker is not None:
                 walker.cancel(preemption)
                 break
@@ -341,7 +344,7 @@ class EngineRuntime:
         """
         handing_over = recovery.resuming()
         for stack_id, stack in list(self.live_stacks.items()):
-            walker = getattr(stack, "walker", None)
+            walker = stack.walker
             if not handing_over:
                 self.cancel(stack_id, with_rollback=False)
             elif walker is not None:

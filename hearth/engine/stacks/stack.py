@@ -26,7 +26,7 @@ from hearth.engine.resources import actions as resource_actions
 from hearth.engine.resources import stored_properties
 from hearth.engine.resources.store_db import DbResourceStore
 from hearth.engine.resources.stored_properties import StoredProperties
-from hearth.engine.scheduler import green_sleep
+from hearth.engine.scheduler import GraphWalker, green_sleep
 from hearth.engine.states import STACK_RESOURCE_TYPE, state_name
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ class Stack:
         self.files = self.template.files
         self.clock = clock
         self.sleep = sleep or green_sleep
-        self.walker: Any = None  # the walk in progress, for cancel
+        self.walker: GraphWalker[Any] | None = None  # the walk in progress, for cancel
         #: the lock this engine acts under (:class:`hearth.db.api_batch.Fence`): state writes
         #: hold only while the engine still holds it (None: unconditional writes)
         self.fence: api_batch.Fence | None = None

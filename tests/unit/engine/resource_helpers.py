@@ -43,6 +43,10 @@ class FakeStack:
     registry: Any = None
     files: Any = None
 
+    def secrets(self) -> list[str]:
+        """Return no secret (the tests' stacks hide no parameter)."""
+        return []
+
 
 @dataclass
 class Definition:
