@@ -54,6 +54,7 @@ STATUS_BY_ERROR: dict[str, int] = {
     "ServiceUnavailable": 503,
     "MasterUnreachable": 503,
     "MasterLostDuringJob": 503,
+    "MasterLostDuringPublish": 503,
     # Any other error a user can cause is still the user's: never a 5xx.
     "HearthException": 400,
     "UpdateReplace": 400,

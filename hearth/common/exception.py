@@ -872,6 +872,15 @@ class MasterLostDuringJob(HearthException):
                "%(jid)s' shows them.")
 
 
+class MasterLostDuringPublish(HearthException):
+    """The master stopped answering between a publish and its answer (the job's id)."""
+
+    msg_fmt = ("The master at %(address)s did not answer the publish of %(function)s within "
+               "%(timeout)s s: it may have published the job before it stopped (another "
+               "master sharing its database then runs it). 'stackctl job-list' shows the "
+               "jobs; publishing it again could run it twice.")
+
+
 class MasterKeyMismatch(HearthException):
     """The master's public key does not match the pinned fingerprint or cached key."""
 

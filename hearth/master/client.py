@@ -224,12 +224,22 @@ class MasterClient:
         sends it to the accepted agents among ``targeted`` and raises
         :class:`~hearth.common.exception.NoAgentsMatched` when there are
         none.  ``watch`` makes the master push this job's returns to this
-        client (see :meth:`follow`).
+        client (see :meth:`follow`).  A master that does not answer the
+        publish itself raises MasterLostDuringPublish: the job may have been
+        published, and is never published again here.
         """
-        data = self._request("publish", target=target, target_type=target_type, fun=fun,
-                             args=list(args), kwargs=dict(kwargs or {}),
-                             targeted=list(targeted), timeout=timeout, batch=batch,
-                             user=user, watch=watch)
+        connected = self._socket is not None
+        try:
+            data = self._request("publish", target=target, target_type=target_type, fun=fun,
+                                 args=list(args), kwargs=dict(kwargs or {}),
+                                 targeted=list(targeted), timeout=timeout, batch=batch,
+                                 user=user, watch=watch)
+        except exception.MasterUnreachable:
+            if not connected and self._socket is None:
+                raise  # no master answered: nothing was sent
+            # sent, never answered: never published again (it could run twice)
+            raise exception.MasterLostDuringPublish(address=self.address, function=fun,
+                                                    timeout=self.timeout) from None
         return PublishResult(data["jid"], list(data["targeted"]))
 
     def job_status(self, jid: str) -> JobStatus:
