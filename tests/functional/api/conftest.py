@@ -119,6 +119,18 @@ def api_server(api_home):
     _stop(server)
 
 
+@pytest.fixture(scope="module")
+def stackctl_home(tmp_path_factory):
+    """A HEARTH_HOME the module's stackctl processes share: one local engine, stopped after.
+
+    Its tests keep apart by naming their own stacks (and template files).
+    """
+    from tests.conftest import stop_local_engines
+    home = tmp_path_factory.mktemp("stackctl-home")
+    yield home
+    stop_local_engines(home)
+
+
 @pytest.fixture(scope="package")
 def noauth_server(tmp_path_factory):
     server = _start(str(tmp_path_factory.mktemp("hearth-api-noauth")), "--noauth")

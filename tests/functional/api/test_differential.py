@@ -46,7 +46,7 @@ def http(api_server, tokens):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", CORPUS)
-def test_one_answer_on_every_path(service, http, tmp_path, name):
+def test_one_answer_on_every_path(service, http, stackctl_home, name):
     from hearth.cli import template_files
     from hearth.common.located import plain
 
@@ -56,7 +56,7 @@ def test_one_answer_on_every_path(service, http, tmp_path, name):
         files = plain(template_files.gather(str(source))["files"])
     except Exception:  # noqa: BLE001 - a template stackctl cannot even read: no files
         files = {}
-    embedded, stackctl = paths.Embedded(service), paths.Stackctl(tmp_path / "home")
+    embedded, stackctl = paths.Embedded(service), paths.Stackctl(stackctl_home)
     validated = {"embedded": embedded.validate(text, {}, files),
                  "stackctl": stackctl.validate(source, {}),
                  "http": http.validate(text, {}, files)}

@@ -364,11 +364,11 @@ def _agree(answers: dict) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_composition_has_one_answer_on_every_path(service, remote_paths, api_server, token,
-                                                  tmp_path, name):
+                                                  stackctl_home, tmp_path, name):
     directory = _directory(tmp_path, name)
     body, client_refusal = request_body(directory)
-    local = Stackctl("stackctl", tmp_path / "home")
-    url = Stackctl("stackctl --url", tmp_path / "url-home",
+    local = Stackctl("stackctl", stackctl_home)
+    url = Stackctl("stackctl --url", stackctl_home,
                    {"HEARTH_URL": api_server.url(PROJECT), "HEARTH_TOKEN": token})
     api_paths = (Embedded(service), *remote_paths)
 
