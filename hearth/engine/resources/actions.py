@@ -26,10 +26,13 @@ from typing import TYPE_CHECKING, Any
 from hearth.common import exception
 from hearth.engine import states
 from hearth.engine.resources import stored_properties
+from hearth.engine.resources.stack_view import recorder
 from hearth.engine.template import function
 
 if TYPE_CHECKING:  # the scheduler (eventlet) is imported where an engine runs
+    from hearth.engine.resources.resource_view import ResourceView
     from hearth.engine.scheduler import Task
+    from hearth.engine.template.environment import ResourceRegistry
 
 #: The state words (:mod:`hearth.engine.states`), under the names tasks use.
 ACTIONS = (INIT, CREATE, DELETE, UPDATE, ROLLBACK, SUSPEND, RESUME, ADOPT, SNAPSHOT,
@@ -98,7 +101,8 @@ def check_transition(resource_name: str, old: State, new: State) -> None:
                                         new="_".join(new))
 
 
-def set_state(resource: Any, action: str, status: str, reason: str = STATE_CHANGED) -> None:
+def set_state(resource: ResourceView, action: str, status: str,
+              reason: str = STATE_CHANGED) -> None:
     """Move ``resource`` to ``action``/``status``, persist it and record the event.
 
     An action that starts (IN_PROGRESS from another state; not an action
@@ -108,13 +112,13 @@ def set_state(resource: Any, action: str, status: str, reason: str = STATE_CHANG
     old = (resource.action, resource.status)
     check_transition(resource.name, old, (action, status))
     resource.action, resource.status, resource.status_reason = action, status, reason
-    resource.stack.record_resource_state(
+    recorder(resource).record_resource_state(
         resource, starting=status == IN_PROGRESS and old != (action, status))
 
 
 # --- the plug-in calls -----------------------------------------------------
 
-def plugin_steps(resource: Any, action: str, *args: Any, check_action: str | None = None,
+def plugin_steps(resource: ResourceView, action: str, *args: Any, check_action: str | None = None,
                  start: Callable[..., Any] | None = None) -> Task:
     """Call ``handle_<action>(*args)`` then poll ``check_<action>_complete`` until True.
 
@@ -162,7 +166,7 @@ def poll(check: Callable[[Any], Any], cookie: Any,
             raise
 
 
-def recorded(resource: Any, action: str, steps: Iterable[Any],
+def recorded(resource: ResourceView, action: str, steps: Iterable[Any],
              reason: str = STATE_CHANGED) -> Task:
     """Run ``steps`` framed by IN_PROGRESS and COMPLETE/FAILED, as Heat's action recorder.
 
@@ -194,33 +198,34 @@ def hook_key(hook: str) -> str:
     return f"hook:{hook}"
 
 
-def registry_values(resource: Any, method: str) -> list[str]:
-    """Return the environment registry's ``method(resource.name)`` (hooks, restrictions)."""
-    registry = getattr(resource.stack.env, "registry", None)
-    lookup = getattr(registry, method, None)
-    return list(lookup(resource.name)) if lookup is not None else []
+def registry_values(resource: ResourceView,
+                    method: Callable[[ResourceRegistry], Callable[[str], Iterable[str]]]
+                    ) -> list[str]:
+    """Return ``method(the environment's registry)(resource.name)`` (hooks, restrictions)."""
+    env = resource.stack.env
+    return list(method(env.registry)(resource.name)) if env is not None else []
 
 
-def has_hook(resource: Any, hook: str) -> bool:
+def has_hook(resource: ResourceView, hook: str) -> bool:
     """Return whether the environment sets breakpoint ``hook`` on this resource."""
-    return hook in registry_values(resource, "hooks_for")
+    return hook in registry_values(resource, lambda registry: registry.hooks_for)
 
 
-def paused_at_hook(resource: Any, action: str, hook: str) -> Task:
+def paused_at_hook(resource: ResourceView, action: str, hook: str) -> Task:
     """Wait, recording why, until a signal ``{"unset_hook": hook}`` clears the hook."""
     if not has_hook(resource, hook):
         return
     store = resource.stack.store
     resource.status_reason = f"{action} paused until Hook {hook} is cleared"
     # recording first stores the resource's row, which its data needs
-    resource.stack.record_resource_state(resource)
+    recorder(resource).record_resource_state(resource)
     store.save_data(resource, hook_key(hook), "set", False)
     while hook_key(hook) in store.load_data(resource):
         yield
     # the signal that cleared it recorded "Hook <hook> is cleared"
 
 
-def clear_hook(resource: Any, hook: str) -> None:
+def clear_hook(resource: ResourceView, hook: str) -> None:
     """Clear ``hook`` if the resource is paused at it (the ``unset_hook`` signal)."""
     store = resource.stack.store
     if hook_key(hook) in store.load_data(resource):
@@ -229,7 +234,7 @@ def clear_hook(resource: Any, hook: str) -> None:
 
 # --- actions ---------------------------------------------------------------
 
-def continued_start(resource: Any, action: str) -> tuple[Callable[..., Any] | None, str]:
+def continued_start(resource: ResourceView, action: str) -> tuple[Callable[..., Any] | None, str]:
     """Return (what starts ``action``, its IN_PROGRESS reason) for the resource.
 
     The handle (None) and the ordinary reason, unless the resource is one
@@ -250,7 +255,7 @@ def resolved_field(definition: Any, key: str) -> Any:
     return function.resolve(getattr(definition, key, None))
 
 
-def create(resource: Any) -> Task:
+def create(resource: ResourceView) -> Task:
     """Create the resource (or adopt it and check it when it names an ``external_id``)."""
     external_id = resolved_field(resource.t, "external_id")
     if external_id:
@@ -268,7 +273,7 @@ def create(resource: Any) -> Task:
     yield from paused_at_hook(resource, CREATE, "post-create")
 
 
-def _validated(resource: Any, steps: Iterable[Any]) -> Task:
+def _validated(resource: ResourceView, steps: Iterable[Any]) -> Task:
     """Validate the resource's properties, then run ``steps``.
 
     As Heat: inside the recorded action, so a property a ``get_attr`` made
@@ -278,7 +283,7 @@ def _validated(resource: Any, steps: Iterable[Any]) -> Task:
     yield from steps
 
 
-def _snapshot_steps(resource: Any, state: State) -> Task:
+def _snapshot_steps(resource: ResourceView, state: State) -> Task:
     from hearth.engine.resources import keeping
     return keeping.snapshot_delete_steps(resource, state)
 
@@ -292,13 +297,13 @@ DELETION_STEPS: dict[str, Callable[[Any, State], Iterable[Any]]] = {
 }
 
 
-def deletion_policy(resource: Any) -> str:
+def deletion_policy(resource: ResourceView) -> str:
     """Return the resource's deletion policy (Delete, Retain or Snapshot)."""
     policy = resolved_field(resource.t, "deletion_policy") or "Delete"
     return str(policy).capitalize()  # 2016-10-14 also allows "delete", "retain", "snapshot"
 
 
-def delete(resource: Any, policy: str | None = None) -> Task:
+def delete(resource: ResourceView, policy: str | None = None) -> Task:
     """Delete the resource according to its deletion policy (no-op if never created)."""
     if (resource.action, resource.status) in ((INIT, COMPLETE), (DELETE, COMPLETE)):
         return
@@ -308,12 +313,12 @@ def delete(resource: Any, policy: str | None = None) -> Task:
     yield from recorded(resource, DELETE, steps)
 
 
-def restricted(resource: Any, action: str) -> bool:
+def restricted(resource: ResourceView, action: str) -> bool:
     """Return whether the environment's restricted_actions forbid ``action`` (update/replace)."""
-    return action in registry_values(resource, "restricted_actions")
+    return action in registry_values(resource, lambda registry: registry.restricted_actions)
 
 
-def check_restricted(resource: Any, action: str) -> None:
+def check_restricted(resource: ResourceView, action: str) -> None:
     """Raise ResourceActionRestricted, after Heat's UPDATE_FAILED event, if ``action`` is."""
     if restricted(resource, action):
         from hearth.engine.resources import signals
@@ -322,7 +327,8 @@ def check_restricted(resource: Any, action: str) -> None:
         raise error
 
 
-def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = None) -> Task:
+def update(resource: ResourceView, after: Any, before: Any = None,
+           prev_resource: Any = None) -> Task:
     """Update the resource in place to definition ``after``, or raise UpdateReplace.
 
     Raises :class:`UpdateReplace` when the resource must be replaced: before
@@ -366,7 +372,7 @@ def update(resource: Any, after: Any, before: Any = None, prev_resource: Any = N
     yield from paused_at_hook(resource, UPDATE, "post-update")
 
 
-def _taking(resource: Any, after: Any, after_props: Any, steps: Iterable[Any]) -> Task:
+def _taking(resource: ResourceView, after: Any, after_props: Any, steps: Iterable[Any]) -> Task:
     """Run an update's ``steps``, then take definition ``after`` and keep its properties.
 
     As Heat: the properties an update stores are resolved once the plug-in
@@ -377,12 +383,12 @@ def _taking(resource: Any, after: Any, after_props: Any, steps: Iterable[Any]) -
     keep_properties(resource)
 
 
-def keep_properties(resource: Any) -> None:
+def keep_properties(resource: ResourceView) -> None:
     """Keep the resource's resolved properties (:func:`stored_properties.keep`)."""
     stored_properties.keep(resource)
 
 
-def prepare_for_replace(resource: Any, after: Any = None) -> Task:
+def prepare_for_replace(resource: ResourceView, after: Any = None) -> Task:
     """Let a resource about to be replaced make room for its replacement (Heat's hook).
 
     ``prepare_for_replace()`` is Heat's synchronous hook; Hearth passes the
@@ -406,7 +412,7 @@ def prepare_for_replace(resource: Any, after: Any = None) -> Task:
         raise failure from error
 
 
-def simple_action(resource: Any, action: str) -> Task:
+def simple_action(resource: ResourceView, action: str) -> Task:
     """Suspend, resume, check or snapshot the resource (one function, the action a parameter).
 
     Resources that never got created (INIT) or are gone are skipped.
@@ -416,12 +422,12 @@ def simple_action(resource: Any, action: str) -> Task:
     yield from recorded(resource, action, plugin_steps(resource, action))
 
 
-def supports_check(resource: Any) -> bool:
+def supports_check(resource: ResourceView) -> bool:
     """Return whether the plug-in can check its physical resource (has ``handle_check``)."""
     return hasattr(resource, "handle_check")
 
 
-def check(resource: Any) -> Task:
+def check(resource: ResourceView) -> Task:
     """Check the resource, as Heat does.
 
     A plug-in without ``handle_check`` is marked CHECK_COMPLETE "CHECK not
@@ -441,7 +447,7 @@ def check(resource: Any) -> Task:
     yield from recorded(resource, CHECK, plugin_steps(resource, CHECK))
 
 
-def signal(resource: Any, details: Any) -> None:
+def signal(resource: ResourceView, details: Any) -> None:
     """Deliver a signal (:func:`hearth.engine.resources.signals.deliver`)."""
     from hearth.engine.resources import signals
     signals.deliver(resource, details)
@@ -459,6 +465,6 @@ ACTION_TASKS: dict[str, Callable[..., Task]] = {
 }
 
 
-def run(resource: Any, action: str, *args: Any) -> Task:
+def run(resource: ResourceView, action: str, *args: Any) -> Task:
     """Return the task that runs ``action`` on ``resource`` (the Resource entry points)."""
     return ACTION_TASKS[action](resource, *args)

@@ -9,19 +9,23 @@ names.  An attribute that cannot be resolved shows as None.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.engine.attributes import SHOW_ATTR
 
+if TYPE_CHECKING:
+    from hearth.engine.resources.resource_view import ResourceView
 
-def _resolve(resource: Any, name: str) -> Any:
+
+def _resolve(resource: ResourceView, name: str) -> Any:
     try:
         return resource.FnGetAtt(name)
     except Exception:  # noqa: BLE001 - an unresolvable attribute shows as None, as in Heat
         return None
 
 
-def show_attributes(resource: Any, with_attr: Iterable[str] | None = None) -> dict[str, Any]:
+def show_attributes(resource: ResourceView, with_attr: Iterable[str] | None = None
+                    ) -> dict[str, Any]:
     """Return the resolved attributes resource-show lists for ``resource``."""
     extra = list(with_attr or [])
     resource.attributes.reset()

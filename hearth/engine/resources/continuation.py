@@ -37,6 +37,7 @@ from hearth.engine.resources import actions
 from hearth.engine.states import CHECK, COMPLETE, CREATE, DELETE, FAILED, IN_PROGRESS, UPDATE
 
 if TYPE_CHECKING:
+    from hearth.engine.resources.resource_view import ResourceView
     from hearth.engine.scheduler import Task
 
 #: The reason of the IN_PROGRESS state (and event) a continued resource records.
@@ -55,7 +56,7 @@ def continue_method_name(action: str) -> str:
     return f"handle_{action.lower()}_continue"
 
 
-def continuation(resource: Any, action: str) -> Callable[..., Any]:
+def continuation(resource: ResourceView, action: str) -> Callable[..., Any]:
     """Return what starts ``action`` again in the engine that took it over.
 
     The plug-in's ``handle_<action>_continue``; else the handle itself when
@@ -91,13 +92,13 @@ def continuable_actions(cls: type) -> list[str]:
     return result
 
 
-def failed_in_this_action(resource: Any, since: datetime | None) -> bool:
+def failed_in_this_action(resource: ResourceView, since: datetime | None) -> bool:
     """Return whether the resource's FAILED state was stored since the stack's action began."""
     stored_at: datetime | None = resource.stored_at
     return since is None or (stored_at is not None and stored_at >= since)
 
 
-def continued(resource: Any, action: str, fresh: Callable[[], Task],
+def continued(resource: ResourceView, action: str, fresh: Callable[[], Task],
               since: datetime | None, *args: Any) -> Task:
     """Return the task of ``action`` on ``resource`` in a walk an engine took over.
 
@@ -125,7 +126,7 @@ def _no_steps() -> Task:
     yield  # pragma: no cover - makes this a generator
 
 
-def _continued_steps(resource: Any, action: str, args: tuple[Any, ...]) -> Task:
+def _continued_steps(resource: ResourceView, action: str, args: tuple[Any, ...]) -> Task:
     if action == DELETE:
         policy = actions.deletion_policy(resource)
         if policy == "Retain":
@@ -139,7 +140,7 @@ def _continued_steps(resource: Any, action: str, args: tuple[Any, ...]) -> Task:
     return actions.plugin_steps(resource, action, *args, start=continuation(resource, action))
 
 
-def _still_paused(resource: Any, hook: str) -> Task:
+def _still_paused(resource: ResourceView, hook: str) -> Task:
     """Wait while ``hook`` is still set on the resource (the dead engine paused there)."""
     store = resource.stack.store
     while actions.hook_key(hook) in store.load_data(resource):

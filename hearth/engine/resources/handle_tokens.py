@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
+
+if TYPE_CHECKING:
+    from hearth.engine.resources.resource_view import ResourceView
 
 #: Resource data keys of a signal token.
 TOKEN_KEY, DIGEST_KEY = "token", "token_sha256"
@@ -29,7 +32,7 @@ def new_token() -> tuple[str, str]:
     return secret, hash_token(secret)
 
 
-def store(resource: Any) -> str:
+def store(resource: ResourceView) -> str:
     """Give ``resource`` a new signal token (redacted data); return the secret."""
     secret, digest = new_token()
     resource.data_set(TOKEN_KEY, secret, redact=True)
@@ -37,7 +40,7 @@ def store(resource: Any) -> str:
     return secret
 
 
-def forget(resource: Any) -> None:
+def forget(resource: ResourceView) -> None:
     """Remove ``resource``'s signal token: it signals nothing any more."""
     for key in (TOKEN_KEY, DIGEST_KEY):
         resource.data_delete(key)

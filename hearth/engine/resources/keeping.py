@@ -24,7 +24,7 @@ Heat's plug-in contract, run by the engine:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.common.secret_mask import SECRET_MASK
@@ -32,8 +32,11 @@ from hearth.engine.resources import actions as resource_actions
 from hearth.engine.scheduler import Task
 from hearth.engine.states import ADOPT, DELETE, UPDATE
 
+if TYPE_CHECKING:
+    from hearth.engine.resources.resource_view import ResourceView
 
-def default_adopt(resource: Any, resource_data: Mapping[str, Any] | None) -> None:
+
+def default_adopt(resource: ResourceView, resource_data: Mapping[str, Any] | None) -> None:
     """Adopt as Heat's base resource does: id, data and metadata from the entry."""
     entry = resource_data or {}
     resource_id = entry.get("resource_id")
@@ -50,7 +53,7 @@ def default_adopt(resource: Any, resource_data: Mapping[str, Any] | None) -> Non
         resource.metadata_set(entry["metadata"])
 
 
-def adopt_steps(resource: Any, resource_data: Mapping[str, Any] | None) -> Task:
+def adopt_steps(resource: ResourceView, resource_data: Mapping[str, Any] | None) -> Task:
     """Call the plug-in's ``handle_adopt`` (or :func:`default_adopt`), then its check."""
     if getattr(resource, "handle_adopt", None) is not None:
         yield from resource_actions.plugin_steps(resource, ADOPT, resource_data)
@@ -59,7 +62,7 @@ def adopt_steps(resource: Any, resource_data: Mapping[str, Any] | None) -> Task:
     yield from ()
 
 
-def adopt(resource: Any, resource_data: Mapping[str, Any] | None) -> Task:
+def adopt(resource: ResourceView, resource_data: Mapping[str, Any] | None) -> Task:
     """Run ADOPT on a new resource: IN_PROGRESS, the adopt steps, COMPLETE or FAILED.
 
     As Heat, the resource's properties are stored as the adopt starts.
@@ -68,7 +71,7 @@ def adopt(resource: Any, resource_data: Mapping[str, Any] | None) -> Task:
     yield from resource_actions.recorded(resource, ADOPT, adopt_steps(resource, resource_data))
 
 
-def snapshot_delete_steps(resource: Any, state: tuple[str, str]) -> Task:
+def snapshot_delete_steps(resource: ResourceView, state: tuple[str, str]) -> Task:
     """What ``deletion_policy: Snapshot`` runs: ``handle_snapshot_delete(state)``.
 
     As Heat: the handler gets the state the resource had before its delete
@@ -82,14 +85,15 @@ def snapshot_delete_steps(resource: Any, state: tuple[str, str]) -> Task:
                                              check_action=DELETE)
 
 
-def delete_snapshot(resource: Any, entry: Mapping[str, Any] | None) -> Task:
+def delete_snapshot(resource: ResourceView, entry: Mapping[str, Any] | None) -> Task:
     """Remove what a snapshot made for this resource (``handle_delete_snapshot(entry)``)."""
     if not entry:
         return
     yield from resource_actions.plugin_steps(resource, "delete_snapshot", entry)
 
 
-def restore_definition(resource: Any, definition: Any, entry: Mapping[str, Any] | None) -> Any:
+def restore_definition(resource: ResourceView, definition: Any,
+                       entry: Mapping[str, Any] | None) -> Any:
     """Return the definition ``resource`` is restored to (its ``handle_restore``'s answer).
 
     ``entry`` is the resource's entry in the snapshot (None when the
@@ -101,7 +105,7 @@ def restore_definition(resource: Any, definition: Any, entry: Mapping[str, Any] 
     return handle(definition, entry)
 
 
-def external_unchanged(resource: Any, after: Any) -> bool:
+def external_unchanged(resource: ResourceView, after: Any) -> bool:
     """Return whether an imported resource (``external_id``) is left as it is by an update.
 
     As Heat: changing (or adding, or removing) ``external_id`` is refused

@@ -8,10 +8,13 @@ properties resolved now and masked, as an event records them.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.common.secret_mask import SECRET_MASK
 from hearth.engine.template import function
+
+if TYPE_CHECKING:
+    from hearth.engine.resources.resource_view import ResourceView
 
 
 def mask(value: Any, secrets: Iterable[str]) -> Any:
@@ -28,7 +31,7 @@ def mask(value: Any, secrets: Iterable[str]) -> Any:
     return value
 
 
-def event_secrets(resource: Any) -> list[str]:
+def event_secrets(resource: ResourceView) -> list[str]:
     """Return the values only events hide (signal tokens: ``event_secret_values()``).
 
     Those of the secret keepers of the resource's stack.
@@ -38,7 +41,7 @@ def event_secrets(resource: Any) -> list[str]:
             for value in getattr(keeper, "event_secret_values", list)()]
 
 
-def event_properties(resource: Any, secrets: Iterable[str]) -> dict[str, Any]:
+def event_properties(resource: ResourceView, secrets: Iterable[str]) -> dict[str, Any]:
     """Return the resource's definition's properties, resolved now, secrets masked.
 
     Besides ``secrets``, the values only events hide (:func:`event_secrets`)

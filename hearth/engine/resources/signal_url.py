@@ -10,8 +10,12 @@ the path of Heat's ``POST .../resources/{name}/signal``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import quote
+
+if TYPE_CHECKING:
+    from hearth.engine.resources.resource_view import ResourceView
+    from hearth.engine.resources.stack_view import StackView
 
 _serving_url: str | None = None
 
@@ -37,22 +41,21 @@ def base_url() -> str:
     return f"http://{host}:{config.CONF.api.bind_port}"
 
 
-def stack_project(stack: Any) -> str:
-    """Return the project (tenant) a stack belongs to."""
-    row = getattr(stack, "row", None)
-    project = getattr(row, "project_id", None)
-    if project is None:
-        project = getattr(getattr(stack, "context", None), "project_id", None)
+def stack_project(stack: StackView) -> str:
+    """Return the project (tenant) a stack belongs to (its row's; a view's: its context's)."""
+    project = getattr(getattr(stack, "row", None), "project_id", None)  # a stored Stack's
+    if project is None and stack.context is not None:
+        project = stack.context.project_id
     return str(project or "")
 
 
-def resource_path(stack: Any, resource_name: str) -> str:
+def resource_path(stack: StackView, resource_name: str) -> str:
     """Return ``/v1/<project>/stacks/<name>/<id>/resources/<resource>`` (quoted)."""
     parts = (stack_project(stack), "stacks", stack.name, str(stack.id), "resources",
              resource_name)
     return "/v1/" + "/".join(quote(str(part), safe="") for part in parts)
 
 
-def signal_url(resource: Any) -> str:
+def signal_url(resource: ResourceView) -> str:
     """Return the URL a ``POST`` signals ``resource`` at."""
     return f"{base_url()}{resource_path(resource.stack, resource.name)}/signal"

@@ -17,12 +17,16 @@ Events written here do not change the resource's state.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.common.text import holds_nul
 from hearth.engine import states
 from hearth.engine.resources import actions
+from hearth.engine.resources.stack_view import recorder
+
+if TYPE_CHECKING:
+    from hearth.engine.resources.resource_view import ResourceView
 
 LOG = logging.getLogger(__name__)
 
@@ -39,9 +43,9 @@ HOOK_TYPES = ("pre-create", "pre-update", "pre-delete", "post-create", "post-upd
 NoActionRequired = exception.NoActionRequired
 
 
-def add_event(resource: Any, action: str, status: str, reason: str) -> None:
+def add_event(resource: ResourceView, action: str, status: str, reason: str) -> None:
     """Record an event of ``resource`` without changing its state."""
-    stack = resource.stack
+    stack = recorder(resource)
     db = getattr(stack, "db", None)
     if db is None:  # a stack without a database (unit tests) records nothing
         return
@@ -52,14 +56,14 @@ def add_event(resource: Any, action: str, status: str, reason: str) -> None:
     stack.publish_event(values, row.uuid)
 
 
-def describe(resource: Any) -> str:
+def describe(resource: ResourceView) -> str:
     """Return how Heat names a resource in messages: ``Class "name" Stack "stack" [id]``."""
     stack = resource.stack
     return (f'{type(resource).__name__} "{resource.name}" Stack "{stack.name}" '
             f"[{stack.id}]")
 
 
-def check_hook(resource: Any, details: Any) -> None:
+def check_hook(resource: ResourceView, details: Any) -> None:
     """Refuse an ``unset_hook`` naming an unknown hook type or one not set on the resource."""
     hook = details["unset_hook"]
     if hook not in HOOK_TYPES:
@@ -70,7 +74,7 @@ def check_hook(resource: Any, details: Any) -> None:
             message=f'The "{hook}" hook is not defined on {describe(resource)}')
 
 
-def check_action(resource: Any) -> None:
+def check_action(resource: ResourceView) -> None:
     """Refuse (and record why) a signal to a suspended or deleted resource."""
     if resource.action in NO_SIGNAL_ACTIONS:
         add_event(resource, resource.action, resource.status,
@@ -91,7 +95,7 @@ def details_text(details: Any) -> str:
     return "Unknown"
 
 
-def deliver(resource: Any, details: Any = None) -> None:
+def deliver(resource: ResourceView, details: Any = None) -> None:
     """Deliver a signal (or clear a hook) as described in the module docstring."""
     if holds_nul(details):  # its texts are stored (events, resource data)
         raise exception.TextWithNul(f"signal data for resource {resource.name}")

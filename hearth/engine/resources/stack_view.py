@@ -1,4 +1,4 @@
-"""What a resource may ask of its stack: the :class:`StackView` protocol.
+"""What a resource may ask of its stack: the :class:`StackView` protocol (and the recorder).
 
 The engine's :class:`~hearth.engine.stacks.stack.Stack` provides it while a
 stack acts; :class:`~hearth.engine.resources.validation.DefinitionChecker`
@@ -11,12 +11,13 @@ for it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from hearth.engine.resources.store import ResourceStore
 
 if TYPE_CHECKING:
     from hearth.engine.registry.types import TypeRegistry
+    from hearth.engine.resources.resource_view import ResourceView
     from hearth.engine.template.context import ResolutionContext
     from hearth.engine.template.environment import Environment
     from hearth.jobservice import CallerJobs
@@ -74,3 +75,27 @@ class StackView(Protocol):
 
     def secrets(self) -> list[str]:
         """Return the values no event, output or preview may show."""
+
+
+class StackRecorder(StackView, Protocol):
+    """A stack that also records its resources' states and events: a running Stack."""
+
+    def record_resource_state(self, resource: ResourceView, starting: bool = False) -> None:
+        """Persist a resource's state, its event and its held-back data in one write."""
+
+    def event_values(self, resource_name: str, physical_id: str | None, type_name: str,
+                     action: str, status: str, reason: str,
+                     properties: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Return the column values of one event of this stack."""
+
+    def publish_event(self, values: Mapping[str, Any], event_uuid: str) -> None:
+        """Publish a recorded event on the bus."""
+
+
+def recorder(resource: ResourceView) -> StackRecorder:
+    """Return the stack that records ``resource``'s states.
+
+    The resource actions run only in a running Stack (a validation view
+    never acts), so this is the resource's own stack, read as what it is.
+    """
+    return cast("StackRecorder", resource.stack)

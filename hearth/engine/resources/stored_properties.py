@@ -27,11 +27,14 @@ import dataclasses
 import json
 import logging
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.common.secret_mask import SECRET_MASK
 from hearth.engine.resources.shown import event_properties, event_secrets, mask
 from hearth.engine.template import function
+
+if TYPE_CHECKING:
+    from hearth.engine.resources.resource_view import ResourceView
 
 LOG = logging.getLogger(__name__)
 
@@ -71,7 +74,7 @@ class StoredProperties:
         return shown
 
 
-def _current(resource: Any) -> dict[str, Any]:
+def _current(resource: ResourceView) -> dict[str, Any]:
     """Return the data of the resource's properties resolved (a type reading none stores {})."""
     properties = getattr(resource, "properties", None)
     data = properties.data if properties is not None else getattr(resource.t, "properties", None)
@@ -84,7 +87,7 @@ def comparable(values: Any) -> Any:
     return json.loads(json.dumps(values, default=str))
 
 
-def keep(resource: Any) -> None:
+def keep(resource: ResourceView) -> None:
     """Resolve and keep the resource's properties; its next state change writes them.
 
     The places holding a value that must never show (a hidden parameter of
@@ -106,7 +109,7 @@ def keep(resource: Any) -> None:
     resource.properties_unwritten = True
 
 
-def take_unwritten(resource: Any) -> dict[str, Any] | None:
+def take_unwritten(resource: ResourceView) -> dict[str, Any] | None:
     """Return the column value to write with the resource's state change, if kept since."""
     if not resource.properties_unwritten:
         return None
@@ -115,7 +118,7 @@ def take_unwritten(resource: Any) -> dict[str, Any] | None:
     return column
 
 
-def event_view(resource: Any, secrets: Iterable[str]) -> dict[str, Any]:
+def event_view(resource: ResourceView, secrets: Iterable[str]) -> dict[str, Any]:
     """Return the properties an event of ``resource`` shows, every secret masked.
 
     The stored values (as Heat's events); a resource that has none yet (its

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
     from hearth.engine.registry.types import TypeRegistry
     from hearth.engine.resource import Resource
+    from hearth.engine.resources.resource_view import ResourceView
     from hearth.engine.stacks.prepare import PreparedStack
     from hearth.engine.template.environment import Environment
     from hearth.engine.template.parameters import Parameters
@@ -192,7 +193,7 @@ class Stack:
         return hidden + [value for keeper in self.secret_keepers
                          for value in keeper.secret_values()]
 
-    def record_resource_state(self, resource: Resource, starting: bool = False) -> None:
+    def record_resource_state(self, resource: ResourceView, starting: bool = False) -> None:
         """Persist a resource's state, its event and its held-back data in one write.
 
         The properties the resource's action stored
