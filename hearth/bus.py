@@ -189,6 +189,7 @@ class Bus:
 
 def configured_buffer_size() -> int:
     """Return ``[bus] buffer_size`` (the default when configuration is not loaded)."""
+    # lazy: oslo.config only to size the bus or find its socket (stackctl)
     from hearth.common import config
 
     config.register_opts()
@@ -197,6 +198,7 @@ def configured_buffer_size() -> int:
 
 def configured_socket_path() -> str:
     """Return the path of ``[bus] publish_socket``."""
+    # lazy: oslo.config only to size the bus or find its socket (stackctl)
     from hearth.common import config
 
     config.register_opts()
@@ -224,6 +226,7 @@ def wait_readable(zmq_socket: Any, timeout: float | None, *fds: int) -> bool:
     every green thread.  The descriptor only says that the socket's state
     may have changed, so its events are read right before each wait.
     """
+    # lazy: ZeroMQ (50 ms) only to bridge processes; stackctl loads the bus
     import zmq
     deadline = None if timeout is None else time.monotonic() + timeout
     while True:
@@ -255,6 +258,7 @@ class ZmqPublisher:
     FORWARD_INTERVAL = 0.01
 
     def __init__(self, bus: Bus, path: str) -> None:
+        # lazy: ZeroMQ (50 ms) only to bridge processes; stackctl loads the bus
         import zmq
         self.path = path
         self._bus = bus
@@ -287,6 +291,7 @@ class ZmqPublisher:
 
     def _read_subscriptions(self) -> None:
         """Track the listeners' topics; read the bus only while there is one."""
+        # lazy: ZeroMQ (50 ms) only to bridge processes; stackctl loads the bus
         import zmq
         while self._socket.getsockopt(zmq.EVENTS) & zmq.POLLIN:
             message = self._socket.recv(zmq.NOBLOCK)
@@ -313,6 +318,7 @@ def listen(path: str | None = None, pattern: str = "",
 
     Stops after ``timeout`` seconds without a matching event (never when None).
     """
+    # lazy: ZeroMQ (50 ms) only to bridge processes; stackctl loads the bus
     import zmq
     socket = zmq.Context.instance().socket(zmq.SUB)
     socket.setsockopt(zmq.LINGER, 0)

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import datetime
+import inspect
 import json
 import logging
 import os
@@ -237,7 +238,6 @@ def _error_text(fun: str, function: Callable[..., Any], error: Exception,
                 args: Sequence[Any], kwargs: Mapping[str, Any]) -> str:
     """Word a failed call: bad arguments as Salt says, anything else by its message."""
     if isinstance(error, TypeError):
-        import inspect
 
         try:
             inspect.signature(function).bind(*args, **kwargs)

@@ -10,10 +10,18 @@ import argparse
 import logging
 import os
 import sys
+import threading
 from collections.abc import Sequence
 from typing import Any
 
+from hearth.agent.connection import AgentChannel, MasterConnection
+from hearth.agent.executor import JobExecutor
+from hearth.agent.returns import ReturnStore
+from hearth.agent.settings import AgentSettings, loader_opts
 from hearth.common import daemon, exception
+from hearth.grains import load_grains
+from hearth.loader import execution_loader
+from hearth.transport import keys, wire
 
 LOG = logging.getLogger("hearth.agent")
 
@@ -25,14 +33,6 @@ class Agent:
     """One agent: its keys, loader, job executor and connection to the master."""
 
     def __init__(self, settings: Any, conf: Any) -> None:
-        from hearth.agent.connection import AgentChannel, MasterConnection
-        from hearth.agent.executor import JobExecutor
-        from hearth.agent.returns import ReturnStore
-        from hearth.agent.settings import loader_opts
-        from hearth.grains import load_grains
-        from hearth.loader import execution_loader
-        from hearth.transport import keys, wire
-
         self.settings = settings
         os.makedirs(settings.root_dir, mode=0o700, exist_ok=True)
         os.makedirs(settings.extmods_dir, exist_ok=True)
@@ -54,8 +54,6 @@ class Agent:
 
     def _fetch_pillar(self) -> None:
         """Ask the master for this agent's pillar, off the connection's thread."""
-        import threading
-
         def fetch() -> None:
             try:
                 pillar = self.channel.request("pillar")
@@ -89,7 +87,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "returns once the agent runs (its keys, directories and modules "
                         "loaded), or exits 1 with the reason when it cannot start.")
     args = parser.parse_args(argv)
-    from hearth.agent.settings import AgentSettings
 
     conf, settings = daemon.load_settings("hearth-agent", args.config_file,
                                           AgentSettings.from_conf)

@@ -31,7 +31,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from hearth.common import exception, paths
+from hearth.common import config, exception, paths
 
 LOG = logging.getLogger(__name__)
 
@@ -82,8 +82,6 @@ def load_settings(prog: str, config_files: Sequence[str] | None,
     A bad configuration is reported on stderr as ``PROG: reason`` (never a
     traceback) and ends the process with exit code 2.
     """
-    from hearth.common import config
-
     try:
         conf = config.load(config_files=config_files)
         return conf, from_conf(conf)
@@ -247,7 +245,7 @@ class PidFile:
 
 def _runs(pid: int, prog: str) -> bool:
     """Return whether process ``pid`` lives and runs ``prog``."""
-    import psutil
+    import psutil  # lazy: 30 ms of every daemon's start, only when a pid file names a pid
 
     try:
         process = psutil.Process(pid)

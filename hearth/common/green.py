@@ -13,6 +13,7 @@ from typing import Any
 
 import eventlet
 import eventlet.event
+import eventlet.patcher
 import eventlet.queue
 import eventlet.semaphore
 import eventlet.tpool
@@ -38,8 +39,6 @@ def start_os_thread(fn: Callable[..., Any], *args: Any) -> None:
     stalling every green thread until ``fn`` returns.  ``fn`` must not touch
     green primitives; it reports through plain attributes the caller polls.
     """
-    import eventlet.patcher
-
     threading = eventlet.patcher.original("threading")
     threading.Thread(target=fn, args=args, daemon=True, name="hearth-blocking").start()
 

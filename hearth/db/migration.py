@@ -39,7 +39,7 @@ _REVISION_LINE = re.compile(
 
 def alembic_config(url: str | None = None) -> Config:
     """Return the alembic configuration of Hearth's migrations (for ``url``)."""
-    from alembic.config import Config
+    from alembic.config import Config  # lazy: alembic (370 ms) only to migrate
     config = Config(os.path.join(MIGRATIONS_DIR, "alembic.ini"))
     config.set_main_option("script_location", MIGRATIONS_DIR)
     if url:
@@ -49,7 +49,7 @@ def alembic_config(url: str | None = None) -> Config:
 
 def head_revision() -> str:
     """Return the newest revision the code knows."""
-    from alembic.script import ScriptDirectory
+    from alembic.script import ScriptDirectory  # lazy: alembic only to migrate
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
@@ -72,7 +72,7 @@ def declared_head() -> str | None:
 
 
 def _revision_of(connection: Connection) -> str | None:
-    from alembic.runtime.migration import MigrationContext
+    from alembic.runtime.migration import MigrationContext  # lazy: alembic only to migrate
     return MigrationContext.configure(connection).get_current_revision()
 
 
@@ -131,7 +131,7 @@ def _check_known(revision: str | None) -> None:
     """Refuse a schema revision the code does not know (made by newer code)."""
     if revision is None:
         return
-    from alembic.script import ScriptDirectory
+    from alembic.script import ScriptDirectory  # lazy: alembic only to migrate
     script = ScriptDirectory.from_config(alembic_config())
     known = {rev.revision for rev in script.walk_revisions()}
     if revision not in known:
@@ -139,7 +139,7 @@ def _check_known(revision: str | None) -> None:
 
 
 def _upgrade(connection: Connection, url: str) -> None:
-    from alembic import command
+    from alembic import command  # lazy: alembic only to migrate
     config = alembic_config(url)
     config.attributes["connection"] = connection
     command.upgrade(config, "head")

@@ -36,7 +36,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from hearth.common import paths
+from hearth.common import config, paths
 from hearth.db import driver_errors, migration
 from hearth.db.write_queue import WriteQueue
 
@@ -67,6 +67,7 @@ def _make_psycopg2_green() -> None:
     """Make psycopg2 cooperate with eventlet (idempotent)."""
     with warnings.catch_warnings():  # eventlet warns about itself on import
         warnings.simplefilter("ignore")
+        # lazy: eventlet's psycopg2 patch only for PostgreSQL
         from eventlet.support import psycopg2_patcher
     psycopg2_patcher.make_psycopg_green()
 
@@ -166,8 +167,6 @@ def get_database(url: str | None = None) -> Database:
     On first use the schema is checked, and created or migrated when
     ``[database] auto_migrate`` is on (:func:`hearth.db.migration.ensure_schema`).
     """
-    from hearth.common import config
-
     url = url or config.database_url()
     with _DATABASES_LOCK:
         database = _DATABASES.get(url)

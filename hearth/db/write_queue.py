@@ -36,6 +36,7 @@ import logging
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from hearth.common import config
 from hearth.db import driver_errors
 
 if TYPE_CHECKING:
@@ -82,6 +83,7 @@ class _Job:
         self.owner = owner
         self.on_commit = on_commit
         if wait:
+            # lazy: eventlet only when an engine queues writes (stackctl --in-process reads)
             from hearth.common import green
             self.done = green.Event()
         else:
@@ -106,7 +108,6 @@ class WriteQueue:
     def delay(self) -> float:
         """Return the longest a write nobody waits for stays queued (seconds)."""
         if self._delay is None:
-            from hearth.common import config
             config.register_opts()
             self._delay = config.CONF.database.group_commit_delay
         return self._delay
@@ -123,6 +124,7 @@ class WriteQueue:
         ``on_commit(result)`` runs after the commit.  ``owner`` (a stack id)
         names who hears of the failure of a write nobody waits for.
         """
+        # lazy: eventlet only when an engine queues writes (stackctl --in-process reads)
         from hearth.common import green
         if self._lock is None:
             self._lock = green.Lock()

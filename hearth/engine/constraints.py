@@ -23,6 +23,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
+from stevedore import extension
+
 from hearth.common import exception
 
 CUSTOM_CONSTRAINT_NAMESPACE = "hearth.constraints"
@@ -300,8 +302,6 @@ class AllowedPattern(Constraint):
 @functools.lru_cache(maxsize=1)
 def custom_constraint_classes() -> Mapping[str, type]:
     """Return the custom constraint classes of ``hearth.constraints`` (loaded once)."""
-    from stevedore import extension
-
     manager: Any = extension.ExtensionManager(CUSTOM_CONSTRAINT_NAMESPACE, invoke_on_load=False)
     return {ext.name: ext.plugin for ext in manager}
 

@@ -211,7 +211,7 @@ class CRONExpressionConstraint(BaseConstraint):
 
     def check(self, value: Any) -> None:
         """Accept what croniter accepts."""
-        import croniter
+        import croniter  # lazy: 50 ms, only for templates with a cron_expression constraint
 
         try:
             croniter.croniter(value)

@@ -15,6 +15,7 @@ from hearth.common import exception
 
 
 def _conf() -> Any:
+    # lazy: oslo.config (100 ms) only to read a limit; stackctl loads this module
     from hearth.common import config
     config.register_opts()
     return config.CONF

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from hearth.common import exception
+from hearth.common.config import CONF, register_opts
 from hearth.common.green import Event, Queue, green_sleep, run_blocking, spawn
 
 __all__ = ["BACKOFF_FACTOR", "Direction", "Event", "GraphWalker", "NodeState", "Task",
@@ -53,7 +54,6 @@ BACKOFF_FACTOR = 2.0
 
 def poll_limits() -> tuple[float, float]:
     """Return ``(poll_interval_min, poll_interval_max)`` from the configuration."""
-    from hearth.common.config import CONF, register_opts
     register_opts(CONF)
     return CONF.poll_interval_min, CONF.poll_interval_max
 

@@ -25,6 +25,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from sqlalchemy import create_engine, exc, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import NullPool
+
 from hearth.common.exception import CommandExecutionError
 from hearth.ext_pillar._rows import fold_rows
 from hearth.pillar.merge import merge_recurse
@@ -42,8 +46,6 @@ def _spec(name: str, query: Any) -> dict[str, Any]:
 
 
 def _run(connection: Any, name: str, spec: Mapping[str, Any], minion_id: str) -> dict[str, Any]:
-    from sqlalchemy import exc, text
-
     sql = spec["query"].replace("%s", ":minion_id")
     try:
         result = connection.execute(text(sql), {"minion_id": minion_id}
@@ -60,10 +62,6 @@ def _run(connection: Any, name: str, spec: Mapping[str, Any], minion_id: str) ->
 def ext_pillar(minion_id: str, pillar: Any, *args: Any, url: str | None = None,
                queries: list[Any] | None = None, **named: Any) -> dict[str, Any]:
     """Return the data of every query, positional and listed first, then the named ones."""
-    from sqlalchemy import create_engine, exc
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.pool import NullPool
-
     if not url:
         raise CommandExecutionError("sql: no database url given")
     plan = [(f"#{i}", _spec(f"#{i}", q), None)

@@ -28,6 +28,7 @@ def process_runner() -> JobRunner:
 
 def runner_for(opts: dict[str, Any]) -> JobRunner:
     """Return a job runner over the execution modules ``opts`` configures."""
+    # lazy: the job runner (the bus) only when the engine's host runs a job
     from hearth.jobs import JobRunner, ProcTable
 
     return JobRunner(execution_loader(opts), opts.get("id") or socket.gethostname(),
@@ -36,7 +37,10 @@ def runner_for(opts: dict[str, Any]) -> JobRunner:
 
 def record_job(job: JobReturn, user: str | None) -> None:
     """Record a finished local job in this host's job cache, as ``user``'s."""
+    # lazy: SQLAlchemy only for the engine host's job cache (stackctl imports JobService)
     from hearth.db import job_cache
+
+    # lazy: SQLAlchemy only for the engine host's job cache (stackctl imports JobService)
     from hearth.db.session import get_database
 
     job_cache.job_store(get_database(), job, user=user)

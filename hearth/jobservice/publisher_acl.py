@@ -103,6 +103,7 @@ class PublisherAcl:
     @classmethod
     def from_file(cls, path: str) -> PublisherAcl:
         """Read the ACL from a YAML file."""
+        # lazy: yaml only when an ACL file is read (stackctl imports JobService)
         import yaml
 
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,7 @@ class JobSettings:
     @classmethod
     def from_conf(cls, conf: Any = None) -> JobSettings:
         """Read the settings from a loaded oslo.config object (default: Hearth's)."""
+        # lazy: oslo.config only to read settings; stackctl loads JobService
         from hearth.common import config
 
         if conf is None:
@@ -45,6 +47,7 @@ class JobSettings:
 
 def default_client() -> MasterClient:
     """Return a client of the master of this process's configuration."""
+    # lazy: ZeroMQ only to reach a master (stackctl imports JobService)
     from hearth.master.client import MasterClient
 
     return MasterClient()
@@ -52,8 +55,7 @@ def default_client() -> MasterClient:
 
 def master_configured() -> bool:
     """Return whether this host holds the client key of a hearth-master."""
-    import os
-
+    # lazy: oslo.config only to read settings; stackctl loads JobService
     from hearth.common.config import CONF, register_opts
 
     register_opts(CONF)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from hearth.grains import LazyGrains
 from hearth.jobs import CallContext
 from hearth.loader.exports import LoadedFunction
 from hearth.loader.family import CLOUD, EXECUTION, PILLAR, ModuleFamily
@@ -24,6 +25,7 @@ def opts_from_conf(conf: Any = None) -> dict[str, Any]:
     Per-module options (``[DEFAULT] module_opts``) become flat
     ``module.option`` keys, as in Salt's minion configuration.
     """
+    # lazy: oslo.config only to build opts; stackctl loads the loader
     from hearth.common import config
 
     conf = conf if conf is not None else config.CONF
@@ -48,7 +50,6 @@ def execution_loader(opts: Mapping[str, Any], grains: Mapping[str, Any] | None =
     on several threads at once.
     """
     if grains is None:
-        from hearth.grains import LazyGrains
 
         grains = LazyGrains(opts)
     return Loader(EXECUTION, opts, pack={"__grains__": grains, "__pillar__": dict(pillar or {})},

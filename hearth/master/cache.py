@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hearth.common import daemon
+from hearth.db import api_agents, job_cache
 
 LOG = logging.getLogger(__name__)
 
@@ -94,8 +95,6 @@ class JobCacheWriter:
             self._finished.set()
 
     def _serve(self) -> None:
-        from hearth.db import api_agents, job_cache
-
         while True:
             items = [self._queue.get()]
             while True:

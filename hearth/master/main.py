@@ -14,6 +14,8 @@ import sys
 from collections.abc import Sequence
 
 from hearth.common import daemon
+from hearth.master.server import Master
+from hearth.master.settings import MasterSettings
 
 LOG = logging.getLogger("hearth.master")
 
@@ -26,8 +28,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "--foreground the command returns once the master serves, or exits "
                          "1 with the reason when it cannot start.")
     args = parser.parse_args(argv)
-    from hearth.master.server import Master
-    from hearth.master.settings import MasterSettings
 
     conf, settings = daemon.load_settings("hearth-master", args.config_file,
                                           MasterSettings.from_conf)

@@ -39,6 +39,7 @@ from typing import Any
 from hearth.agent.masters import MasterAddress
 from hearth.common import daemon
 from hearth.common.exception import DaemonStartFailed
+from hearth.db import api_masters
 from hearth.db.timeutils import utcnow
 from hearth.master.keys import KeyStore
 from hearth.master.settings import MasterSettings
@@ -95,8 +96,6 @@ class MasterPeers:
         the peers'.  Raise DaemonStartFailed when a live peer has another
         key pair.
         """
-        from hearth.db import api_masters
-
         self._api = api_masters
         self._database = database
         self.record = record

@@ -113,6 +113,7 @@ class DatabasePki:
     shared = True
 
     def __init__(self, database: Any) -> None:
+        # lazy: SQLAlchemy only for a master's key store; stackctl cloud-* loads this
         from hearth.db import api_pki
 
         self._database = database

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from hearth import jobs as job_ids
 from hearth.agent import batch
 from hearth.common import exception
+from hearth.db import job_cache
 from hearth.master.jobs import JobState, snapshot_from_cache
 from hearth.transport import keys, wire
 
@@ -111,8 +112,6 @@ class ClientRequests:
         return self._from_cache(route, request, jid)
 
     def _from_cache(self, route: bytes, request: dict[str, Any], jid: str) -> Any:
-        from hearth.db import job_cache
-
         def read() -> dict[str, Any]:
             data = job_cache.job_get(self.master.database, jid)
             if data.get("targeted") is None:
@@ -168,8 +167,6 @@ class ClientRequests:
                 job.watchers.discard(route)
 
     def _list_jobs(self, route: bytes, request: dict[str, Any]) -> Any:
-        from hearth.db import job_cache
-
         limit = request.get("limit")
         self.master.run_in_worker(route, {"rid": request.get("rid")},
                                   lambda: job_cache.job_list(self.master.database, limit=limit))

@@ -43,6 +43,7 @@ import zmq
 
 from hearth import bus, protocol
 from hearth.common.exception import DaemonStartFailed, MessageRefused
+from hearth.db import api_agents
 from hearth.master import storage
 from hearth.master.agent_messages import AgentMessages
 from hearth.master.agents import AgentRegistry
@@ -53,6 +54,7 @@ from hearth.master.pillar_digest import PillarDigest
 from hearth.master.requests import ClientRequests
 from hearth.master.settings import MasterSettings
 from hearth.master.takeover import adopt
+from hearth.pillar import compile_pillar
 from hearth.pillar.settings import MasterOpts
 from hearth.transport import curve, keys, wire
 from hearth.transport.gate import Gate
@@ -148,8 +150,6 @@ class Master:
 
         Before the loop and the ZAP handler run: nothing else touches the agents yet.
         """
-        from hearth.db import api_agents
-
         if self._database is None:
             self._database = storage.open_database()
         database = self._database
@@ -379,7 +379,7 @@ class Master:
         return recorded
 
     def compile_pillar(self, agent_id: str, pillar_override: Any = None) -> dict[str, Any]:
-        """Return the pillar of ``agent_id`` from hearth.pillar (``{}`` without it).
+        """Return the pillar of ``agent_id``, compiled by :mod:`hearth.pillar`.
 
         The compile sees the grains the master holds true (recorded ones and
         the id; the agent's own report only with ``trust_agent_grains``), so
@@ -387,10 +387,6 @@ class Master:
         ``pillar_override`` (one call's ``pillar=``) is merged in last and the
         result is not kept as the agent's pillar.
         """
-        try:
-            from hearth.pillar import compile_pillar
-        except ImportError:
-            return {}
         state = self.agents.get(agent_id)
         state.recorded_grains = self.recorded_grains.get(agent_id)  # pre-seeded meanwhile?
         override = pillar_override if isinstance(pillar_override, dict) else None

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy.engine import make_url
+
+from hearth.common import config
 from hearth.common.exception import DaemonStartFailed
+from hearth.db.session import get_database
 from hearth.master.keys import KeyStore
 from hearth.master.pki_store import DatabasePki
 from hearth.master.recorded_grains import RecordedGrains
@@ -18,14 +22,10 @@ from hearth.master.settings import MasterSettings
 
 def open_database() -> Any:
     """Open the configured database; raise DaemonStartFailed naming it (password hidden)."""
-    from hearth.common import config
-    from hearth.db.session import get_database
-
     url = config.database_url()
     try:
         return get_database(url)
     except Exception as error:  # noqa: BLE001 - SQLAlchemy, alembic, OS errors
-        from sqlalchemy.engine import make_url
 
         shown = make_url(url).render_as_string(hide_password=True)
         reason = str(getattr(error, "orig", None) or error).splitlines()[0]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import pwd
 import shlex
 import shutil
 from collections.abc import Mapping, Sequence
@@ -60,7 +61,6 @@ def _user_of(runas: str | None) -> str | None:
     if not runas:
         return None
     if os.geteuid() != 0:
-        import pwd
 
         if pwd.getpwuid(os.geteuid()).pw_name == runas:
             return None

@@ -15,6 +15,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from hearth.common import config, document_bounds
 from hearth.common.exception import CommandExecutionError
 from hearth.pillar import ERRORS_KEY, compile_pillar, master_opts
 from hearth.pillar.mask import shown
@@ -50,7 +51,6 @@ def _option(name: str, section_option: str) -> bool:
     """Return ``__opts__[name]`` when set, else the ``[pillar]`` option of this process."""
     if name in __opts__:  # noqa: F821
         return bool(__opts__[name])  # noqa: F821
-    from hearth.common import config
 
     config.register_opts(config.CONF)
     return bool(config.CONF.pillar[section_option])
@@ -113,7 +113,6 @@ def ext(external: Any, pillar: Mapping[str, Any] | None = None,
     side's rights.
     """
     if isinstance(external, str):
-        from hearth.common import document_bounds
 
         external = document_bounds.load_yaml(external)
     if not isinstance(external, Mapping) or not external:

@@ -10,6 +10,7 @@ from typing import Any
 from hearth.agent.sync import sync_files
 from hearth.common import exception
 from hearth.jobs import ProcTable
+from hearth.pillar.refresh import REFRESH_COMPLETE_TAG
 
 
 def _table() -> ProcTable:
@@ -101,8 +102,6 @@ def refresh_pillar(wait: bool = True, timeout: float | None = None, **kwargs: An
     Fires ``hearth/agent/pillar_refresh_complete`` once the new pillar is held
     (Salt's ``minion_pillar_refresh_complete``).  Hearth always waits.
     """
-    from hearth.pillar.refresh import REFRESH_COMPLETE_TAG
-
     channel = _channel()
     pillar = channel.request("pillar", timeout=timeout)
     __pillar__.clear()  # noqa: F821

@@ -23,7 +23,7 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.loader import PILLAR, Loader, execution_loader
-from hearth.pillar import external, files, sls, top
+from hearth.pillar import cache, external, files, sls, top
 from hearth.pillar.settings import PillarSettings, master_opts
 
 LOG = logging.getLogger(__name__)
@@ -127,8 +127,6 @@ def compile_pillar(agent_id: str, grains: Mapping[str, Any], opts: Mapping[str, 
     ``pillar_cache`` on, a compile without override is served from the
     cache while it is fresh.
     """
-    from hearth.pillar import cache
-
     try:
         opts = _complete(opts)
         settings = PillarSettings.from_opts(opts)

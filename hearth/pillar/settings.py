@@ -14,7 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hearth.common import exception
+import yaml
+
+from hearth.common import config, exception
 from hearth.loader import opts_from_conf
 from hearth.pillar.merge import strategy_for
 
@@ -37,8 +39,6 @@ def parse_roots(lines: list[str]) -> dict[str, list[str]]:
 
 def read_config_file(path: str) -> dict[str, Any]:
     """Return the YAML pillar configuration at ``path`` ({} when the file does not exist)."""
-    import yaml
-
     try:
         with open(path, encoding="utf-8") as stream:
             data = yaml.safe_load(stream)
@@ -64,8 +64,6 @@ def master_opts(conf: Any = None) -> dict[str, Any]:
     ``pillar`` folder of ``[DEFAULT] extension_modules``), then every key
     of the YAML ``[pillar] config_file`` on top.
     """
-    from hearth.common import config
-
     conf = conf if conf is not None else config.CONF
     opts = opts_from_conf(conf)
     section = conf.pillar
@@ -95,8 +93,6 @@ class MasterOpts:
 
     def current(self) -> dict[str, Any]:
         """Return the opts (the same dict until the file changes: do not modify it)."""
-        from hearth.common import config
-
         conf = self._conf if self._conf is not None else config.CONF
         path = conf.pillar.config_file
         try:

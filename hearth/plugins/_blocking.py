@@ -37,6 +37,7 @@ class BlockingCall:
               fn: Callable[..., Any], *args: Any) -> BlockingCall:
         """Start ``fn(*args)`` on a worker thread; ``what`` names it in a timeout error."""
         call = cls(what, now(stack), timeout)
+        # lazy: eventlet: template-validate loads the plug-ins without it
         from hearth.common.green import start_os_thread
         start_os_thread(call._run, fn, args)
         return call

@@ -37,6 +37,7 @@ class CooldownMixin:
 
     def _timeout_secs(self) -> float:
         """Return the resize's timeout in seconds (the stack's action timeout)."""
+        # lazy: eventlet, sqlalchemy: template-validate loads the plug-ins without it
         from hearth.engine.stacks.actions import action_timeout
         return action_timeout(self.stack) if getattr(self.stack, "row", None) else 3600.0
 

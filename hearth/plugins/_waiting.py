@@ -45,6 +45,7 @@ class Wait:
         if self.seconds < 0:
             return False
         left = self.seconds - (now(stack) - self.started)
+        # lazy: eventlet: template-validate loads the plug-ins without it
         from hearth.engine.scheduler import poll_limits  # eventlet: only where engines run
         return True if left <= 0 else min(left, poll_limits()[1])
 

@@ -314,6 +314,7 @@ class AutoScalingGroup(CooldownMixin, StackResource):
 
     def resize(self, new_size: int) -> None:
         """Update the nested stack to ``new_size`` members and wait for the end (green)."""
+        # lazy: eventlet: template-validate loads the plug-ins without it
         from hearth.engine import scheduler  # eventlet: only where an engine runs
         LOG.info("%s: resizing from %s to %s members", self.name, self.current_size(), new_size)
         runner = scheduler.TaskRunner(self._nested_update(self.member_template(new_size)),

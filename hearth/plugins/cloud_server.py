@@ -23,6 +23,7 @@ from typing import Any
 from hearth import bus
 from hearth.clouds import config, utils
 from hearth.clouds.cloud import Cloud
+from hearth.common import config as hearth_config
 from hearth.common import exception
 from hearth.engine import attributes, properties, resource, support
 from hearth.plugins._blocking import RUNNING, BlockingCall
@@ -38,10 +39,8 @@ POLL_DELAY = 0.05
 
 def node_timeout() -> float:
     """Return ``[cloud] node_timeout``."""
-    from hearth.common import config
-
-    config.register_opts()
-    return config.CONF.cloud.node_timeout
+    hearth_config.register_opts()
+    return hearth_config.CONF.cloud.node_timeout
 
 
 def new_cloud() -> Any:

@@ -22,6 +22,7 @@ import json
 from typing import Any
 
 from hearth.common import exception
+from hearth.common.config import CONF
 from hearth.engine import attributes, properties, resource, support
 from hearth.pillar import ERRORS_KEY
 from hearth.plugins._blocking import RUNNING, BlockingCall
@@ -115,8 +116,6 @@ class PillarData(resource.Resource):
         return True
 
     def _check_errors(self, errors: list[str]) -> None:
-        from hearth.common.config import CONF
-
         fail = not self.properties[self.IGNORE_ERRORS] and CONF.pillar.fail_on_errors
         if errors and fail:
             raise exception.PillarHasErrors(self.properties[self.AGENT], errors)

@@ -38,6 +38,7 @@ def key_paths(directory: str, name: str) -> tuple[str, str]:
 
 def load_public(path: str) -> bytes:
     """Return the Z85 public key of the certificate at ``path``."""
+    # lazy: ZeroMQ only to make or read keys; stackctl loads key paths
     import zmq.auth
 
     try:
@@ -52,6 +53,7 @@ def load_or_create(directory: str, name: str) -> KeyPair:
 
     The directory is created with mode 0700 and the secret file gets 0600.
     """
+    # lazy: ZeroMQ only to make or read keys; stackctl loads key paths
     import zmq.auth
 
     public_path, secret_path = key_paths(directory, name)
@@ -68,6 +70,7 @@ def load_or_create(directory: str, name: str) -> KeyPair:
 
 def generate() -> KeyPair:
     """Return a new CURVE key pair (nothing is written)."""
+    # lazy: ZeroMQ only to make or read keys; stackctl loads key paths
     import zmq
 
     public, secret = zmq.curve_keypair()
@@ -76,6 +79,7 @@ def generate() -> KeyPair:
 
 def is_public_key(text: str | bytes) -> bool:
     """Return whether ``text`` is a Z85 CURVE public key (40 characters, 32 bytes)."""
+    # lazy: ZeroMQ only to make or read keys; stackctl loads key paths
     from zmq.utils import z85
 
     raw = text.encode() if isinstance(text, str) else text
@@ -112,6 +116,7 @@ def load_pair(directory: str, name: str) -> KeyPair:
 
 def load_certificate(path: str) -> KeyPair:
     """Return the key pair of the certificate file ``path`` (``secret`` None in a public one)."""
+    # lazy: ZeroMQ only to make or read keys; stackctl loads key paths
     import zmq.auth
 
     try:

@@ -18,6 +18,8 @@ When a dependency is not met, the function is replaced by
 
 from __future__ import annotations
 
+import shlex
+import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -64,9 +66,6 @@ def _version_tuple(text: str) -> tuple[int, ...]:
 
 
 def _command_exit(command: str) -> int | None:
-    import shlex
-    import subprocess
-
     try:
         return subprocess.run(shlex.split(command), stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL, check=False).returncode

@@ -163,7 +163,10 @@ def prepare_child(resource: StackResource, template: Any, params: Mapping[str, A
 def create_child(resource: StackResource, template: Any, params: Mapping[str, Any] | None,
                  timeout_mins: int | None) -> Stack:
     """Validate and store the child stack of ``resource``; return it (not yet acting)."""
+    # lazy: sqlalchemy: template-validate loads the plug-ins without it
     from hearth.db import api_stacks
+
+    # lazy: sqlalchemy: template-validate loads the plug-ins without it
     from hearth.db.models import new_uuid
     parent = live_parent(resource)
     identity = StackIdentity(resource.physical_resource_name() or resource.name, new_uuid(),
@@ -195,6 +198,7 @@ def update_target(resource: StackResource, child: Stack, template: Any,
     new provider path keeps the members of the old one for a few batches):
     Heat reads such a member's template back from its nested stack.
     """
+    # lazy: sqlalchemy: template-validate loads the plug-ins without it
     from hearth.db import api_stacks
     parent = live_parent(resource)
     prepared = prepare_child(resource, template, params, StackIdentity.of(child.row),
@@ -215,6 +219,7 @@ def check_tree_idle(db: Any, row: Any) -> None:
     Nested stacks act under the top-level stack's lock; a user's own action
     on one of them waits until the tree is idle (ActionInProgress).
     """
+    # lazy: sqlalchemy: template-validate loads the plug-ins without it
     from hearth.db import api_nested, api_stacks
     root_id = api_nested.stack_root_id(db, row.id)
     if root_id == row.id:
@@ -230,6 +235,7 @@ def find_child_id(parent: Stack, resource_name: str) -> str | None:
     Finds a child whose id the parent resource never got to store (a crash
     between the two writes).
     """
+    # lazy: sqlalchemy: template-validate loads the plug-ins without it
     from hearth.db import api_stacks
     for row in api_stacks.stack_get_all_by_owner(parent.db, parent.id):
         if row.parent_resource_name == resource_name:
@@ -243,7 +249,10 @@ def load_child(parent: Stack, stack_id: str, resource: StackResource | None = No
 
     ``resource`` is the parent resource its ``resource_facade`` reads.
     """
+    # lazy: sqlalchemy: template-validate loads the plug-ins without it
     from hearth.db import api_stacks
+
+    # lazy: eventlet, sqlalchemy: template-validate loads the plug-ins without it
     from hearth.engine.stacks.loader import load_stack
     try:
         row = api_stacks.stack_get(parent.db, stack_id)
@@ -265,7 +274,10 @@ class ChildRun:
     """
 
     def __init__(self, child: Stack, action: str, work: Callable[[], Any]) -> None:
+        # lazy: eventlet: template-validate loads the plug-ins without it
         from hearth.engine import scheduler
+
+        # lazy: eventlet, sqlalchemy: template-validate loads the plug-ins without it
         from hearth.engine.stacks.actions import start_state
         self.child = child
         self.action = action
@@ -291,6 +303,7 @@ class ChildRun:
 
     def cancel(self) -> None:
         """Stop the child's walk (no rollback: the parent decides) and wait for its end."""
+        # lazy: eventlet: template-validate loads the plug-ins without it
         from hearth.engine import scheduler
         deadline_steps = int(CANCEL_WAIT / 0.01)
         for _ in range(deadline_steps):  # the walk may not have begun yet

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from hearth.common import exception
+from hearth.common import config, exception
 
 #: Heat's message when a tree grows over ``max_resources_per_stack``.
 TREE_TOO_BIG = "Maximum resources per stack exceeded."
@@ -20,7 +20,6 @@ TREE_TOO_BIG = "Maximum resources per stack exceeded."
 @functools.lru_cache(maxsize=1)
 def _conf() -> Any:
     """Return the configuration, its options registered (once: registering is not cheap)."""
-    from hearth.common import config
     config.register_opts()
     return config.CONF
 
@@ -42,6 +41,7 @@ def check_tree_size(db: Any, parent_stack_id: str, adding: int, removing: int = 
     limit = _conf().max_resources_per_stack
     if limit < 0:
         return
+    # lazy: sqlalchemy: template-validate loads the plug-ins without it
     from hearth.db import api_nested  # SQLAlchemy: only where stacks are stored
     root = parent_stack_id if top_level else api_nested.stack_root_id(db, parent_stack_id)
     total = api_nested.tree_resource_count(db, root) + adding - removing

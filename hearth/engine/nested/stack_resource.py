@@ -117,6 +117,7 @@ class StackResource(resource.Resource):
     def create_with_template(self, template: Any, params: Mapping[str, Any] | None = None,
                              timeout_mins: int | None = None) -> None:
         """Validate and store the nested stack, then start its CREATE; return at once."""
+        # lazy: eventlet, sqlalchemy: template-validate loads the plug-ins without it
         from hearth.engine.stacks import actions as stack_actions
         child = children.create_child(self, template,
                                       self.child_params() if params is None else params,
@@ -131,6 +132,7 @@ class StackResource(resource.Resource):
         With no nested stack yet (its create failed early) the stack is
         created instead (the action returned is then CREATE).
         """
+        # lazy: eventlet, sqlalchemy: template-validate loads the plug-ins without it
         from hearth.engine.update import run as update_run
         params = self.child_params() if params is None else params
         self._wait_child()
@@ -146,6 +148,7 @@ class StackResource(resource.Resource):
 
     def delete_nested(self) -> None:
         """Start the nested stack's DELETE (nothing when there is none)."""
+        # lazy: eventlet, sqlalchemy: template-validate loads the plug-ins without it
         from hearth.engine.stacks import actions as stack_actions
         self._wait_child()
         child = self.nested()
@@ -177,6 +180,7 @@ class StackResource(resource.Resource):
             self._child_run.cancel()
 
     def _nested_action(self, action: str) -> None:
+        # lazy: eventlet, sqlalchemy: template-validate loads the plug-ins without it
         from hearth.engine.stacks import actions as stack_actions
         self._wait_child()
         child = self.nested()
@@ -195,7 +199,10 @@ class StackResource(resource.Resource):
         only read by the check; a child never stored, or not reached by the
         action yet, gets it from ``fresh()`` (the handle).
         """
+        # lazy: eventlet, sqlalchemy: template-validate loads the plug-ins without it
         from hearth.engine.stacks import actions as stack_actions
+
+        # lazy: eventlet, sqlalchemy: template-validate loads the plug-ins without it
         from hearth.engine.update import takeover
         child = self.nested()
         if child is not None and action == CREATE and child.action == INIT:

@@ -91,6 +91,7 @@ class TemplateResource(StackResource):
         new_type = getattr(json_snippet, "type", None)
         if isinstance(new_type, str) and new_type != self.type_name:
             # another alias of the same template: updated in place, listed by its new name
+            # lazy: sqlalchemy: template-validate loads the plug-ins without it
             from hearth.db import api_resources  # SQLAlchemy: not at plug-in loading
             api_resources.resource_update(children.live_parent(self).db, row_id(self),
                                           type=new_type)

@@ -34,7 +34,9 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from hearth.common import exception
+from stevedore import extension
+
+from hearth.common import config, exception
 from hearth.engine.registry.plugin_class import PluginClass
 
 LOG = logging.getLogger(__name__)
@@ -156,7 +158,6 @@ def builtin_sources(package: str = BUILTIN_PACKAGE) -> Iterator[PluginSource]:
 def _plugin_dirs(plugin_dirs: Iterable[str] | None) -> list[str]:
     if plugin_dirs is not None:
         return list(plugin_dirs)
-    from hearth.common import config
 
     config.register_opts()
     return list(config.CONF.plugin_dirs)
@@ -202,8 +203,6 @@ def _loaded(plugin: Any) -> Any:
 def entry_point_sources(group: str, failures: list[exception.HearthException]
                         ) -> Iterator[PluginSource]:
     """Yield one source per entry point of ``group`` (loaded through stevedore)."""
-    from stevedore import extension
-
     def on_failure(manager: Any, entry_point: Any, error: BaseException) -> None:
         failures.append(exception.PluginLoadError(
             module=f"{entry_point.name} ({entry_point.value})",

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.engine import states
-from hearth.engine.resources import stored_properties
+from hearth.engine.resources import continuation, signals, stored_properties
 from hearth.engine.resources.stack_view import recorder
 from hearth.engine.template import function
 
@@ -245,7 +245,6 @@ def continued_start(resource: ResourceView, action: str) -> tuple[Callable[..., 
     if not (resource.continuing
             and (resource.action, resource.status) == (action, IN_PROGRESS)):
         return None, STATE_CHANGED
-    from hearth.engine.resources import continuation
     resource.continuing = False
     return continuation.continuation(resource, action), continuation.CONTINUED
 
@@ -260,6 +259,7 @@ def create(resource: ResourceView) -> Task:
     external_id = resolved_field(resource.t, "external_id")
     if external_id:
         # as Heat: ADOPT the named physical resource, then CHECK it
+        # lazy: eventlet: not for validation nor reads (--in-process)
         from hearth.engine.resources import keeping
         yield from keeping.adopt(resource, {"resource_id": str(external_id)})
         yield from check(resource)
@@ -284,6 +284,7 @@ def _validated(resource: ResourceView, steps: Iterable[Any]) -> Task:
 
 
 def _snapshot_steps(resource: ResourceView, state: State) -> Task:
+    # lazy: eventlet: not for validation nor reads (--in-process)
     from hearth.engine.resources import keeping
     return keeping.snapshot_delete_steps(resource, state)
 
@@ -321,7 +322,6 @@ def restricted(resource: ResourceView, action: str) -> bool:
 def check_restricted(resource: ResourceView, action: str) -> None:
     """Raise ResourceActionRestricted, after Heat's UPDATE_FAILED event, if ``action`` is."""
     if restricted(resource, action):
-        from hearth.engine.resources import signals
         error = exception.ResourceActionRestricted(action=action)
         signals.add_event(resource, UPDATE, FAILED, str(error))  # the resource keeps its state
         raise error
@@ -339,6 +339,7 @@ def update(resource: ResourceView, after: Any, before: Any = None,
     (:class:`NotSupported`) or when restricted_actions forbid it
     (:class:`ResourceActionRestricted`); returns at once when nothing changed.
     """
+    # lazy: eventlet: not for validation nor reads (--in-process)
     from hearth.engine.resources import keeping
     if keeping.external_unchanged(resource, after):
         return
@@ -449,7 +450,6 @@ def check(resource: ResourceView) -> Task:
 
 def signal(resource: ResourceView, details: Any) -> None:
     """Deliver a signal (:func:`hearth.engine.resources.signals.deliver`)."""
-    from hearth.engine.resources import signals
     signals.deliver(resource, details)
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from hearth.common import config
+
 if TYPE_CHECKING:
     from hearth.engine.resources.resource_view import ResourceView
     from hearth.engine.resources.stack_view import StackView
@@ -28,7 +30,6 @@ def set_serving_url(url: str | None) -> None:
 
 def base_url() -> str:
     """Return the API's public base URL (no trailing slash, no ``/v1``)."""
-    from hearth.common import config
     config.register_opts()
     configured = config.CONF.api.public_url
     if configured:

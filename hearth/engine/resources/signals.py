@@ -49,6 +49,7 @@ def add_event(resource: ResourceView, action: str, status: str, reason: str) -> 
     db = getattr(stack, "db", None)
     if db is None:  # a stack without a database (unit tests) records nothing
         return
+    # lazy: sqlalchemy: template-validate loads the plug-ins without it
     from hearth.db import api_events
     values = stack.event_values(resource.name, resource.resource_id, resource.type_name,
                                 action, status, reason)

@@ -15,10 +15,11 @@ Methods take the request context first, as EngineService's do.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from hearth.common import exception
+from hearth.common import config, exception
 from hearth.common.context import RequestContext
 from hearth.engine.registry import introspection
 from hearth.engine.registry import introspection as resource_types
@@ -26,7 +27,6 @@ from hearth.engine.resources.validation import DefinitionChecker
 
 if TYPE_CHECKING:
     from hearth.engine.registry.types import TypeRegistry
-    from hearth.engine.resources.validation import DefinitionChecker
 
 JsonMap = dict[str, Any]
 
@@ -41,7 +41,7 @@ class Catalog:
     def registry(self) -> TypeRegistry:
         """Return the plug-in registry (configured plug-ins loaded on first use)."""
         if self._registry is None:
-            from hearth.common import config
+            # lazy: jsonschema, networkx, yaml: not for validation nor reads (--in-process)
             from hearth.engine.nested.template_resource import default_registry
             config.register_opts()
             self._registry = default_registry()
@@ -64,11 +64,14 @@ class Catalog:
         :mod:`hearth.engine.nested.parameters`); ``ignore_errors``
         is accepted for Heat's API (Hearth has no error codes).
         """
+        # lazy: jsonschema, yaml: not for validation nor reads (--in-process)
         from hearth.engine.template.environment import (
             Environment,
             environment_documents,
             parameter_types,
         )
+
+        # lazy: jsonschema, networkx, yaml: not for validation nor reads (--in-process)
         from hearth.engine.template.validate import validate_template
         files = dict(files or {})
         data = self._parse(template)
@@ -76,6 +79,7 @@ class Catalog:
         env = Environment.from_documents(documents, parameter_types(data))
         checker: Any = self._resource_validator(env, files)
         if show_nested:
+            # lazy: jsonschema, networkx, yaml: not for validation nor reads (--in-process)
             from hearth.engine.nested import parameters as nested_parameters
             checker = nested_parameters.NestedParametersCollector(checker)
         result = validate_template(data, None, params, documents, files,
@@ -97,7 +101,10 @@ class Catalog:
         """
         # networkx and the template layer: loaded when a graph is drawn, not by stackctl's
         # import of the catalog (hearth.cli.backend)
+        # lazy: jsonschema, networkx, sqlalchemy, yaml: not for validation nor reads (--in-process)
         from hearth.engine.stacks.graph_view import template_view
+
+        # lazy: jsonschema, yaml: not for validation nor reads (--in-process)
         from hearth.engine.template.environment import environment_documents
         files = dict(files or {})
         documents = environment_documents(environment, environment_files, files)
@@ -106,12 +113,14 @@ class Catalog:
 
     def list_template_versions(self, ctx: RequestContext) -> list[JsonMap]:
         """Return ``[{"version", "type", "aliases"}]``."""
+        # lazy: yaml: not for validation nor reads (--in-process)
         from hearth.engine.template import versions
         return [version.as_listing() for version in versions.all_versions()]
 
     def list_template_functions(self, ctx: RequestContext, version: str,
                                 with_condition_func: bool = False) -> list[JsonMap]:
         """Return ``[{"functions", "description"}]`` (NotFound for an unknown version)."""
+        # lazy: yaml: not for validation nor reads (--in-process)
         from hearth.engine.template import versions
         try:
             found = versions.find_version(version)
@@ -128,8 +137,6 @@ class Catalog:
         ``type_name`` is a regular expression matched at the start of the
         names; ``version`` keeps the types whose support status names it.
         """
-        import re
-
         try:
             listed = resource_types.list_types(self.registry, type_name, with_description,
                                                support_status)
@@ -169,5 +176,6 @@ class Catalog:
     def _parse(self, template: Any) -> Any:
         if not isinstance(template, str):
             return template
+        # lazy: yaml: not for validation nor reads (--in-process)
         from hearth.engine.template.parser import parse
         return parse(template, None)

@@ -29,11 +29,14 @@ to wait use :meth:`EngineService.wait` (the embedded CLI) or poll events
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
+from hearth.common.config import CONF
 from hearth.common.context import RequestContext
-from hearth.db import timeutils
+from hearth.db import api_stacks, timeutils
+from hearth.db.models import new_uuid
 from hearth.engine import limits
 from hearth.engine.resources import actions as resource_actions
 from hearth.engine.service.keeping import StackKeeping
@@ -72,7 +75,6 @@ CANCEL_ACTIONS = {
 
 
 def _error_wait_time() -> float:
-    from hearth.common.config import CONF
     return float(CONF.error_wait_time)
 
 
@@ -113,6 +115,7 @@ class EngineService(StackKeeping, StackReads):
     def start(self) -> EngineRuntime:
         """Start the engine runtime now (a server's engine), unless it runs; return it."""
         if self._runtime is None:
+            # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
             from hearth.engine.service.runtime import EngineRuntime
             self._runtime = EngineRuntime(self.db, self._engine_id, load=self._load)
         return self._runtime
@@ -129,6 +132,7 @@ class EngineService(StackKeeping, StackReads):
         at once.
         """
         if self._runtime is None:
+            # lazy: eventlet: not for reads (--in-process stack-list)
             from hearth.common.green import green_sleep
             green_sleep(seconds)
         else:
@@ -143,6 +147,7 @@ class EngineService(StackKeeping, StackReads):
                      disable_rollback: bool = True, timeout_mins: int | None = None,
                      tags: list[str] | None = None) -> JsonMap:
         """Validate and store a stack, start CREATE; return ``{"id", "stack_name"}``."""
+        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks import actions as stack_actions
         stack = self._new_stack(ctx, stack_name, template, params, files, environment,
                                 environment_files, disable_rollback, timeout_mins, tags)
@@ -158,8 +163,7 @@ class EngineService(StackKeeping, StackReads):
                    disable_rollback: bool, timeout_mins: int | None,
                    tags: list[str] | None) -> Stack:
         """Validate and store a new stack (create, adopt); return it, not started."""
-        from hearth.db import api_stacks
-        from hearth.db.models import new_uuid
+        # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks.prepare import StackIdentity
         check_stack_name(stack_name)
         limits.check_template_size(template)
@@ -183,9 +187,10 @@ class EngineService(StackKeeping, StackReads):
                       disable_rollback: bool = True, timeout_mins: int | None = None,
                       tags: list[str] | None = None) -> JsonMap:
         """Return the preview object of a stack that is not created (nothing is stored)."""
-        from types import SimpleNamespace
-
+        # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.service import api_format, preview
+
+        # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks.prepare import StackIdentity
         check_stack_name(stack_name)
         identity = StackIdentity(stack_name, "None", ctx.project_id)
@@ -231,6 +236,7 @@ class EngineService(StackKeeping, StackReads):
         own; the stack stays IN_PROGRESS) and this update goes on from what
         it left.  An action running in another engine is ActionInProgress.
         """
+        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.update import run as update
         arguments = (template, params, files, environment, environment_files, existing,
                      clear_parameters)
@@ -252,7 +258,7 @@ class EngineService(StackKeeping, StackReads):
     def _start_update(self, row: Any, arguments: tuple[Any, ...],
                       disable_rollback: bool | None, timeout_mins: int | None,
                       tags: list[str] | None) -> JsonMap:
-        from hearth.db import api_stacks
+        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.update import run as update
         current, target = self._update_target(row, *arguments)
         changes = {key: value for key, value in (
@@ -273,9 +279,16 @@ class EngineService(StackKeeping, StackReads):
                        environment_files: list[str] | None, existing: bool,
                        clear_parameters: list[str] | None) -> tuple[Stack, Stack]:
         """Return (current stack, target stack) of an update request (nothing stored)."""
+        # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks.prepare import StackIdentity, compose_environment, prepare
+
+        # lazy: jsonschema, yaml: not for reads (--in-process stack-list)
         from hearth.engine.template.environment import Environment, environment_documents
+
+        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.update import plan as update_plan
+
+        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.update import run as update
         if template is not None:
             limits.check_template_size(template)
@@ -312,6 +325,7 @@ class EngineService(StackKeeping, StackReads):
         nothing a preview shows); ``show_nested`` adds the changes in nested
         stacks.
         """
+        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.service import preview_update
         row = self._row(ctx, stack_identity, show_deleted=False)
         current, target = self._update_target(
@@ -324,6 +338,7 @@ class EngineService(StackKeeping, StackReads):
 
     def delete_stack(self, ctx: RequestContext, stack_identity: str) -> None:
         """Start DELETE."""
+        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks import actions as stack_actions
         row = self._row(ctx, stack_identity, show_deleted=False)
         if row.status == IN_PROGRESS and self._cancel_here(row.id, with_rollback=False):
@@ -334,6 +349,7 @@ class EngineService(StackKeeping, StackReads):
 
     def stack_action(self, ctx: RequestContext, stack_identity: str, action: str) -> None:
         """Start ``suspend``/``resume``/``check``/``cancel_update``/``cancel_without_rollback``."""
+        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks import actions as stack_actions
         row = self._row(ctx, stack_identity, show_deleted=False)
         if action in CANCEL_ACTIONS:
@@ -406,7 +422,10 @@ class EngineService(StackKeeping, StackReads):
                  environment_files: list[str] | None, params: Mapping[str, Any] | None,
                  identity: StackIdentity) -> PreparedStack:
         """Validate a new stack's request in full and return its pieces, built once."""
+        # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks.prepare import compose_environment, prepare
+
+        # lazy: jsonschema, yaml: not for reads (--in-process stack-list)
         from hearth.engine.template.environment import environment_documents
         data = self._parse(template)
         env = compose_environment(environment_documents(environment, environment_files, files),
@@ -421,8 +440,10 @@ class EngineService(StackKeeping, StackReads):
                 and self._runtime.cancel(stack_id, with_rollback, grace))
 
     def _run(self, stack: Stack, action: str, work: Callable[[], Any]) -> None:
+        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks.actions import start_state
         if getattr(stack.row, "owner_id", None) is not None:  # a nested stack acted on directly
+            # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
             from hearth.engine.nested.children import check_tree_idle
             check_tree_idle(self.db, stack.row)
         self.runtime.lock(stack.id, stack.name, action)

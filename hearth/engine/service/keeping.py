@@ -26,8 +26,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
+from hearth.common.config import CONF
 from hearth.common.context import RequestContext
 from hearth.common.secret_mask import SECRET_MASK
+from hearth.db import api_snapshots, api_stacks
 from hearth.engine import limits
 from hearth.engine.service import api_format
 from hearth.engine.service.reads import StackReads
@@ -45,14 +47,12 @@ JsonMap = dict[str, Any]
 
 def snapshot_limit_reached(count: int) -> bool:
     """Return whether a stack with ``count`` snapshots may take no more."""
-    from hearth.common.config import CONF
     limit = int(CONF.max_snapshots_per_stack)
     return limit >= 0 and count >= limit
 
 
 def require_enabled(option: str, feature: str) -> None:
     """Refuse ``feature`` (NotSupported, Heat's text) unless configuration ``option`` is true."""
-    from hearth.common.config import CONF
     if not getattr(CONF, option):
         raise exception.NotSupported(feature=feature)
 
@@ -67,6 +67,7 @@ def adopt_parameters(adopt_data: Mapping[str, Any],
     environment = adopt_data.get("environment")
     given = environment.get("parameters") if isinstance(environment, Mapping) else None
     # start-up: the service's modules load no template code (stack-list in process)
+    # lazy: yaml: not for reads (--in-process stack-list)
     from hearth.engine.template.versions import hidden_parameters
     hidden = hidden_parameters(adopt_data.get("template"))
     kept = {name: value for name, value in (given if isinstance(given, Mapping) else {}).items()
@@ -101,7 +102,7 @@ class StackKeeping(StackReads):
     def stack_snapshot(self, ctx: RequestContext, stack_identity: str,
                        name: str | None = None) -> JsonMap:
         """Start the stack's SNAPSHOT; return the new snapshot (CREATE_IN_PROGRESS)."""
-        from hearth.db import api_snapshots
+        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks import snapshots
         row = self._row(ctx, stack_identity, show_deleted=False)
         if row.status == IN_PROGRESS:
@@ -109,7 +110,6 @@ class StackKeeping(StackReads):
         if not ctx.is_admin:
             count = api_snapshots.snapshot_count(self.db, row.id)
             if snapshot_limit_reached(count):
-                from hearth.common.config import CONF
                 raise exception.RequestLimitExceeded(
                     message=f"You have reached the maximum snapshots per stack, "
                             f"{CONF.max_snapshots_per_stack}. Please delete some snapshots.")
@@ -124,7 +124,7 @@ class StackKeeping(StackReads):
 
     def list_snapshots(self, ctx: RequestContext, stack_identity: str) -> list[JsonMap]:
         """Return the stack's snapshots, oldest first."""
-        from hearth.db import api_snapshots
+        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks import snapshots
         row = self._row(ctx, stack_identity, show_deleted=False)
         return [api_format.format_snapshot(item, snapshots.shown_data(item))
@@ -133,6 +133,7 @@ class StackKeeping(StackReads):
     def show_snapshot(self, ctx: RequestContext, stack_identity: str,
                       snapshot_id: str) -> JsonMap:
         """Return one snapshot of the stack (EntityNotFound if it is another's)."""
+        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks import snapshots
         snapshot = self._snapshot_row(ctx, stack_identity, snapshot_id)[1]
         return api_format.format_snapshot(snapshot, snapshots.shown_data(snapshot))
@@ -140,7 +141,7 @@ class StackKeeping(StackReads):
     def delete_snapshot(self, ctx: RequestContext, stack_identity: str,
                         snapshot_id: str) -> None:
         """Delete a snapshot and what its resources made for it."""
-        from hearth.db import api_snapshots
+        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks import snapshots
         row, snapshot = self._snapshot_row(ctx, stack_identity, snapshot_id)
         if snapshot.action in (None, snapshots.CREATE) and snapshot.status == IN_PROGRESS:
@@ -153,8 +154,10 @@ class StackKeeping(StackReads):
 
     def stack_restore(self, ctx: RequestContext, stack_identity: str, snapshot_id: str) -> None:
         """Start RESTORE: an update to the snapshot's template and restore definitions."""
-        from hearth.db import api_stacks
+        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks import snapshots
+
+        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.update import run as update
         row, snapshot = self._snapshot_row(ctx, stack_identity, snapshot_id)
         if snapshot.status != COMPLETE:
@@ -177,14 +180,16 @@ class StackKeeping(StackReads):
 
     def _snapshot_row(self, ctx: RequestContext, stack_identity: str,
                       snapshot_id: str) -> tuple[Any, Any]:
-        from hearth.db import api_snapshots
         row = self._row(ctx, stack_identity, show_deleted=False)
         return row, api_snapshots.snapshot_get(self.db, snapshot_id, row.id)
 
     def _prepare_stored(self, row: Any, template: Any, files: Mapping[str, str],
                         environment: Any) -> Any:
         """Validate a template of stored stack ``row`` in full (a restore's)."""
+        # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks.prepare import StackIdentity, prepare
+
+        # lazy: jsonschema, yaml: not for reads (--in-process stack-list)
         from hearth.engine.template.environment import Environment
         env = Environment.from_dict(environment)
         return prepare(template, files, env, StackIdentity.of(row),
@@ -194,12 +199,14 @@ class StackKeeping(StackReads):
     def abandon_stack(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Delete the stack's record but keep its physical resources; return its data."""
         require_enabled("enable_stack_abandon", "Stack Abandon")
+        # lazy: yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks import export as stack_export
         row = self._row(ctx, stack_identity, show_deleted=False)
         stack = self._load(row)
         data = stack_export.stack_data(self.db, row, self._raw(row))
 
         def forget() -> None:
+            # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
             from hearth.engine.stacks import snapshots
             snapshots.delete_all(stack)  # as Heat's abandon (a delete keeping resources)
             stack.state_set(DELETE, COMPLETE, "Stack DELETE completed successfully")
@@ -231,7 +238,6 @@ class StackKeeping(StackReads):
 
 def forget_tree(db: Any, stack_id: str) -> None:
     """Delete the records of a stack and of the stacks nested in it (nested first)."""
-    from hearth.db import api_stacks
     for child in api_stacks.stack_get_all_by_owner(db, stack_id):
         forget_tree(db, child.id)
     api_stacks.stack_delete(db, stack_id)

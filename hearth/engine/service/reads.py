@@ -13,13 +13,17 @@ from collections.abc import Mapping
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from hearth.common import exception
+from hearth.common import config, exception
+from hearth.common.config import CONF
 from hearth.common.context import RequestContext
+from hearth.db import api_engines, api_events, api_resources, api_stacks
+from hearth.db.session import get_database
 from hearth.db.timeutils import format_time
 from hearth.engine.resources.attributes import show_attributes
 from hearth.engine.resources.shown import mask
-from hearth.engine.service import api_format
+from hearth.engine.service import api_format, nested_reads, recovery
 from hearth.engine.service.catalog import Catalog
+from hearth.engine.service.nested_reads import StackTree
 from hearth.engine.stacks import outputs
 from hearth.engine.states import INIT
 from hearth.engine.template.resource_definition import required_by
@@ -50,8 +54,6 @@ class StackReads(Catalog):
     """
 
     def __init__(self, db_url: str | None = None, jobs: JobService | None = None) -> None:
-        from hearth.common import config
-        from hearth.db.session import get_database
         config.register_opts()
         self.db: Database = get_database(db_url)
         #: the authority for the jobs and pillar reads of the stacks' resources.
@@ -67,7 +69,6 @@ class StackReads(Catalog):
         """Fail, once per service, the stacks dead engines left IN_PROGRESS (before a read)."""
         if not self._recovered:
             self._recovered = True
-            from hearth.engine.service import recovery
             recovery.recover(self.db)
 
     def list_stacks(self, ctx: RequestContext, filters: Mapping[str, Any] | None = None,
@@ -79,7 +80,6 @@ class StackReads(Catalog):
                     not_tags_any: list[str] | None = None,
                     global_tenant: bool = False) -> list[JsonMap]:
         """Return stack summaries (Heat's stack-list items)."""
-        from hearth.db import api_stacks
         self._recover_once()
         project = listing_project(ctx, global_tenant)
         rows = api_stacks.stack_list(self.db, project, filters, limit, marker, sort_keys,
@@ -97,7 +97,6 @@ class StackReads(Catalog):
 
         Takes ``list_stacks``' selection arguments (paging and sorting aside).
         """
-        from hearth.db import api_stacks
         self._recover_once()
         return api_stacks.stack_count(self.db, listing_project(ctx, global_tenant), filters,
                                       show_deleted, show_nested, tags, tags_any, not_tags,
@@ -135,7 +134,10 @@ class StackReads(Catalog):
 
     def get_environment(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Return the stack's environment (hidden parameter values as ``******``)."""
+        # lazy: yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks import export as stack_export
+
+        # lazy: yaml: not for reads (--in-process stack-list)
         from hearth.engine.template.versions import hidden_parameters
         raw = self._raw(self._row(ctx, stack_identity))
         return stack_export.masked_environment(
@@ -147,6 +149,7 @@ class StackReads(Catalog):
 
     def export_stack(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Return the abandon data without deleting anything."""
+        # lazy: yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks import export as stack_export
         row = self._row(ctx, stack_identity, show_deleted=False)
         return stack_export.stack_data(self.db, row, self._raw(row))
@@ -157,6 +160,7 @@ class StackReads(Catalog):
         The data of :class:`~hearth.engine.stacks.graph_view.GraphView`, read
         from the dependency graph the engine walks.
         """
+        # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks import graph_view
         row = self._row(ctx, stack_identity)
         return graph_view.stack_tree_view(self.db, row, self._load).as_dict()
@@ -181,7 +185,6 @@ class StackReads(Catalog):
 
         ``with_detail`` adds each resource's ``description`` and ``attributes``.
         """
-        from hearth.engine.service import nested_reads
         row = self._row(ctx, stack_identity)
         depth = nested_reads.capped_depth(nested_depth)
         tree = nested_reads.StackTree.read(self.db, row, depth + 1)
@@ -243,8 +246,6 @@ class StackReads(Catalog):
         A resource's events (``resource_name``) are ResourceEventsNotFound
         when there are none, as Heat's.
         """
-        from hearth.db import api_events
-        from hearth.engine.service import api_format, nested_reads
         row = self._row(ctx, stack_identity)
         merged = dict(filters or {})
         if resource_name:
@@ -265,15 +266,12 @@ class StackReads(Catalog):
     def show_event(self, ctx: RequestContext, stack_identity: str, resource_name: str,
                    event_id: str) -> JsonMap:
         """Return one event with ``resource_type`` and ``resource_properties``."""
-        from hearth.db import api_events
         row = self._row(ctx, stack_identity)
         return api_format.format_event(api_events.event_get(self.db, row.id, event_id),
                                        with_details=True, stack_row=row)
 
     def list_services(self, ctx: RequestContext) -> list[JsonMap]:
         """Return the engines (Heat's services list), each ``up`` or ``down``."""
-        from hearth.common.config import CONF
-        from hearth.db import api_engines
         return [{"id": engine.engine_id, "engine_id": engine.engine_id, "host": engine.host,
                  "hostname": engine.hostname, "binary": engine.binary, "topic": engine.topic,
                  "report_interval": engine.report_interval,
@@ -285,7 +283,6 @@ class StackReads(Catalog):
 
     def _row(self, ctx: RequestContext, identity: str, show_deleted: bool = True
              ) -> models.Stack:
-        from hearth.db import api_stacks
         self._recover_once()
         try:
             return api_stacks.stack_find(self.db, identity, ctx.project_id)
@@ -310,18 +307,19 @@ class StackReads(Catalog):
     def _nested_stack(self, row: models.Stack, resource_row: models.Resource
                       ) -> models.Stack | None:
         """Return the nested stack a resource holds (None for a plain resource)."""
-        from hearth.engine.service.nested_reads import StackTree
         nested = StackTree.read(self.db, row, 1).nested_of(row)
         return nested.get(resource_row.physical_resource_id or "")
 
     def _raw(self, row: models.Stack) -> models.RawTemplate:
-        from hearth.db import api_stacks
         return api_stacks.raw_template_get(self.db, row.raw_template_id)
 
     def _description(self, row: models.Stack) -> str:
         cached = self._descriptions.get(row.raw_template_id)
         if cached is None:
+            # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
             from hearth.engine.template.template import DEFAULT_DESCRIPTION
+
+            # lazy: yaml: not for reads (--in-process stack-list)
             from hearth.engine.template.versions import section_of
             cached = section_of(self._raw(row).template, "description", "") or DEFAULT_DESCRIPTION
             if len(self._descriptions) >= DESCRIPTION_CACHE_SIZE:
@@ -330,11 +328,11 @@ class StackReads(Catalog):
         return cached
 
     def _load(self, row: models.Stack) -> Stack:
+        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks.loader import load_stack
         return load_stack(self.db, row, self.registry, jobs=self.jobs)
 
     def _resource_row(self, row: models.Stack, resource_name: str) -> models.Resource:
-        from hearth.db import api_resources
         try:
             return api_resources.resource_get_by_name(self.db, row.id, resource_name)
         except exception.NotFound:
@@ -344,6 +342,7 @@ class StackReads(Catalog):
     def _context(self, row: models.Stack, raw: models.RawTemplate | None = None
                  ) -> ResolutionContext:
         """Return the stored template's context (parameters; no resources built)."""
+        # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks.prepare import StackIdentity, stored_context
         raw = raw or self._raw(row)
         return stored_context(raw.template, raw.files, raw.environment, StackIdentity.of(row))

@@ -34,6 +34,7 @@ from hearth.engine import scheduler
 from hearth.engine.service import recovery
 from hearth.engine.stacks import engine_down
 from hearth.engine.states import FAILED, IN_PROGRESS
+from hearth.engine.update import takeover
 
 if TYPE_CHECKING:
     from hearth.engine.stacks.stack import Stack
@@ -184,7 +185,6 @@ class EngineRuntime:
         this engine cannot build (a type it does not know) is failed with
         the reason.
         """
-        from hearth.engine.update import takeover
         if stack_id in self.running or api_locks.lock_take(
                 self.db, stack_id, self.engine_id, timeout) is not None:
             return False

@@ -23,8 +23,13 @@ if TYPE_CHECKING:
 
 def run_adopt(stack: Stack, entries: Mapping[str, Any]) -> bool:
     """Run the stack's ADOPT with ``entries`` (name -> entry); return whether it completed."""
+    # lazy: eventlet: not for validation nor reads (--in-process)
     from hearth.engine.resources import keeping
+
+    # lazy: eventlet: not for validation nor reads (--in-process)
     from hearth.engine.scheduler import Direction
+
+    # lazy: eventlet, sqlalchemy: not for validation nor reads (--in-process)
     from hearth.engine.stacks import actions as stack_actions
 
     def walk() -> WalkResult:

@@ -22,10 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from hearth.db import api_stacks
 from hearth.engine.resources.validation import definition_checker
 from hearth.engine.states import state_name
 from hearth.engine.template import function
+from hearth.engine.template.environment import Environment, parameter_types
 from hearth.engine.template.resource_definition import REFERENCE_FIELDS
+from hearth.engine.template.template import Template
 
 if TYPE_CHECKING:
     from hearth.db import models
@@ -147,9 +150,6 @@ def template_view(data: Mapping[str, Any], name: str, params: Mapping[str, Any] 
     properties (None: not checked).  Nothing exists yet, so nodes carry no
     state.  Raises the located validation error of the first problem.
     """
-    from hearth.engine.template.environment import Environment, parameter_types
-    from hearth.engine.template.template import Template
-
     env = Environment.from_documents(list(documents), parameter_types(data))
     template = Template(data, files=files, env=env, filename=filename)
     checker = definition_checker(registry, env, files) if registry is not None else None
@@ -168,7 +168,6 @@ def stack_tree_view(db: Database, row: models.Stack, load: Callable[[models.Stac
     whose owner is ``row`` (:func:`hearth.db.api_stacks.stack_get_all_by_owner`),
     each drawn under the resource that owns it, down to :data:`MAX_CLUSTER_DEPTH`.
     """
-    from hearth.db import api_stacks
     clusters: dict[str, GraphView] = {}
     if depth < MAX_CLUSTER_DEPTH:
         for child in api_stacks.stack_get_all_by_owner(db, row.id):

@@ -10,14 +10,16 @@ condition that needs itself is reported with the cycle in order.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.common.located import line_of
-from hearth.engine.template.context import ResolutionContext
 from hearth.engine.template.function import resolve
 from hearth.engine.template.snippet import parse_condition
 from hearth.engine.template.versions import TemplateVersion
+
+if TYPE_CHECKING:
+    from hearth.engine.template.context import ResolutionContext
 
 
 class Conditions:

@@ -22,9 +22,9 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
+from hearth.engine.template.conditions import Conditions
 
 if TYPE_CHECKING:
-    from hearth.engine.template.conditions import Conditions
     from hearth.engine.template.parameters import Parameters
     from hearth.engine.template.template import Template
 
@@ -108,7 +108,6 @@ class ResolutionContext:
     def conditions(self) -> Conditions:
         """Return the one evaluator of the template's ``conditions`` section."""
         if self._conditions is None:
-            from hearth.engine.template.conditions import Conditions
             version = self.template.version
             self._conditions = Conditions(version, self,
                                           self.template.data.get(version.spell("conditions")))

@@ -21,6 +21,7 @@ from hearth.common.located import line_of, plain
 from hearth.common.template_names import is_template
 from hearth.engine.template import parser
 from hearth.engine.template.environment_structure import check_environment
+from hearth.engine.template.versions import get_version
 
 SECTIONS = (PARAMETERS, PARAMETER_DEFAULTS, RESOURCE_REGISTRY, ENCRYPTED_PARAM_NAMES,
             EVENT_SINKS, PARAMETER_MERGE_STRATEGIES) = (
@@ -235,7 +236,6 @@ def parameter_types(template: Any) -> dict[str, str]:
     Types are HOT's names (``comma_delimited_list``), whatever the template's
     format spells them (``CommaDelimitedList``).
     """
-    from hearth.engine.template.versions import get_version
     try:
         version = get_version(template)
     except exception.InvalidTemplateVersion:

@@ -14,10 +14,12 @@ else stays plain data.  Three walkers serve every caller:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
-from hearth.engine.template.context import ResolutionContext
+
+if TYPE_CHECKING:
+    from hearth.engine.template.context import ResolutionContext
 
 
 class Function:

@@ -11,13 +11,15 @@ later errors can still name them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.common.located import LocatedDict, LocatedList, line_of
-from hearth.engine.template.context import ResolutionContext
 from hearth.engine.template.functions.removed import Removed
 from hearth.engine.template.versions import TemplateVersion
+
+if TYPE_CHECKING:
+    from hearth.engine.template.context import ResolutionContext
 
 
 class SnippetParser:

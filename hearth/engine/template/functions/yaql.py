@@ -14,6 +14,7 @@ from hearth.engine.template.functions.arguments import is_map, unpack_map
 @functools.lru_cache(maxsize=4)
 def _parser(limit_iterators: int, memory_quota: int) -> Any:
     """Return a yaql parser with the given limits (one per limit pair)."""
+    # lazy: yaql (tens of ms) only for templates that call yaql
     from yaql.language import factory
 
     return factory.YaqlFactory().create(options={
@@ -26,7 +27,7 @@ def _parser(limit_iterators: int, memory_quota: int) -> Any:
 
 @functools.lru_cache(maxsize=1)
 def _root_context() -> Any:
-    import yaql
+    import yaql  # lazy: as above, only for templates that call yaql
 
     return yaql.create_context()
 
