@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.api.operation import CATALOG, JOBS, Operation
 from hearth.common import config
 from hearth.common.context import RequestContext
 from hearth.engine.service.catalog import Catalog
-from hearth.engine.service.engine import EngineService
 from hearth.jobservice import JobService
+
+if TYPE_CHECKING:
+    from hearth.engine.service.engine import EngineService
 
 #: Seconds between two event polls while following an action in embedded mode (the
 #: action's end wakes the follower at once: :meth:`EmbeddedTransport.sleep`).  Each poll
@@ -50,6 +52,9 @@ class EmbeddedTransport:
     def service(self) -> EngineService:
         """Return the in-process engine service (made on first use)."""
         if self._service is None:
+            # lazy: the engine (SQLAlchemy) for its operations, not the catalog's (validate)
+            from hearth.engine.service.engine import EngineService
+
             self._service = EngineService(jobs=JobService.for_local_user())
         return self._service
 

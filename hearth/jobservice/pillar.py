@@ -24,9 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 from hearth.agent.targeting import AgentFacts
 from hearth.common import exception
+from hearth.grains import load_grains
 from hearth.jobservice import agents as agent_facts
 from hearth.jobservice.callers import ApiProject, Caller
 from hearth.jobservice.publisher_acl import read_acl_file
+from hearth.loader import opts_from_conf
 
 if TYPE_CHECKING:
     from hearth.jobservice.service import JobService
@@ -118,8 +120,6 @@ def _compile_here(agent_id: str, pillarenv: str | None,
     from hearth.pillar import compile_pillar, master_opts
 
     if grains is None:
-        from hearth.grains import load_grains
-        from hearth.loader import opts_from_conf
 
         grains = {**load_grains(opts_from_conf()), "id": agent_id}
     return compile_pillar(agent_id, dict(grains), master_opts(), pillarenv=pillarenv)

@@ -115,6 +115,7 @@ class JobService:
     def for_master(cls, master: MasterSettings, host_owner: LocalUser | None = None,
                    **seams: Any) -> JobService:
         """Return a service whose master is ``master`` (not the configured one)."""
+        # lazy: ZeroMQ only to reach a master; stackctl loads JobService
         from hearth.master.client import MasterClient
 
         seams.setdefault("settings", JobSettings(nodegroups=dict(master.nodegroups),
@@ -158,6 +159,7 @@ class JobService:
 
     def run(self, caller: Caller, request: JobRequest) -> JobStatus:
         """Publish and wait for the returns: ``timeout`` per batch round, plus one."""
+        # lazy: ZeroMQ only to reach a master; stackctl loads JobService
         from hearth.master.client import JobStatus
 
         with self.master_client() as client:
@@ -187,7 +189,10 @@ class JobService:
         it published through the master.
         """
         if isinstance(caller, LocalUser):
+            # lazy: SQLAlchemy only for the job cache; stackctl loads JobService
             from hearth.db import job_cache
+
+            # lazy: SQLAlchemy only for the job cache; stackctl loads JobService
             from hearth.db.session import get_database
 
             return job_cache.job_list(get_database(), limit=limit)
@@ -200,7 +205,10 @@ class JobService:
         """Return one of the caller's jobs with each agent's return and the missing ones."""
         if not isinstance(caller, LocalUser):
             return self.job_status(caller, jid).to_dict()
+        # lazy: SQLAlchemy only for the job cache; stackctl loads JobService
         from hearth.db import job_cache
+
+        # lazy: SQLAlchemy only for the job cache; stackctl loads JobService
         from hearth.db.session import get_database
 
         job = job_cache.job_get(get_database(), jid)
@@ -295,6 +303,7 @@ class JobService:
         one agent and only asks whether it is there); a master that does not
         answer, or an agent not connected yet, is a False.
         """
+        # lazy: ZeroMQ only to reach a master; stackctl loads JobService
         from hearth.master.client import JobStatus
 
         try:

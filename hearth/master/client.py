@@ -28,7 +28,7 @@ from typing import Any
 
 import zmq
 
-from hearth.common import exception
+from hearth.common import config, exception
 from hearth.master import client_choice
 from hearth.master.settings import MasterSettings
 from hearth.transport import keys, wire
@@ -100,7 +100,6 @@ class MasterClient:
         if isinstance(conf, MasterSettings):
             settings = conf
         else:
-            from hearth.common import config
 
             if conf is None:
                 config.register_opts()
@@ -497,8 +496,6 @@ def clients_from_args(config_files: Sequence[str] | None = None,
 
     ``$HEARTH_MASTER`` (``host:port``) overrides the master's address.
     """
-    from hearth.common import config
-
     config.load(config_files=config_files)
     address = os.environ.get("HEARTH_MASTER") or None
     return lambda: MasterClient(config.CONF, address=address, timeout=timeout)

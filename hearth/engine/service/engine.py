@@ -147,7 +147,7 @@ class EngineService(StackKeeping, StackReads):
                      disable_rollback: bool = True, timeout_mins: int | None = None,
                      tags: list[str] | None = None) -> JsonMap:
         """Validate and store a stack, start CREATE; return ``{"id", "stack_name"}``."""
-        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
+        # lazy: eventlet: not for reads (--in-process stack-list)
         from hearth.engine.stacks import actions as stack_actions
         stack = self._new_stack(ctx, stack_name, template, params, files, environment,
                                 environment_files, disable_rollback, timeout_mins, tags)
@@ -338,7 +338,7 @@ class EngineService(StackKeeping, StackReads):
 
     def delete_stack(self, ctx: RequestContext, stack_identity: str) -> None:
         """Start DELETE."""
-        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
+        # lazy: eventlet: not for reads (--in-process stack-list)
         from hearth.engine.stacks import actions as stack_actions
         row = self._row(ctx, stack_identity, show_deleted=False)
         if row.status == IN_PROGRESS and self._cancel_here(row.id, with_rollback=False):
@@ -349,7 +349,7 @@ class EngineService(StackKeeping, StackReads):
 
     def stack_action(self, ctx: RequestContext, stack_identity: str, action: str) -> None:
         """Start ``suspend``/``resume``/``check``/``cancel_update``/``cancel_without_rollback``."""
-        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
+        # lazy: eventlet: not for reads (--in-process stack-list)
         from hearth.engine.stacks import actions as stack_actions
         row = self._row(ctx, stack_identity, show_deleted=False)
         if action in CANCEL_ACTIONS:
@@ -440,7 +440,7 @@ class EngineService(StackKeeping, StackReads):
                 and self._runtime.cancel(stack_id, with_rollback, grace))
 
     def _run(self, stack: Stack, action: str, work: Callable[[], Any]) -> None:
-        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
+        # lazy: eventlet: not for reads (--in-process stack-list)
         from hearth.engine.stacks.actions import start_state
         if getattr(stack.row, "owner_id", None) is not None:  # a nested stack acted on directly
             # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)

@@ -102,7 +102,7 @@ class StackKeeping(StackReads):
     def stack_snapshot(self, ctx: RequestContext, stack_identity: str,
                        name: str | None = None) -> JsonMap:
         """Start the stack's SNAPSHOT; return the new snapshot (CREATE_IN_PROGRESS)."""
-        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
+        # lazy: eventlet, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks import snapshots
         row = self._row(ctx, stack_identity, show_deleted=False)
         if row.status == IN_PROGRESS:
@@ -124,7 +124,7 @@ class StackKeeping(StackReads):
 
     def list_snapshots(self, ctx: RequestContext, stack_identity: str) -> list[JsonMap]:
         """Return the stack's snapshots, oldest first."""
-        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
+        # lazy: eventlet, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks import snapshots
         row = self._row(ctx, stack_identity, show_deleted=False)
         return [api_format.format_snapshot(item, snapshots.shown_data(item))
@@ -133,7 +133,7 @@ class StackKeeping(StackReads):
     def show_snapshot(self, ctx: RequestContext, stack_identity: str,
                       snapshot_id: str) -> JsonMap:
         """Return one snapshot of the stack (EntityNotFound if it is another's)."""
-        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
+        # lazy: eventlet, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks import snapshots
         snapshot = self._snapshot_row(ctx, stack_identity, snapshot_id)[1]
         return api_format.format_snapshot(snapshot, snapshots.shown_data(snapshot))
@@ -141,7 +141,7 @@ class StackKeeping(StackReads):
     def delete_snapshot(self, ctx: RequestContext, stack_identity: str,
                         snapshot_id: str) -> None:
         """Delete a snapshot and what its resources made for it."""
-        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
+        # lazy: eventlet, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks import snapshots
         row, snapshot = self._snapshot_row(ctx, stack_identity, snapshot_id)
         if snapshot.action in (None, snapshots.CREATE) and snapshot.status == IN_PROGRESS:
@@ -154,7 +154,7 @@ class StackKeeping(StackReads):
 
     def stack_restore(self, ctx: RequestContext, stack_identity: str, snapshot_id: str) -> None:
         """Start RESTORE: an update to the snapshot's template and restore definitions."""
-        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
+        # lazy: eventlet, yaml: not for reads (--in-process stack-list)
         from hearth.engine.stacks import snapshots
 
         # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
@@ -206,7 +206,7 @@ class StackKeeping(StackReads):
         data = stack_export.stack_data(self.db, row, self._raw(row))
 
         def forget() -> None:
-            # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
+            # lazy: eventlet, yaml: not for reads (--in-process stack-list)
             from hearth.engine.stacks import snapshots
             snapshots.delete_all(stack)  # as Heat's abandon (a delete keeping resources)
             stack.state_set(DELETE, COMPLETE, "Stack DELETE completed successfully")

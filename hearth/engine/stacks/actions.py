@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
+from hearth.common.config import CONF
 from hearth.db import api_resources, api_stacks
 from hearth.engine.resources import actions as resource_actions
 from hearth.engine.resources import continuation
 from hearth.engine.scheduler import Direction, GraphWalker, N, Task, WalkResult
+from hearth.engine.stacks import leftovers, snapshots
 from hearth.engine.states import (
     CHECK,
     COMPLETE,
@@ -55,7 +57,6 @@ def stack_nodes(stack: Stack) -> WalkNodes:
 
 def nodes_with_leftovers(stack: Stack) -> WalkNodes:
     """Return (requires, resources) of the stack's resources and what a stopped update left."""
-    from hearth.engine.stacks import leftovers
     return leftovers.deletion_graph(stack)
 
 
@@ -105,14 +106,12 @@ def plan_task(stack: Stack, plan: ActionPlan) -> Callable[[Resource], Task]:
 
 def action_timeout(stack: Stack) -> float:
     """Return the action timeout in seconds: ``timeout_mins`` else ``stack_action_timeout``."""
-    from hearth.common.config import CONF
     minutes = stack.row.timeout_mins
     return minutes * 60.0 if minutes else float(CONF.stack_action_timeout)
 
 
 def walker_options(stack: Stack) -> dict[str, Any]:
     """Return the walker options from the configuration and the stack's seams."""
-    from hearth.common.config import CONF
     limits = {key: int(value) for key, value in (CONF.max_concurrent_per_type or {}).items()}
     return {"clock": stack.clock, "sleep": stack.sleep, "timeout": action_timeout(stack),
             "max_concurrent": CONF.max_concurrent_resources,
@@ -193,7 +192,6 @@ AFTER_COMPLETE: dict[str, Callable[[Stack], Any]] = {
 
 
 def _delete_snapshots(stack: Stack) -> None:
-    from hearth.engine.stacks import snapshots
     snapshots.delete_all(stack)
 
 
