@@ -106,7 +106,7 @@ def test_every_module_imports_first_in_a_fresh_process():
     modules = _modules()
     assert "hearth.engine.service.engine" in modules and "hearth.agent.main" in modules
     result = subprocess.run([sys.executable, "-c", PROBE, json.dumps(modules)], cwd=ROOT,
-                            capture_output=True, text=True, timeout=120)
+                            capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     failures = json.loads(result.stdout.splitlines()[-1])
     assert failures == {}, "\n".join(f"{name}:\n{trace}" for name, trace in failures.items())
