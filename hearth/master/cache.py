@@ -155,7 +155,7 @@ class JobCacheWriter:
             by_master.setdefault(master_id, set()).add(jid)
         owned: dict[str, set[str] | None] = {
             master_id: self._guarded("reading whose jobs they are", api.jobs_owned,
-                                     self.database, jids)
+                                     self.database, jids, master_id)
             for master_id, jids in by_master.items()}
         for jid, master_id, then in questions:
             mine = owned[master_id]
