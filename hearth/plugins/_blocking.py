@@ -16,6 +16,7 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.engine.resource import now
+from hearth.engine.resources.stack_view import StackView
 
 #: What poll() answers while the work runs.
 RUNNING = object()
@@ -33,7 +34,7 @@ class BlockingCall:
         self.context: Any = None
 
     @classmethod
-    def start(cls, stack: Any, what: str, timeout: float | None,
+    def start(cls, stack: StackView, what: str, timeout: float | None,
               fn: Callable[..., Any], *args: Any) -> BlockingCall:
         """Start ``fn(*args)`` on a worker thread; ``what`` names it in a timeout error."""
         call = cls(what, now(stack), timeout)
@@ -54,7 +55,7 @@ class BlockingCall:
         """Return whether the call ended."""
         return self._outcome is not None
 
-    def poll(self, stack: Any) -> Any:
+    def poll(self, stack: StackView) -> Any:
         """Return :data:`RUNNING` while the call runs, else its result; raise its error."""
         outcome = self._outcome
         if outcome is None:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
 
-from hearth.engine.resource import now
+from hearth.engine.resource import Resource, now
+from hearth.engine.resources.stack_view import StackView
 
 
 @dataclass(frozen=True)
@@ -25,17 +25,17 @@ class Wait:
     seconds: float
 
     @classmethod
-    def start(cls, stack: Any, seconds: float) -> Wait:
+    def start(cls, stack: StackView, seconds: float) -> Wait:
         """Begin waiting ``seconds`` on ``stack``'s clock."""
         return cls(now(stack), float(seconds))
 
-    def done(self, stack: Any) -> bool:
+    def done(self, stack: StackView) -> bool:
         """Return whether the wait is over (never, for a negative wait)."""
         if self.seconds < 0:
             return False
         return now(stack) - self.started >= self.seconds
 
-    def poll(self, stack: Any) -> bool | float:
+    def poll(self, stack: StackView) -> bool | float:
         """Return True when the wait is over, else the seconds until the next poll.
 
         That is the seconds left, at most ``poll_interval_max`` (so that a
@@ -50,7 +50,7 @@ class Wait:
         return True if left <= 0 else min(left, poll_limits()[1])
 
 
-def stored_wait(resource: Any, seconds: float) -> Wait:
+def stored_wait(resource: Resource, seconds: float) -> Wait:
     """Begin waiting ``seconds`` and store when the wait ends as the action's progress.
 
     The end is a wall-clock time (:meth:`hearth.engine.resource.Resource.progress_set`),
@@ -61,7 +61,7 @@ def stored_wait(resource: Any, seconds: float) -> Wait:
     return Wait.start(resource.stack, seconds)
 
 
-def rest_of_stored_wait(resource: Any) -> Wait | None:
+def rest_of_stored_wait(resource: Resource) -> Wait | None:
     """Return the wait :func:`stored_wait` stored in this action, from now (None: none stored).
 
     None means the dead engine's handle never finished (what it set was

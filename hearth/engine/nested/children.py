@@ -53,7 +53,7 @@ def live_parent(resource: StackResource) -> Stack:
     return parent
 
 
-def depth_of(stack: Any) -> int:
+def depth_of(stack: StackView) -> int:
     """Return the nesting depth of a stack or a validation view (top-level: 0)."""
     row = getattr(stack, "row", None)
     depth = getattr(row, "nested_depth", None) if row is not None else None
@@ -86,7 +86,7 @@ def validate_child(resource: StackResource, template: Any,
     child.validate(validation_context(child, resource, checker), checker)
 
 
-def validation_context(child: Any, resource: Any, checker: Any,
+def validation_context(child: Template, resource: StackResource, checker: Any,
                        user_params: Mapping[str, Any] | None = None) -> Any:
     """Return the context ``resource``'s child template (a Template) is validated in.
 
@@ -99,7 +99,7 @@ def validation_context(child: Any, resource: Any, checker: Any,
                          facade=functools.partial(facade_value, resource))
 
 
-def facade_value(resource: Any, key: str) -> Any:
+def facade_value(resource: StackResource, key: str) -> Any:
     """Return what ``resource_facade: key`` gives inside ``resource``'s nested stack.
 
     The parent resource's ``metadata``, ``deletion_policy`` (Delete when
@@ -111,7 +111,7 @@ def facade_value(resource: Any, key: str) -> Any:
     return value if value is not None else {}
 
 
-def attach_facade(context: Any, resource: Any) -> None:
+def attach_facade(context: Any, resource: StackResource) -> None:
     """Make ``resource_facade`` in the child's context read the parent ``resource``."""
     context.attach_facade(functools.partial(facade_value, resource))
 

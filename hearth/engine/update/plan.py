@@ -11,12 +11,15 @@ the new template and a ``cleanup`` node per resource that may have to go.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.engine.stacks.leftovers import merge_environment
 from hearth.engine.stacks.stack import exists
 from hearth.engine.template.environment import declared_parameters
+
+if TYPE_CHECKING:
+    from hearth.engine.resource import Resource
 
 #: Heat's update preview categories, in the order of its response.
 CHANGES = (ADDED, DELETED, REPLACED, UPDATED, UNCHANGED) = (
@@ -59,7 +62,7 @@ def compose_request(old_template: Any, old_files: Mapping[str, str] | None,
     return template, merged_files, merged_env
 
 
-def change_of(resource: Any, after: Any, after_class: type | None = None) -> str:
+def change_of(resource: Resource, after: Any, after_class: type | None = None) -> str:
     """Return how ``resource`` changes to definition ``after``: replaced, updated or unchanged.
 
     As Heat, ``after`` (resolved now) is compared with the properties the
