@@ -289,3 +289,19 @@ def test_a_pause_with_a_bad_duration_is_refused(hearth_home):
         session.close()
     assert (refused.status_code, refused.json()) == (400, {"error": "seconds"})
     assert (waited.status_code, waited.json()) == (200, {})
+
+
+def test_a_file_in_the_runtime_directory_that_describes_no_engine_is_skipped(hearth_home):
+    """A ``.json`` there holding no object (not an engine's description) is no engine.
+
+    It was read as one and engine-status ended in a traceback (a list has no ``get``).
+    """
+    stray = os.path.join(local_engine.runtime_dir(), "not-an-engine.json")
+    with open(stray, "w", encoding="utf-8") as handle:
+        json.dump(["not", "an", "engine"], handle)
+    try:
+        status = run(hearth_home, "engine-status", "--format", "json")
+    finally:
+        os.unlink(stray)
+    assert (status.returncode, status.stderr) == (0, "")
+    assert json.loads(status.stdout) == []
