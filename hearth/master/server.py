@@ -151,7 +151,7 @@ class Master:
         Before the loop and the ZAP handler run: nothing else touches the agents yet.
         """
         if self._database is None:
-            self._database = storage.open_database()
+            self._database = storage.open_database(self.settings.peer_timeout)
         database = self._database
         self.keys, self.recorded_grains = storage.key_stores(self.settings, database)
         try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import event
 from sqlalchemy.engine import make_url
 
 from hearth.common import config
@@ -19,18 +20,51 @@ from hearth.master.pki_store import DatabasePki
 from hearth.master.recorded_grains import RecordedGrains
 from hearth.master.settings import MasterSettings
 
+#: The shortest time PostgreSQL lets a master's transaction sit idle (see end_paused).
+MIN_IDLE_IN_TRANSACTION = 10.0
 
-def open_database() -> Any:
+
+def open_database(peer_timeout: float = 5.0) -> Any:
     """Open the configured database; raise DaemonStartFailed naming it (password hidden)."""
     url = config.database_url()
     try:
-        return get_database(url)
+        database = get_database(url)
     except Exception as error:  # noqa: BLE001 - SQLAlchemy, alembic, OS errors
 
         shown = make_url(url).render_as_string(hide_password=True)
         reason = str(getattr(error, "orig", None) or error).splitlines()[0]
         raise DaemonStartFailed(reason=f"cannot open the job cache's database "
                                        f"{shown}: {reason}") from None
+    if database.dialect == "postgresql":
+        end_paused(database.engine, max(MIN_IDLE_IN_TRANSACTION, 2 * peer_timeout))
+    return database
+
+
+def end_paused(engine: Any, seconds: float) -> None:
+    """Have PostgreSQL end this master's transactions left idle ``seconds`` (and their locks).
+
+    A master paused in the middle of a write (SIGSTOP, a frozen machine)
+    keeps its transaction open and its row locks taken: the master that
+    takes its jobs over would wait on them as long as the pause lasts,
+    storing no return at all.  PostgreSQL's
+    ``idle_in_transaction_session_timeout`` ends such a session; the
+    paused master finds its write failed when it runs again (its returns
+    are not acknowledged; the agents send them again), and is fenced.
+    """
+    milliseconds = int(seconds * 1000)
+
+    @event.listens_for(engine, "connect")
+    def limit(dbapi_connection: Any, record: Any) -> None:
+        autocommit = dbapi_connection.autocommit
+        dbapi_connection.autocommit = True
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"SET SESSION idle_in_transaction_session_timeout = {milliseconds}")
+        finally:
+            cursor.close()
+            dbapi_connection.autocommit = autocommit
+
+    engine.dispose()  # the connections opened before get it too
 
 
 def key_stores(settings: MasterSettings,
