@@ -12,12 +12,10 @@ from __future__ import annotations
 import functools
 import os
 import socket
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from hearth.jobs import JobReturn, JobRunner, ProcTable
 from hearth.loader import execution_loader, opts_from_conf
-
-if TYPE_CHECKING:
-    from hearth.jobs import JobReturn, JobRunner
 
 
 @functools.lru_cache(maxsize=1)
@@ -28,9 +26,6 @@ def process_runner() -> JobRunner:
 
 def runner_for(opts: dict[str, Any]) -> JobRunner:
     """Return a job runner over the execution modules ``opts`` configures."""
-    # lazy: the job runner (the bus) only when the engine's host runs a job
-    from hearth.jobs import JobRunner, ProcTable
-
     return JobRunner(execution_loader(opts), opts.get("id") or socket.gethostname(),
                      proc=ProcTable(os.path.join(opts["cachedir"], "proc")))
 
