@@ -19,7 +19,9 @@ done (having followed the job to the other master).  Every round must
 record each agent's return once, each agent having run the job once, and
 the client must print every agent's return.  The
 killed master is started again and the next round kills the other one.
-Exits 1 when a round fails its checks.
+``--pause`` SIGSTOPs the master instead and SIGCONTs it once the other
+one finished the job: it must drop the job it lost (its record stays the
+other master's).  Exits 1 when a round fails its checks.
 
     .venv/bin/python bench/failover_bench.py [--kills 5] [--agents 20] [--batch 5]
 """
@@ -49,7 +51,7 @@ FAST_MASTERS = "heartbeat_interval = 0.5\npeer_timeout = 2\n"
 TARGET = 10.0  # issue 24: agent failover to the second master within 10 s
 
 
-def check(result: KillResult) -> list[str]:
+def check(result: KillResult, paused: bool = False) -> list[str]:
     """Return what went wrong in a round (nothing when every return landed once)."""
     problems = []
     if result.lost or result.missing:
@@ -58,6 +60,8 @@ def check(result: KillResult) -> list[str]:
         problems.append(f"ran twice: {result.ran_twice}")
     if result.recorded != result.agents:
         problems.append(f"{result.recorded} returns recorded for {result.agents} agents")
+    if paused and result.fenced is None:
+        problems.append("the paused master did not drop the job, or recorded it as its own")
     if result.client_code != 0 or sorted(result.client_returns) != sorted(result.runs):
         problems.append(f"the waiting client exited {result.client_code}: "
                         f"{result.client_returns}")
@@ -74,6 +78,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="how long the job runs on each agent")
     parser.add_argument("--fast", action="store_true",
                         help="the tests' short timings instead of Hearth's defaults")
+    parser.add_argument("--pause", action="store_true",
+                        help="SIGSTOP the master instead of SIGKILL, and SIGCONT it once the "
+                             "other one finished the job: it must drop the job (fencing)")
     parser.add_argument("--work", help="keep the masters' and agents' directories (logs) here "
                                        "instead of a temporary directory")
     args = parser.parse_args(argv)
@@ -92,17 +99,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{args.agents} agents, 2 masters on PostgreSQL, "
                   f"{'the tests' if args.fast else 'default'} timings; each round a "
                   f"cmd.run of {args.seconds} s in batches of {args.batch}, the master "
-                  f"SIGKILLed once the first batch returned (fleet up in "
-                  f"{time.monotonic() - started:.1f} s)\n")
+                  f"{'SIGSTOPped' if args.pause else 'SIGKILLed'} once the first batch "
+                  f"returned (fleet up in {time.monotonic() - started:.1f} s)\n")
             print("| kill | returned before | first agent moved | all moved | "
                   "first job answered by all | interrupted job complete | "
-                  "its waiting client done | checks |")
-            print("|---:|---:|---:|---:|---:|---:|---:|---|")
+                  "its waiting client done | "
+                  f"{'SIGCONT to job dropped | ' if args.pause else ''}checks |")
+            print(f"|---:|---:|---:|---:|---:|---:|---:|{'---:|' if args.pause else ''}---|")
             active, standby = masters
             for number in range(1, args.kills + 1):
                 result = kill_during_batch(active, standby, agents, db_url, args.batch,
-                                           seconds=args.seconds, timeout=300)
-                problems = check(result)
+                                           seconds=args.seconds, timeout=300,
+                                           pause=args.pause)
+                problems = check(result, args.pause)
                 failures += bool(problems)
                 results.append(result)
                 print(f"| {number} ({result.jid}) | "
@@ -110,10 +119,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                       f"{result.first_failover:.2f} s | {result.failover:.2f} s | "
                       f"{result.first_job:.2f} s | {result.job_done:.2f} s | "
                       f"{result.client_done:.2f} s | "
+                      f"{'' if not args.pause else f'{result.fenced or 0:.2f} s | '}"
                       f"{'; '.join(problems) or 'every return once, run once, reported'} |",
                       flush=True)
-                active.start()          # back, for the next round to kill the other one
-                active.wait_ready()
+                if not args.pause:  # a paused master runs on, as the standby
+                    active.start()      # back, for the next round to kill the other one
+                    active.wait_ready()
                 active, standby = standby, active
         finally:
             stop_all([*agents, *masters])
