@@ -34,7 +34,6 @@ from hearth.engine import scheduler
 from hearth.engine.service import recovery
 from hearth.engine.stacks import engine_down
 from hearth.engine.states import FAILED, IN_PROGRESS
-from hearth.engine.update import takeover
 
 if TYPE_CHECKING:
     from hearth.engine.stacks.stack import Stack
@@ -185,6 +184,8 @@ class EngineRuntime:
         this engine cannot build (a type it does not know) is failed with
         the reason.
         """
+        # lazy: networkx, jsonschema (0.3 s) at the first takeover, not at hearth-api's start
+        from hearth.engine.update import takeover
         if stack_id in self.running or api_locks.lock_take(
                 self.db, stack_id, self.engine_id, timeout) is not None:
             return False
