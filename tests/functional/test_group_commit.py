@@ -50,9 +50,10 @@ def test_events_are_published_only_once_stored(service, engine_db_url, monkeypat
 
 def test_a_state_change_that_cannot_be_stored_fails_the_stack(service):
     created = service.create_stack(CTX, "lost", slow_template(0.5))
-    for _ in range(200):  # until slow is IN_PROGRESS, waiting
+    for _ in range(500):  # until slow is IN_PROGRESS, waiting, and its handle's writes stored
         rows = api_resources.resource_get_all_by_stack(service.db, created["id"])
-        if rows and rows[0].status == "IN_PROGRESS":
+        if rows and rows[0].status == "IN_PROGRESS" and "value" in dict(
+                api_resources.resource_data_get_all(service.db, rows[0].id)):
             break
         green.green_sleep(0.01)
     api_resources.resource_delete(service.db, rows[0].id)  # behind the engine's back

@@ -19,6 +19,10 @@ class StoredResource(Protocol):
     """What a store reads of a resource (:class:`hearth.engine.resource.Resource` has it)."""
 
     @property
+    def name(self) -> str:
+        """Return the resource's name in its template (errors name it)."""
+
+    @property
     def uuid(self) -> str:
         """Return the resource's uuid (a replacement has a new one)."""
 

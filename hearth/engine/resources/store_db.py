@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from hearth.common import exception
 from hearth.db import api_batch, api_resources
 from hearth.db.session import Database
 from hearth.engine.resources.store import StoredResource, row_id
@@ -68,7 +69,10 @@ class DbResourceStore:
             return
         physical_id = (resource.resource_id if pending.resource_id is _UNSET
                        else pending.resource_id)
-        api_batch.resource_writes(self.db, row_id(resource), physical_id, pending.items())
+        try:
+            api_batch.resource_writes(self.db, row_id(resource), physical_id, pending.items())
+        except exception.EntityNotFound:  # its row was deleted behind the engine's back
+            raise exception.EntityNotFound(entity="Resource", name=resource.name) from None
 
     def _held(self, resource: StoredResource) -> _Pending | None:
         return self._pending.get(resource.uuid)
