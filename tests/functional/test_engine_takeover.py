@@ -69,7 +69,9 @@ def stack_events(cluster, name, stack_id):
 
 def test_engines_starting_together_each_dead_stack_is_continued_once(cluster):
     first = cluster.start(1)[0]
-    template = layered_template(resources=2, layers=1, wait=4)
+    # the resources wait long enough that no stack ends before the kill, even when eight
+    # creates take seconds on a loaded machine (a stack finished first is no dead stack)
+    template = layered_template(resources=2, layers=1, wait=8)
     stacks = {f"s{number}": create(cluster, f"s{number}", template) for number in range(8)}
     wait_for(lambda: all(cluster.acting(stack_id) for stack_id in stacks.values()), 20)
     time.sleep(0.5)  # the resources are waiting
