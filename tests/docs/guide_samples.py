@@ -39,6 +39,7 @@ import configparser
 import dataclasses
 import json
 import os
+import random
 import re
 import signal
 import socket
@@ -164,15 +165,22 @@ def clean_environment(home: Path) -> dict[str, str]:
     return env
 
 
+#: where a page's ports are drawn from: below Linux's ephemeral range (32768-60999), which the
+#: kernel hands to every port-0 listener and outgoing connection of the tests running beside
+#: the page; a port drawn from that range could be taken before the page's daemon binds it
+PAGE_PORT_RANGE = (20000, 32000)
+
+
 def free_ports(count: int) -> list[int]:
     """Return ``count`` ports free on 127.0.0.1 now, in consecutive pairs."""
     found: list[int] = []
     while len(found) < count:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
+        port = random.randrange(*PAGE_PORT_RANGE, 2)
+        if port in found:
+            continue
         try:
-            with socket.socket() as second:
+            with socket.socket() as first, socket.socket() as second:
+                first.bind(("127.0.0.1", port))
                 second.bind(("127.0.0.1", port + 1))
         except OSError:
             continue

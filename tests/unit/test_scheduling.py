@@ -61,6 +61,8 @@ def test_a_run_hands_out_the_longest_units_first_and_records_their_seconds(tmp_p
     recorded = tmp_path / "recorded.json"
     env = {**os.environ, "PYTHONPATH": str(ROOT), scheduling.RECORD_ENV: str(recorded)}
     env.pop("PYTEST_ADDOPTS", None)  # the caller's plug-ins are not on this PYTHONPATH
+    for name in [name for name in env if name.startswith("PYTEST_XDIST_")]:
+        env.pop(name)  # run by an xdist worker, the inner run's controller is no worker
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "1",
          "--dist", "loadgroup", "-v", "-rN", str(tmp_path)],
