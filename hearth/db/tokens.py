@@ -21,6 +21,19 @@ from hearth.db.session import session_scope
 TOKEN_BYTES = 32
 
 
+def new_secret() -> str:
+    """Return a fresh random token (URL-safe base64 of :data:`TOKEN_BYTES` bytes).
+
+    Never one that starts with ``-``: a token is given on command lines
+    (``stackctl --token TOKEN``, ``curl -H``), where it would read as an
+    option (one in 64 did).
+    """
+    while True:
+        secret = secrets.token_urlsafe(TOKEN_BYTES)
+        if not secret.startswith("-"):
+            return secret
+
+
 @dataclass(frozen=True)
 class TokenInfo:
     """A token's record, without its secret."""
@@ -67,7 +80,7 @@ def create_token(project_id: str, user: str = "admin", roles: Sequence[str] = ()
     if expires_hours is not None and expires_hours <= 0:
         raise exception.BadRequest(
             message=f"--expires-hours must be positive, not {expires_hours}.")
-    secret = secrets.token_urlsafe(TOKEN_BYTES)
+    secret = new_secret()
     now = clock()
     expires_at = now + timedelta(hours=expires_hours) if expires_hours else None
     row = models.Token(token_hash=hash_token(secret), project_id=project_id, user=user,

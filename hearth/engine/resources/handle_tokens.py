@@ -12,7 +12,6 @@ Deleting the handle forgets both.
 from __future__ import annotations
 
 import hmac
-import secrets
 from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
@@ -22,14 +21,13 @@ if TYPE_CHECKING:
 
 #: Resource data keys of a signal token.
 TOKEN_KEY, DIGEST_KEY = "token", "token_sha256"
-TOKEN_BYTES = 32
 
 
 def new_token() -> tuple[str, str]:
     """Return ``(secret, sha256 hex digest)`` of a fresh signal token."""
     # lazy: sqlalchemy: template-validate loads the plug-ins without it
-    from hearth.db.tokens import hash_token  # SQLAlchemy: not for a plug-in's import
-    secret = secrets.token_urlsafe(TOKEN_BYTES)
+    from hearth.db.tokens import hash_token, new_secret  # SQLAlchemy: not for a plug-in's import
+    secret = new_secret()
     return secret, hash_token(secret)
 
 

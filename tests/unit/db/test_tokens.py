@@ -56,3 +56,11 @@ def test_list_by_project(url):
     tokens.create_token("a", url=url)
     tokens.create_token("b", url=url)
     assert [t.project_id for t in tokens.list_tokens(url=url, project_id="b")] == ["b"]
+
+
+def test_no_token_starts_like_a_command_line_option():
+    # one URL-safe token in 64 began with '-': `stackctl --token TOKEN` then read it as an
+    # option ("argument --token: expected one argument"), and so did a test now and then
+    made = [tokens.new_secret() for _ in range(3000)]
+    assert not [secret for secret in made if secret.startswith("-")]
+    assert len(set(made)) == len(made) and {len(secret) for secret in made} == {43}
