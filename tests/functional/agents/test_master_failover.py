@@ -73,15 +73,20 @@ def assert_recorded_once(pair, jid):
     assert ledger_runs(pair.agents) == dict.fromkeys(AGENTS, 1)  # each ran it once
 
 
+def start_batch_job(pair, active):
+    """Start `stackctl run --batch 1` of the ledger job on ``active``; return (process, jid)."""
+    command, option = JOB
+    return started(pair, active, pair.client_command(
+        "run", "*", "cmd.run", command.format(seconds=0.6, ledger=LEDGER), option,
+        "--batch", "1", "--format", "json"))
+
+
 def test_stackctl_run_follows_its_batch_job_to_the_other_master(pair):
     # the active master is SIGKILLed while `stackctl run --batch 1` waits on it: the other
     # master takes the job over, the agents fail over to it with their returns, and the
     # client, which lists both masters, follows the job there and prints every return
     active, standby = pair.roles()
-    command, option = JOB
-    client, jid = started(pair, active, pair.client_command(
-        "run", "*", "cmd.run", command.format(seconds=0.6, ledger=LEDGER), option,
-        "--batch", "1", "--format", "json"))
+    client, jid = start_batch_job(pair, active)
     try:
         kill_after_first_return(active, jid)
         out, err = client.communicate(timeout=60)
@@ -164,10 +169,7 @@ def test_a_paused_master_sends_nothing_more_for_the_jobs_taken_from_it(pair):
     # job still in its memory. It must find the job taken (the job cache says whose it is),
     # drop it, and neither send it to more agents nor record it as its own again
     active, standby = pair.roles()
-    command, option = JOB
-    client, jid = started(pair, active, pair.client_command(
-        "run", "*", "cmd.run", command.format(seconds=0.6, ledger=LEDGER), option,
-        "--batch", "1", "--format", "json"))
+    client, jid = start_batch_job(pair, active)
     wait(lambda: returned(active, jid) >= 1, 30, "the first batch's return")
     active.signal(signal.SIGSTOP)
     try:
