@@ -95,7 +95,7 @@ def select_from_attribute(value: Any, path: Sequence[Any]) -> Any:
     return current
 
 
-class Attributes(SchemaKeyed):
+class Attributes(SchemaKeyed[str]):
     """The attribute values of one resource, resolved on demand and cached.
 
     ``resolver(name)`` returns the current value of an attribute (the

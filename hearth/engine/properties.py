@@ -23,7 +23,7 @@ from typing import Any
 from hearth.common import exception
 from hearth.common.located import line_of
 from hearth.engine import constraints, support
-from hearth.engine.schema_keyed import SchemaKeyed
+from hearth.engine.schema_keyed import K, SchemaKeyed
 from hearth.engine.template import function
 
 TYPES = (INTEGER, STRING, NUMBER, BOOLEAN, MAP, LIST, ANY) = constraints.SCHEMA_TYPES
@@ -242,8 +242,8 @@ def _split_path(parent_name: str | Sequence[Any] | None) -> list[Any]:
     return list(parent_name)
 
 
-class Properties(SchemaKeyed):
-    """The property values of one resource (or of one nested MAP/LIST member).
+class _PropertyValues(SchemaKeyed[K]):
+    """Values read through their schemata, keyed by ``K``: what Properties and LIST items share.
 
     ``data`` is the raw snippet (it may hold Function objects and located
     containers); ``resolver`` turns a raw value into a plain one.
@@ -251,12 +251,12 @@ class Properties(SchemaKeyed):
     a sequence of segments).  ``context`` is passed to custom constraints.
     """
 
-    def __init__(self, schema: Mapping[str, Schema], data: Mapping[str, Any] | None,
+    def __init__(self, schema: Mapping[K, Schema], data: Mapping[K, Any] | None,
                  resolver: Callable[[Any], Any] = function.resolve,
                  parent_name: str | Sequence[Any] | None = None, context: Any = None,
                  source: Any = None) -> None:
-        self.schema = dict(schema)
-        self.data = data if data is not None else {}
+        self.schema: dict[K, Schema] = dict(schema)
+        self.data: Mapping[K, Any] = data if data is not None else {}
         self.resolve = resolver
         self.parent_name = parent_name
         self.path = _split_path(parent_name)
@@ -266,10 +266,10 @@ class Properties(SchemaKeyed):
 
     # --- the Mapping a plug-in reads ---------------------------------------
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: K) -> Any:
         return self._value(key, validate=False)
 
-    def get_user_value(self, key: str) -> Any:
+    def get_user_value(self, key: K) -> Any:
         """Return the value the template gave (resolved, converted), or None if unset."""
         if key not in self.schema:
             raise KeyError(f"Invalid Property {key}")
@@ -288,7 +288,7 @@ class Properties(SchemaKeyed):
         """
         for key in self.data:
             if key not in self.schema:
-                hint = exception.did_you_mean(key, self.schema)
+                hint = exception.did_you_mean(str(key), map(str, self.schema))
                 raise self._error(f"Unknown Property {key}.{hint}" if hint
                                   else f"Unknown Property {key}", [], line_of(self._source, key))
         for key in self.schema:
@@ -304,7 +304,7 @@ class Properties(SchemaKeyed):
 
     # --- reading one value -------------------------------------------------
 
-    def _resolve_raw(self, key: str) -> Any:
+    def _resolve_raw(self, key: K) -> Any:
         try:
             return self.resolve(self.data[key])
         except exception.StackValidationFailed:
@@ -312,7 +312,7 @@ class Properties(SchemaKeyed):
         except Exception as exc:  # noqa: BLE001 - a function's failure becomes a property error
             raise self._error(str(exc), [key], line_of(self._source, key)) from exc
 
-    def _value(self, key: str, validate: bool) -> Any:
+    def _value(self, key: K, validate: bool) -> Any:
         if key not in self.schema:
             raise KeyError(f"Invalid Property {key}")
         schema = self.schema[key]
@@ -358,22 +358,35 @@ class Properties(SchemaKeyed):
         raw = _child(self._source, key)
         source = raw if isinstance(raw, (Mapping, list)) else value
         path = [*self.path, key]
-        if schema.type == LIST:
-            nested = Properties({i: item for i in range(len(value))}, dict(enumerate(value)),
-                                resolver=_identity, parent_name=path, context=self.context,
-                                source=source)
-        else:
+        if isinstance(value, list) and item is not None:
+            items = _ListItems(dict.fromkeys(range(len(value)), item), dict(enumerate(value)),
+                               resolver=_identity, parent_name=path, context=self.context,
+                               source=source)
+            if validate:
+                items.validate()
+            return [items[i] for i in range(len(value))]
+        if isinstance(value, Mapping) and members is not None:
             nested = Properties(members, value, resolver=_identity, parent_name=path,
                                 context=self.context, source=source)
-        if validate:
-            nested.validate()
-        result = {k: nested[k] for k in nested.schema}
-        if schema.type == LIST:
-            return [result[i] for i in range(len(value))]
-        return result
+            if validate:
+                nested.validate()
+            return {name: nested[name] for name in nested.schema}
+        return value
 
     def __repr__(self) -> str:
-        return f"Properties({self.data!r})"
+        return f"{type(self).__name__}({self.data!r})"
+
+
+class _ListItems(_PropertyValues[int]):
+    """The items of a LIST property, keyed by index, each read through the item schema."""
+
+
+class Properties(_PropertyValues[str]):
+    """The property values of one resource (or of one nested MAP member), keyed by name.
+
+    A plug-in reads ``self.properties[name]``: the template's value resolved,
+    defaulted and converted to its type; :meth:`validate` checks them all.
+    """
 
     # --- updates -----------------------------------------------------------
 

@@ -9,16 +9,19 @@ asked of the resource), which each subclass defines.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Hashable, Iterator, Mapping
+from typing import Any, Generic, TypeVar
+
+#: the key type: a schema's names (str), or a LIST's item indices (int)
+K = TypeVar("K", bound=Hashable)
 
 
-class SchemaKeyed(Mapping[str, Any]):
+class SchemaKeyed(Mapping[K, Any], Generic[K]):
     """A mapping whose keys are those of ``self.schema``."""
 
-    schema: Mapping[str, Any]
+    schema: Mapping[K, Any]
 
-    def __iter__(self) -> Iterator[str]:
+    def __iter__(self) -> Iterator[K]:
         return iter(self.schema)
 
     def __len__(self) -> int:
