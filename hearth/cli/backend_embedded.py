@@ -11,6 +11,7 @@ is used, so that ``--in-process template-validate`` loads neither).
 from __future__ import annotations
 
 import argparse
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -86,13 +87,15 @@ class EmbeddedTransport:
         return operation.invoke(target, self.context, arguments)
 
     def sleep(self, seconds: float) -> None:
-        """Wait while the engine's green threads keep working; an action that ends wakes it."""
+        """Wait while the engine's green threads keep working; an action that ends wakes it.
+
+        With no engine service in this process there is no green thread to
+        let run (a job's wait): a plain sleep.
+        """
         if self._service is not None:
             self._service.pause(seconds)
         else:
-            # lazy: eventlet only when the engine runs here (a catalog's call needs none)
-            from hearth.common.green import green_sleep
-            green_sleep(seconds)
+            time.sleep(seconds)
 
     def settle(self, stack_identity: str) -> None:
         """Wait until this process's engine has finished the stack's action.

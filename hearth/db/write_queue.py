@@ -40,6 +40,7 @@ from hearth.common import config
 from hearth.db import driver_errors
 
 if TYPE_CHECKING:
+    from hearth.common.green import Event
     from hearth.db.session import Database
 
 LOG = logging.getLogger(__name__)
@@ -78,16 +79,12 @@ class _Job:
     __slots__ = ("write", "owner", "on_commit", "done")
 
     def __init__(self, write: Write, owner: str | None,
-                 on_commit: Callable[[Any], None] | None, wait: bool) -> None:
+                 on_commit: Callable[[Any], None] | None, done: Event | None) -> None:
         self.write = write
         self.owner = owner
         self.on_commit = on_commit
-        if wait:
-            # lazy: eventlet only when an engine queues writes (stackctl --in-process reads)
-            from hearth.common import green
-            self.done = green.Event()
-        else:
-            self.done = None
+        #: the green event its waiter waits on (None: nobody waits)
+        self.done = done
 
 
 class WriteQueue:
@@ -128,7 +125,7 @@ class WriteQueue:
         from hearth.common import green
         if self._lock is None:
             self._lock = green.Lock()
-        job = _Job(write, owner, on_commit, wait)
+        job = _Job(write, owner, on_commit, green.Event() if wait else None)
         self._jobs.append(job)
         if job.done is None:
             if not self._flush_scheduled and not self._timer_armed:

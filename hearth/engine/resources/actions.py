@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from hearth.common import exception
 from hearth.engine import states
-from hearth.engine.resources import continuation, signals, stored_properties
+from hearth.engine.resources import continuation, keeping, signals, stored_properties
 from hearth.engine.resources.stack_view import recorder
 from hearth.engine.template import function
 
@@ -259,8 +259,6 @@ def create(resource: ResourceView) -> Task:
     external_id = resolved_field(resource.t, "external_id")
     if external_id:
         # as Heat: ADOPT the named physical resource, then CHECK it
-        # lazy: eventlet: not for validation nor reads (--in-process)
-        from hearth.engine.resources import keeping
         yield from keeping.adopt(resource, {"resource_id": str(external_id)})
         yield from check(resource)
         return
@@ -284,8 +282,6 @@ def _validated(resource: ResourceView, steps: Iterable[Any]) -> Task:
 
 
 def _snapshot_steps(resource: ResourceView, state: State) -> Task:
-    # lazy: eventlet: not for validation nor reads (--in-process)
-    from hearth.engine.resources import keeping
     return keeping.snapshot_delete_steps(resource, state)
 
 
@@ -339,8 +335,6 @@ def update(resource: ResourceView, after: Any, before: Any = None,
     (:class:`NotSupported`) or when restricted_actions forbid it
     (:class:`ResourceActionRestricted`); returns at once when nothing changed.
     """
-    # lazy: eventlet: not for validation nor reads (--in-process)
-    from hearth.engine.resources import keeping
     if keeping.external_unchanged(resource, after):
         return
     # as Heat: every resource an update reaches may pause first, changed or not

@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING, Any
 from hearth.common import exception
 from hearth.common.secret_mask import SECRET_MASK
 from hearth.engine.resources import actions as resource_actions
-from hearth.engine.scheduler import Task
 from hearth.engine.states import ADOPT, DELETE, UPDATE
 
 if TYPE_CHECKING:
     from hearth.engine.resources.resource_view import ResourceView
+    from hearth.engine.scheduler import Task
 
 
 def default_adopt(resource: ResourceView, resource_data: Mapping[str, Any] | None) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from hearth.engine.resources import actions as resource_actions
+from hearth.engine.resources import keeping
 from hearth.engine.states import ADOPT, ROLLBACK
 
 if TYPE_CHECKING:
@@ -23,9 +24,6 @@ if TYPE_CHECKING:
 
 def run_adopt(stack: Stack, entries: Mapping[str, Any]) -> bool:
     """Run the stack's ADOPT with ``entries`` (name -> entry); return whether it completed."""
-    # lazy: eventlet: not for validation nor reads (--in-process)
-    from hearth.engine.resources import keeping
-
     # lazy: eventlet: not for validation nor reads (--in-process)
     from hearth.engine.scheduler import Direction
 
