@@ -9,7 +9,7 @@ only a wake-up: nothing of it reaches the browser.
 * :class:`BusWake`: this process's bus (the console inside ``hearth-api``,
   whose engine runs on its green threads);
 * :class:`ZmqWake`: another process's bus over ZeroMQ (``stackctl console``
-  beside the local engine, :func:`hearth.bus.listen`'s socket);
+  beside the local engine, :func:`hearth.bus.bridge.listen`'s socket);
 * :class:`TimerWake`: nothing to listen to, only the timeout.
 """
 
@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import zmq
 
 from hearth import bus
-from hearth.bus import wait_readable
+from hearth.bus.bridge import wait_readable
 from hearth.common.green import green_sleep
 
 #: Seconds to gather a burst of events before reading them once.

@@ -12,13 +12,7 @@ import json
 from typing import Any
 
 from hearth.common import exception
-
-
-def _conf() -> Any:
-    # lazy: oslo.config (100 ms) only to read a limit; stackctl loads this module
-    from hearth.common import config
-    config.register_opts()
-    return config.CONF
+from hearth.common.configured import configured
 
 
 def template_size(template: Any) -> int:
@@ -32,7 +26,7 @@ def template_size(template: Any) -> int:
 
 def template_size_limit() -> int:
     """Return ``max_template_size``: the most bytes a template may take."""
-    return int(_conf().max_template_size)
+    return int(configured().max_template_size)
 
 
 def check_template_size(template: Any, filename: str | None = None) -> None:
@@ -45,7 +39,7 @@ def check_template_size(template: Any, filename: str | None = None) -> None:
 
 def check_stack_quota(stack_count: int) -> None:
     """Raise RequestLimitExceeded when a project owning ``stack_count`` stacks is full."""
-    limit = _conf().max_stacks_per_tenant
+    limit = configured().max_stacks_per_tenant
     if 0 <= limit <= stack_count:
         raise exception.RequestLimitExceeded(
             message=f"You have reached the maximum stacks per tenant, {limit}. "
@@ -54,7 +48,7 @@ def check_stack_quota(stack_count: int) -> None:
 
 def check_resource_count(count: int) -> None:
     """Raise RequestLimitExceeded when a stack of ``count`` resources is over the limit."""
-    limit = _conf().max_resources_per_stack
+    limit = configured().max_resources_per_stack
     if 0 <= limit < count:
         raise exception.RequestLimitExceeded(
             message=f"You have reached the maximum resources per stack, {limit}.")

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from hearth.jobservice.callers import Caller
     from hearth.jobservice.request import JobRequest
     from hearth.jobservice.service import JobService
-    from hearth.master.client import JobStatus, PublishResult
+    from hearth.master.job_status import JobStatus, PublishResult
 
 
 class CallerJobs:

@@ -47,18 +47,18 @@ from hearth.common import exception
 from hearth.jobservice import agents as agent_facts
 from hearth.jobservice.caller_jobs import CallerJobs
 from hearth.jobservice.callers import ApiProject, Caller, LocalUser
-from hearth.jobservice.engine_host import process_runner, record_job
+from hearth.jobservice.engine_host import process_runner
 from hearth.jobservice.keys import KeyService
 from hearth.jobservice.pillar import PillarService
 from hearth.jobservice.publisher_acl import read_acl_file
 from hearth.jobservice.request import JobRequest
-from hearth.jobservice.settings import JobSettings, default_client, master_configured
-from hearth.master.jobs import snapshot_from_cache
+from hearth.jobservice.settings import JobSettings, master_client, master_configured
+from hearth.master.job_status import JobStatus, PublishResult
 
 if TYPE_CHECKING:
     from hearth.jobs import JobReturn, JobRunner
+    from hearth.jobservice.local_jobs import LocalJobCache
     from hearth.jobservice.publisher_acl import PublisherAcl
-    from hearth.master.client import JobStatus, PublishResult
     from hearth.master.settings import MasterSettings
 
 #: The one function the service publishes on its own authority: is a new agent there?
@@ -85,7 +85,7 @@ class JobService:
                  has_master: Callable[[], bool] | None = None) -> None:
         self.host_owner = host_owner
         self._settings = settings
-        self._client_factory = client_factory or default_client
+        self._client_factory = client_factory or master_client
         self._runner_factory = runner_factory
         self._record_job = record_job
         if has_master is None:
@@ -106,6 +106,14 @@ class JobService:
         """Return the agent-key operations of this service (same callers, master, rights)."""
         return KeyService(self)
 
+    @functools.cached_property
+    def local_jobs(self) -> LocalJobCache:
+        """Return this host's job cache (the local user's jobs), loaded at its first use."""
+        # lazy: SQLAlchemy (150 ms) only where local jobs are kept or read (stackctl: never)
+        from hearth.jobservice.local_jobs import LocalJobCache
+
+        return LocalJobCache()
+
     @classmethod
     def for_local_user(cls, **seams: Any) -> JobService:
         """Return the service of an engine the user running this process owns."""
@@ -115,12 +123,10 @@ class JobService:
     def for_master(cls, master: MasterSettings, host_owner: LocalUser | None = None,
                    **seams: Any) -> JobService:
         """Return a service whose master is ``master`` (not the configured one)."""
-        # lazy: ZeroMQ only to reach a master; stackctl loads JobService
-        from hearth.master.client import MasterClient
-
         seams.setdefault("settings", JobSettings(nodegroups=dict(master.nodegroups),
                                                  timeout=master.timeout))
-        return cls(host_owner, client_factory=lambda: MasterClient(master), **seams)
+        return cls(host_owner, client_factory=functools.partial(master_client, master),
+                   **seams)
 
     # --- identities ---------------------------------------------------------
 
@@ -159,9 +165,6 @@ class JobService:
 
     def run(self, caller: Caller, request: JobRequest) -> JobStatus:
         """Publish and wait for the returns: ``timeout`` per batch round, plus one."""
-        # lazy: ZeroMQ only to reach a master; stackctl loads JobService
-        from hearth.master.client import JobStatus
-
         with self.master_client() as client:
             published = self._publish(client, caller, request, watch=True)
             wait = self._timeout(request)
@@ -189,13 +192,7 @@ class JobService:
         it published through the master.
         """
         if isinstance(caller, LocalUser):
-            # lazy: SQLAlchemy only for the job cache; stackctl loads JobService
-            from hearth.db import job_cache
-
-            # lazy: SQLAlchemy only for the job cache; stackctl loads JobService
-            from hearth.db.session import get_database
-
-            return job_cache.job_list(get_database(), limit=limit)
+            return self.local_jobs.jobs(limit)
         with self.master_client() as client:
             jobs = client.list_jobs(limit=None)
         mine = [job for job in jobs if job.get("user") == caller.recorded_as]
@@ -205,17 +202,7 @@ class JobService:
         """Return one of the caller's jobs with each agent's return and the missing ones."""
         if not isinstance(caller, LocalUser):
             return self.job_status(caller, jid).to_dict()
-        # lazy: SQLAlchemy only for the job cache; stackctl loads JobService
-        from hearth.db import job_cache
-
-        # lazy: SQLAlchemy only for the job cache; stackctl loads JobService
-        from hearth.db.session import get_database
-
-        job = job_cache.job_get(get_database(), jid)
-        if job.get("targeted") is not None:
-            job["missing"] = snapshot_from_cache(job)["missing"]
-            job.pop("return", None)  # each agent's is under returns
-        return job
+        return self.local_jobs.job(jid)
 
     def list_agents(self, caller: Caller, admin: bool = False) -> list[dict[str, Any]]:
         """Return the accepted agents the caller may know of (id, grains, connected, last seen).
@@ -263,7 +250,7 @@ class JobService:
 
     def record_local_job(self, caller: Caller, job: JobReturn) -> None:
         """Record a finished local job in this host's job cache, as the caller's."""
-        (self._record_job or record_job)(job, caller.recorded_as)
+        (self._record_job or self.local_jobs.record)(job, caller.recorded_as)
 
     # --- agents: master-held facts, bootstrap ------------------------------------
 
@@ -303,9 +290,6 @@ class JobService:
         one agent and only asks whether it is there); a master that does not
         answer, or an agent not connected yet, is a False.
         """
-        # lazy: ZeroMQ only to reach a master; stackctl loads JobService
-        from hearth.master.client import JobStatus
-
         try:
             with self.master_client(timeout=timeout) as client:
                 connected = {agent["id"] for agent in client.list_agents(grains=False)

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from hearth.common.configured import configured
 from hearth.master.settings import MasterSettings
 from hearth.transport.keys import key_paths
 
@@ -32,12 +33,7 @@ class JobSettings:
     @classmethod
     def from_conf(cls, conf: Any = None) -> JobSettings:
         """Read the settings from a loaded oslo.config object (default: Hearth's)."""
-        # lazy: oslo.config only to read settings; stackctl loads JobService
-        from hearth.common import config
-
-        if conf is None:
-            config.register_opts()
-            conf = config.CONF
+        conf = configured(conf)
         master = MasterSettings.from_conf(conf)
         return cls(acl_file=conf.api.publisher_acl_file or None,
                    engine_host_projects=tuple(conf.api.engine_host_projects),
@@ -45,18 +41,20 @@ class JobSettings:
                    nodegroups=master.nodegroups, timeout=master.timeout)
 
 
-def default_client() -> MasterClient:
-    """Return a client of the master of this process's configuration."""
-    # lazy: ZeroMQ only to reach a master (stackctl imports JobService)
+def master_client(master: MasterSettings | None = None) -> MasterClient:
+    """Return a client of ``master`` (default: the master of this process's configuration).
+
+    The JobService's one door to the master: its ZeroMQ client is loaded
+    here, when a request is about to be sent, so that the processes that
+    only hold a JobService (stackctl talking to its local engine) never load it.
+    """
+    # lazy: ZeroMQ (the master client, 50 ms) only when a master is asked; stackctl loads this
     from hearth.master.client import MasterClient
 
-    return MasterClient()
+    return MasterClient(master)
 
 
 def master_configured() -> bool:
     """Return whether this host holds the client key of a hearth-master."""
-    # lazy: oslo.config only to read settings; stackctl loads JobService
-    from hearth.common.config import CONF, register_opts
-
-    register_opts(CONF)
-    return os.path.exists(key_paths(os.path.expanduser(CONF.master.pki_dir), "client")[1])
+    pki_dir = os.path.expanduser(configured().master.pki_dir)
+    return os.path.exists(key_paths(pki_dir, "client")[1])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from hearth.common.configured import configured
 from hearth.grains import LazyGrains
 from hearth.jobs import CallContext
 from hearth.loader.exports import LoadedFunction
@@ -25,11 +26,7 @@ def opts_from_conf(conf: Any = None) -> dict[str, Any]:
     Per-module options (``[DEFAULT] module_opts``) become flat
     ``module.option`` keys, as in Salt's minion configuration.
     """
-    # lazy: oslo.config only to build opts; stackctl loads the loader
-    from hearth.common import config
-
-    conf = conf if conf is not None else config.CONF
-    config.register_opts(conf)
+    conf = configured(conf)
     opts: dict[str, Any] = {
         "id": conf.minion_id,
         "state_path": conf.state_path,

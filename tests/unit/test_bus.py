@@ -10,6 +10,7 @@ import time
 import pytest
 
 from hearth import bus
+from hearth.bus.bridge import listen
 
 
 @pytest.mark.parametrize("pattern, tag, expected", [
@@ -115,7 +116,7 @@ def test_zmq_subscriber_process_receives_events(tmp_path):
 
 
 def test_listen_times_out_without_events(tmp_path):
-    assert list(bus.listen(str(tmp_path / "none.sock"), "", timeout=0.05)) == []
+    assert list(listen(str(tmp_path / "none.sock"), "", timeout=0.05)) == []
 
 
 def test_serve_zmq_is_idempotent(tmp_path):
@@ -151,7 +152,7 @@ def test_zmq_forwarder_reads_the_bus_only_while_someone_listens(tmp_path):
         assert hub._subscriptions == ()
         received = []
         listener = threading.Thread(target=lambda: received.extend(
-            bus.listen(path, "hearth/test/", timeout=1.0)))
+            listen(path, "hearth/test/", timeout=1.0)))
         listener.start()
         assert wait_until(lambda: hub._subscriptions != ())
         hub.publish("hearth/test/one", {"n": 1})

@@ -17,6 +17,7 @@ import yaml
 
 from hearth import bus
 from hearth.bus import Event
+from hearth.bus.bridge import listen
 from hearth.cli import command, output
 from hearth.cli.backend import get_backend
 from hearth.cli.nested import OUTPUTTERS
@@ -180,7 +181,7 @@ def do_event_listen(args: argparse.Namespace) -> int:
 
         config.load(config_files=getattr(args, "config_file", None))
         path = bus.configured_socket_path()
-    return _print_events(bus.listen(path, args.tag or "", timeout=args.timeout), args.count)
+    return _print_events(listen(path, args.tag or "", timeout=args.timeout), args.count)
 
 
 def _print_events(events: Any, count: int) -> int:

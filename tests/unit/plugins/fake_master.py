@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hearth.common import exception
-from hearth.master.client import JobStatus, PublishResult
+from hearth.master.job_status import JobStatus, PublishResult
 
 
 @dataclass
