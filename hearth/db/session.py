@@ -37,7 +37,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from hearth.common import config, paths
-from hearth.db import driver_errors, migration
+from hearth.db import driver_errors, schema_check
 from hearth.db.write_queue import WriteQueue
 
 SQLITE_BUSY_TIMEOUT_MS = 30000
@@ -165,14 +165,14 @@ def get_database(url: str | None = None) -> Database:
     """Return the shared handle of ``url`` (default: the configured database).
 
     On first use the schema is checked, and created or migrated when
-    ``[database] auto_migrate`` is on (:func:`hearth.db.migration.ensure_schema`).
+    ``[database] auto_migrate`` is on (:func:`hearth.db.schema_check.ensure_schema`).
     """
     url = url or config.database_url()
     with _DATABASES_LOCK:
         database = _DATABASES.get(url)
         if database is None:
             config.register_opts()
-            migration.ensure_schema(url, auto_migrate=config.CONF.database.auto_migrate)
+            schema_check.ensure_schema(url, auto_migrate=config.CONF.database.auto_migrate)
             database = _DATABASES[url] = Database(url)
         return database
 

@@ -10,7 +10,9 @@
     The same records as rows of the server database (:mod:`hearth.db.api_pki`),
     shared by every master that uses it: a key accepted, rejected or deleted
     on one master is so on all (each notices within a heartbeat, through the
-    store's revision).
+    store's revision).  That store, :class:`~hearth.master.storage.DatabasePki`,
+    lives with the rest of what a master keeps in the database, so that this
+    module (which ``stackctl``'s cloud commands load) imports no database code.
 
 Both hold text values by ``(category, name)``; :class:`~hearth.master.keys.KeyStore`
 and :class:`~hearth.master.recorded_grains.RecordedGrains` keep their
@@ -20,7 +22,7 @@ meaning on top.
 from __future__ import annotations
 
 import os
-from typing import Any, Protocol
+from typing import Protocol
 
 
 class PkiStore(Protocol):
@@ -105,40 +107,3 @@ class FilePki:
     def revision(self) -> int:
         """Files are one master's own: nothing to watch."""
         return 0
-
-
-class DatabasePki:
-    """Records as rows of the server database, shared by the masters that use it."""
-
-    shared = True
-
-    def __init__(self, database: Any) -> None:
-        # lazy: SQLAlchemy only for a master's key store; stackctl cloud-* loads this
-        from hearth.db import api_pki
-
-        self._database = database
-        self._api = api_pki
-
-    def read(self, category: str, name: str) -> str | None:
-        """Return the row's value, or None."""
-        return self._api.pki_read(self._database, category, name)
-
-    def write(self, category: str, name: str, value: str, private: bool = False) -> None:
-        """Make or replace the row (rows are as private as the database)."""
-        self._api.pki_write(self._database, category, name, value)
-
-    def remove(self, category: str, name: str) -> bool:
-        """Delete the row; return whether it existed."""
-        return self._api.pki_remove(self._database, category, name)
-
-    def names(self, category: str) -> list[str]:
-        """Return the names of the category's rows, sorted."""
-        return self._api.pki_names(self._database, category)
-
-    def values(self, category: str) -> dict[str, str]:
-        """Return ``{name: value}`` of the category's rows."""
-        return self._api.pki_values(self._database, category)
-
-    def revision(self) -> int:
-        """Return the store's revision (changed by every write on any master)."""
-        return self._api.pki_revision(self._database)

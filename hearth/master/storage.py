@@ -2,7 +2,8 @@
 
 The database holds the job cache and the known agents, and, with
 ``[master] key_store = database``, the agents' keys and recorded grains
-(:mod:`hearth.master.pki_store`), so that masters sharing it share them.
+(:class:`DatabasePki`, a :class:`~hearth.master.pki_store.PkiStore` of rows),
+so that masters sharing it share them.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from sqlalchemy.engine import make_url
 
 from hearth.common import config
 from hearth.common.exception import DaemonStartFailed
+from hearth.db import api_pki
 from hearth.db.session import get_database
 from hearth.master.keys import KeyStore
-from hearth.master.pki_store import DatabasePki
 from hearth.master.recorded_grains import RecordedGrains
 from hearth.master.settings import MasterSettings
 
@@ -65,6 +66,39 @@ def end_paused(engine: Any, seconds: float) -> None:
             dbapi_connection.autocommit = autocommit
 
     engine.dispose()  # the connections opened before get it too
+
+
+class DatabasePki:
+    """Records as rows of the server database, shared by the masters that use it."""
+
+    shared = True
+
+    def __init__(self, database: Any) -> None:
+        self._database = database
+
+    def read(self, category: str, name: str) -> str | None:
+        """Return the row's value, or None."""
+        return api_pki.pki_read(self._database, category, name)
+
+    def write(self, category: str, name: str, value: str, private: bool = False) -> None:
+        """Make or replace the row (rows are as private as the database)."""
+        api_pki.pki_write(self._database, category, name, value)
+
+    def remove(self, category: str, name: str) -> bool:
+        """Delete the row; return whether it existed."""
+        return api_pki.pki_remove(self._database, category, name)
+
+    def names(self, category: str) -> list[str]:
+        """Return the names of the category's rows, sorted."""
+        return api_pki.pki_names(self._database, category)
+
+    def values(self, category: str) -> dict[str, str]:
+        """Return ``{name: value}`` of the category's rows."""
+        return api_pki.pki_values(self._database, category)
+
+    def revision(self) -> int:
+        """Return the store's revision (changed by every write on any master)."""
+        return api_pki.pki_revision(self._database)
 
 
 def key_stores(settings: MasterSettings,

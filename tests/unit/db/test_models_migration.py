@@ -6,7 +6,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, text
 
 from hearth.common import exception
-from hearth.db import migration, models
+from hearth.db import migration, models, schema_check
 from hearth.db.session import Database
 
 
@@ -39,7 +39,7 @@ def test_db_sync_twice_is_harmless(sqlite_url):
 
 def test_ensure_schema_migrates_on_first_use(tmp_path):
     url = f"sqlite:///{tmp_path}/auto.db"
-    migration.ensure_schema(url, auto_migrate=True)
+    schema_check.ensure_schema(url, auto_migrate=True)
     assert migration.current_revision(url) == migration.head_revision()
 
 
@@ -48,7 +48,7 @@ def test_ensure_schema_without_auto_migrate(tmp_path):
     with pytest.raises(exception.DatabaseNotMigrated,
                        match=r"schema is at revision empty but this Hearth needs "
                              + migration.head_revision() + r"\. Run 'hearth-manage db-sync'\."):
-        migration.ensure_schema(url, auto_migrate=False)
+        schema_check.ensure_schema(url, auto_migrate=False)
 
 
 def set_revision(url, revision):
@@ -64,7 +64,7 @@ def test_newer_schema_is_refused(sqlite_url):
                r"knows \(newest known: " + migration.head_revision() + r"\)\. Upgrade Hearth, "
                r"or use another database\.")
     with pytest.raises(exception.DatabaseSchemaTooNew, match=message):
-        migration.ensure_schema(sqlite_url)
+        schema_check.ensure_schema(sqlite_url)
     with pytest.raises(exception.DatabaseSchemaTooNew, match=message):
         migration.db_sync(sqlite_url)
 
@@ -122,7 +122,7 @@ def test_sqlite_write_transactions_take_the_write_lock_first(sqlite_url):
 
 def test_declared_head_is_alembics_head():
     """The head read from the migration files' text (no alembic import) is alembic's."""
-    assert migration.declared_head() == migration.head_revision()
+    assert schema_check.declared_head() == migration.head_revision()
 
 
 def test_a_current_schema_is_checked_without_importing_alembic(tmp_path):
@@ -131,8 +131,8 @@ def test_a_current_schema_is_checked_without_importing_alembic(tmp_path):
     import sys
     url = f"sqlite:///{tmp_path / 'current.sqlite'}"
     migration.db_sync(url)
-    probe = ("import sys; from hearth.db import migration; "
-             f"migration.ensure_schema({url!r}); "
+    probe = ("import sys; from hearth.db import schema_check; "
+             f"schema_check.ensure_schema({url!r}); "
              "print(sorted(m for m in sys.modules if m.startswith('alembic')))")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             timeout=60, check=True)

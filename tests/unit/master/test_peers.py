@@ -8,8 +8,8 @@ from hearth.common.exception import DaemonStartFailed
 from hearth.db import api_agents, api_masters
 from hearth.master.keys import KeyStore
 from hearth.master.peers import MasterPeers, check_peers
-from hearth.master.pki_store import DatabasePki
 from hearth.master.settings import MasterSettings
+from hearth.master.storage import DatabasePki
 
 NOW = datetime.datetime(2026, 1, 1, 12, 0)
 SETTINGS = MasterSettings(heartbeat_interval=3600, peer_timeout=5)
