@@ -18,6 +18,7 @@ import falcon
 from hearth.api.params import refuse_nul
 from hearth.common import exception
 from hearth.common.context import RequestContext
+from hearth.db import api_stacks
 from hearth.engine.resources import handle_tokens
 
 REQUEST_ID_HEADER = "X-Openstack-Request-Id"
@@ -71,9 +72,10 @@ class AuthMiddleware:
         db = getattr(service, "db", None)
         if not secret or db is None:
             return None
-        if not handle_tokens.matches(db, tenant, params.get("stack_name", ""),
-                                     params.get("stack_id", ""),
-                                     params.get("resource_name", ""), secret):
+        digest = api_stacks.stack_resource_data(
+            db, tenant, params.get("stack_id", ""), params.get("stack_name", ""),
+            params.get("resource_name", ""), handle_tokens.DIGEST_KEY)
+        if not handle_tokens.matches(digest, secret):
             return None
         return RequestContext(project_id=tenant,
                               user=f"signal:{params.get('resource_name', '')}",

@@ -535,6 +535,16 @@ def origin(name: str, group: str | None = None, conf: cfg.ConfigOpts = CONF) -> 
     return f"{option}, by default"
 
 
+def poll_limits(conf: cfg.ConfigOpts = CONF) -> tuple[float, float]:
+    """Return ``(poll_interval_min, poll_interval_max)``: the bounds of a poll's delay.
+
+    The scheduler backs off between them (:mod:`hearth.engine.scheduler`);
+    a waiting plug-in asks to be polled again no later than the maximum.
+    """
+    register_opts(conf)
+    return conf.poll_interval_min, conf.poll_interval_max
+
+
 def database_url(conf: cfg.ConfigOpts = CONF) -> str:
     """Return the SQLAlchemy URL: ``[database] connection`` or SQLite in the state path."""
     register_opts(conf)

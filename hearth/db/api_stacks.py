@@ -132,6 +132,23 @@ def stack_get(db: Database, stack_id: str, project_id: str | None = None,
     return row
 
 
+def stack_resource_data(db: Database, project_id: str, stack_id: str, stack_name: str,
+                        resource_name: str, key: str) -> str | None:
+    """Return data item ``key`` of live resource ``resource_name`` of a live stack.
+
+    The stack is ``stack_id``, in ``project_id`` and named ``stack_name``;
+    None when it, the resource or the item is not there.
+    """
+    try:
+        stack = stack_get(db, stack_id, project_id=project_id)
+        if stack.name != stack_name:
+            return None
+        row = api_resources.resource_get_by_name(db, stack_id, resource_name)
+        return api_resources.resource_data_get(db, row.id, key)
+    except exception.NotFound:
+        return None
+
+
 def stack_get_live(db: Database, stack_id: str) -> models.Stack | None:
     """Return a stack that is not deleted, or None."""
     with db.session_scope() as session:

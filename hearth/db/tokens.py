@@ -2,12 +2,11 @@
 
 The secret is shown once, when created; the database keeps only its
 sha256 hex digest, so a stolen database does not yield usable tokens.
+The secret is made and hashed by :mod:`hearth.common.token_secrets`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -15,23 +14,9 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 
 from hearth.common import exception
+from hearth.common.token_secrets import hash_token, new_secret
 from hearth.db import models, rows, timeutils
 from hearth.db.session import session_scope
-
-TOKEN_BYTES = 32
-
-
-def new_secret() -> str:
-    """Return a fresh random token (URL-safe base64 of :data:`TOKEN_BYTES` bytes).
-
-    Never one that starts with ``-``: a token is given on command lines
-    (``stackctl --token TOKEN``, ``curl -H``), where it would read as an
-    option (one in 64 did).
-    """
-    while True:
-        secret = secrets.token_urlsafe(TOKEN_BYTES)
-        if not secret.startswith("-"):
-            return secret
 
 
 @dataclass(frozen=True)
@@ -56,11 +41,6 @@ class TokenInfo:
     def is_valid(self, now: datetime) -> bool:
         """Return whether the token is neither revoked nor expired at ``now``."""
         return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)
-
-
-def hash_token(secret: str) -> str:
-    """Return the sha256 hex digest under which a token is stored."""
-    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 def _info(row: models.Token) -> TokenInfo:

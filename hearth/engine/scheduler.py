@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from hearth.common import exception
-from hearth.common.config import CONF, register_opts
+from hearth.common.config import poll_limits
 from hearth.common.green import Event, Queue, green_sleep, run_blocking, spawn
 
 __all__ = ["BACKOFF_FACTOR", "Direction", "Event", "GraphWalker", "NodeState", "Task",
@@ -50,12 +50,6 @@ Sleep = Callable[[float], None]
 
 #: How much the poll interval grows after every unfinished step.
 BACKOFF_FACTOR = 2.0
-
-
-def poll_limits() -> tuple[float, float]:
-    """Return ``(poll_interval_min, poll_interval_max)`` from the configuration."""
-    register_opts(CONF)
-    return CONF.poll_interval_min, CONF.poll_interval_max
 
 
 class TaskRunner:

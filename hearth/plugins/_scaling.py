@@ -29,7 +29,8 @@ SCALING_POLL = 1.0
 class CooldownMixin:
     """Scaling mark and cooldown of a StackResource group (``self`` is the group)."""
 
-    # provided by the group (a StackResource): name, stack, nested(), _nested, _metadata
+    # provided by the group (a StackResource): name, stack, nested(), child_stacks(),
+    # _nested, _metadata
     name: str
     stack: Any
     _metadata: Any
@@ -37,9 +38,9 @@ class CooldownMixin:
 
     def _timeout_secs(self) -> float:
         """Return the resize's timeout in seconds (the stack's action timeout)."""
-        # lazy: eventlet, sqlalchemy: template-validate loads the plug-ins without it
-        from hearth.engine.stacks.actions import action_timeout
-        return action_timeout(self.stack) if getattr(self.stack, "row", None) else 3600.0
+        if getattr(self.stack, "row", None) is None:
+            return 3600.0
+        return float(self.child_stacks().action_timeout())  # type: ignore[attr-defined]
 
     def _merge_metadata(self, merge: Callable[[Any], Any]) -> None:
         """Apply ``merge`` to the stored metadata in one read-modify-write of the row."""

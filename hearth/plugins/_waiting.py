@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from hearth.common.config import poll_limits
 from hearth.engine.resource import Resource, now
 from hearth.engine.resources.stack_view import StackView
 
@@ -45,8 +46,6 @@ class Wait:
         if self.seconds < 0:
             return False
         left = self.seconds - (now(stack) - self.started)
-        # lazy: eventlet: template-validate loads the plug-ins without it
-        from hearth.engine.scheduler import poll_limits  # eventlet: only where engines run
         return True if left <= 0 else min(left, poll_limits()[1])
 
 

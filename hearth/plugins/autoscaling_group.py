@@ -314,13 +314,8 @@ class AutoScalingGroup(CooldownMixin, StackResource):
 
     def resize(self, new_size: int) -> None:
         """Update the nested stack to ``new_size`` members and wait for the end (green)."""
-        # lazy: eventlet: template-validate loads the plug-ins without it
-        from hearth.engine import scheduler  # eventlet: only where an engine runs
         LOG.info("%s: resizing from %s to %s members", self.name, self.current_size(), new_size)
-        runner = scheduler.TaskRunner(self._nested_update(self.member_template(new_size)),
-                                      clock=self.stack.clock, sleep=self.stack.sleep)
-        runner.cancel_at(self.stack.clock() + self._timeout_secs(), exception.StackTimeout())
-        runner.run()
+        self.child_stacks().run_to_end(self._nested_update(self.member_template(new_size)))
 
     # --- attributes ---------------------------------------------------------------------
     def FnGetAtt(self, name: str, *path: Any) -> Any:  # noqa: N802 - Heat's name

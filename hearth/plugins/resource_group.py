@@ -269,10 +269,8 @@ class ResourceGroup(StackResource):
     def _start_batches(self, current: int, batch_size: int, min_in_service: int,
                        pause_time: float) -> batches.BatchRun | None:
         """Plan the batches (ValueError when the pauses reach the timeout) and start one."""
-        # lazy: eventlet, sqlalchemy: template-validate loads the plug-ins without it
-        from hearth.engine.stacks.actions import action_timeout  # the database: when acting
         plan = batches.plan(self.get_size(), current, batch_size, min_in_service, pause_time,
-                            action_timeout(self.stack))
+                            self.child_stacks().action_timeout())
         if not plan.batches:
             return None
         run = batches.BatchRun(plan)

@@ -9,6 +9,7 @@ of the whole tree under the root, the new nested stack's included
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from hearth.common import config, exception
@@ -32,18 +33,15 @@ def child_depth(parent_depth: int) -> int:
     return parent_depth + 1
 
 
-def check_tree_size(db: Any, parent_stack_id: str, adding: int, removing: int = 0,
-                    top_level: bool = False) -> None:
-    """Refuse ``adding`` resources (replacing ``removing``) in the tree of ``parent_stack_id``.
+def check_tree_size(in_tree: Callable[[], int], adding: int, removing: int = 0) -> None:
+    """Refuse ``adding`` resources (replacing ``removing``) in a tree of stacks.
 
-    ``top_level`` says the parent is the root (no query to find it).
+    ``in_tree()`` counts the resources the whole tree holds now (asked only
+    when a limit applies: :func:`hearth.engine.nested.runtime.check_tree_size`
+    counts them in the database).
     """
     limit = _conf().max_resources_per_stack
     if limit < 0:
         return
-    # lazy: sqlalchemy: template-validate loads the plug-ins without it
-    from hearth.db import api_nested  # SQLAlchemy: only where stacks are stored
-    root = parent_stack_id if top_level else api_nested.stack_root_id(db, parent_stack_id)
-    total = api_nested.tree_resource_count(db, root) + adding - removing
-    if total > limit:
+    if in_tree() + adding - removing > limit:
         raise exception.RequestLimitExceeded(message=TREE_TOO_BIG)

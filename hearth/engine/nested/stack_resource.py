@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from hearth.common import exception
 from hearth.engine import resource
 from hearth.engine.nested import children
-from hearth.engine.stacks import adopt, outputs
+from hearth.engine.stacks import outputs
 from hearth.engine.states import (
     ADOPT,
     CHECK,
@@ -42,6 +42,7 @@ from hearth.engine.states import (
 )
 
 if TYPE_CHECKING:
+    from hearth.engine.nested.runtime import ChildRun, ChildStacks
     from hearth.engine.resources.stack_view import StackView
     from hearth.engine.stacks.stack import Stack
 
@@ -55,7 +56,8 @@ class StackResource(resource.Resource):
     def __init__(self, name: str, definition: Any, stack: StackView) -> None:
         super().__init__(name, definition, stack)
         self._nested: Stack | None = None
-        self._child_run: children.ChildRun | None = None
+        self._child_run: ChildRun | None = None
+        self._child_stacks: ChildStacks | None = None
 
     # --- what a subclass provides -------------------------------------------------
     def child_template(self) -> Any:
@@ -98,17 +100,30 @@ class StackResource(resource.Resource):
             raise exception.StackValidationFailed(str(error), path=[self.name]) from None
 
     # --- the nested stack -------------------------------------------------------------
+    def child_stacks(self) -> ChildStacks:
+        """Return what stores, loads and runs the nested stack: the run-time half.
+
+        :mod:`hearth.engine.nested.runtime` (the database and the green
+        threads) is loaded here, when a nested stack first acts, and nowhere
+        else in the plug-ins.
+        """
+        if self._child_stacks is None:
+            # template-validate loads every plug-in, and needs neither the database nor the
+            # green threads: nested stacks reach both through this one module, when one acts
+            # lazy: eventlet, sqlalchemy: the run-time half of nested stacks, once one acts
+            from hearth.engine.nested.runtime import ChildStacks
+            self._child_stacks = ChildStacks(self)
+        return self._child_stacks
+
     def nested(self) -> Stack | None:
         """Return the nested Stack with its stored states (None before it exists)."""
         if self._nested is None and children.is_live(self.stack):
-            stack_id = self.resource_id or children.find_child_id(self.stack, self.name)
-            if stack_id is not None:
-                self._nested = children.load_child(self.stack, stack_id, self)
+            self._nested = self.child_stacks().load()
         return self._nested
 
-    def _start(self, child: Stack, action: str, work: Any) -> None:
+    def _start(self, child: Stack, run: ChildRun) -> None:
         self._nested = child
-        self._child_run = children.ChildRun(child, action, work)
+        self._child_run = run
 
     def _wait_child(self) -> None:
         if self._child_run is not None:
@@ -117,13 +132,11 @@ class StackResource(resource.Resource):
     def create_with_template(self, template: Any, params: Mapping[str, Any] | None = None,
                              timeout_mins: int | None = None) -> None:
         """Validate and store the nested stack, then start its CREATE; return at once."""
-        # lazy: eventlet, sqlalchemy: template-validate loads the plug-ins without it
-        from hearth.engine.stacks import actions as stack_actions
-        child = children.create_child(self, template,
-                                      self.child_params() if params is None else params,
-                                      timeout_mins)
+        runtime = self.child_stacks()
+        child = runtime.create(template, self.child_params() if params is None else params,
+                               timeout_mins)
         self.resource_id_set(child.id)
-        self._start(child, CREATE, lambda: stack_actions.run_action(child, CREATE))
+        self._start(child, runtime.run(child, CREATE))
 
     def update_with_template(self, template: Any, params: Mapping[str, Any] | None = None,
                              timeout_mins: int | None = None) -> str:
@@ -132,30 +145,25 @@ class StackResource(resource.Resource):
         With no nested stack yet (its create failed early) the stack is
         created instead (the action returned is then CREATE).
         """
-        # lazy: eventlet, sqlalchemy: template-validate loads the plug-ins without it
-        from hearth.engine.update import run as update_run
         params = self.child_params() if params is None else params
         self._wait_child()
         child = self.nested()
         if child is None:
             self.create_with_template(template, params, timeout_mins)
             return CREATE
-        raw_id, target = children.update_target(self, child, template, params)
-        values = {"timeout_mins": timeout_mins} if timeout_mins else None
-        self._start(child, UPDATE, lambda: update_run.run_update(child, raw_id, values=values,
-                                                                 target=target))
+        runtime = self.child_stacks()
+        raw_id, target = runtime.update_target(child, template, params)
+        self._start(child, runtime.run_update(child, raw_id, target, timeout_mins))
         return UPDATE
 
     def delete_nested(self) -> None:
         """Start the nested stack's DELETE (nothing when there is none)."""
-        # lazy: eventlet, sqlalchemy: template-validate loads the plug-ins without it
-        from hearth.engine.stacks import actions as stack_actions
         self._wait_child()
         child = self.nested()
         if child is None:
             self._child_run = None
             return
-        self._start(child, DELETE, lambda: stack_actions.run_action(child, DELETE))
+        self._start(child, self.child_stacks().run(child, DELETE))
 
     def check_nested_complete(self, action: str) -> bool:
         """Return True once the nested ``action`` is COMPLETE; raise when it FAILED."""
@@ -180,14 +188,12 @@ class StackResource(resource.Resource):
             self._child_run.cancel()
 
     def _nested_action(self, action: str) -> None:
-        # lazy: eventlet, sqlalchemy: template-validate loads the plug-ins without it
-        from hearth.engine.stacks import actions as stack_actions
         self._wait_child()
         child = self.nested()
         if child is None:
             raise exception.NotFound(
                 message=f"Cannot {action.lower()} {self.name}, stack not created")
-        self._start(child, action, lambda: stack_actions.run_action(child, action))
+        self._start(child, self.child_stacks().run(child, action))
 
     # --- continuing an action another engine began (docs/plugin-guide.rst) -------------
     def _continue_nested(self, action: str, fresh: Callable[[], Any]) -> Any:
@@ -199,23 +205,16 @@ class StackResource(resource.Resource):
         only read by the check; a child never stored, or not reached by the
         action yet, gets it from ``fresh()`` (the handle).
         """
-        # lazy: eventlet, sqlalchemy: template-validate loads the plug-ins without it
-        from hearth.engine.stacks import actions as stack_actions
-
-        # lazy: eventlet, sqlalchemy: template-validate loads the plug-ins without it
-        from hearth.engine.update import takeover
         child = self.nested()
         if child is not None and action == CREATE and child.action == INIT:
             # stored, never started: it is this resource's nested stack all the same
             self.resource_id_set(child.id)
-            self._start(child, CREATE, lambda: stack_actions.run_action(child, CREATE))
+            self._start(child, self.child_stacks().run(child, CREATE))
             return action
         if child is None or child.action != action:
             return fresh()
         if child.status == IN_PROGRESS:
-            engine_id = children.live_parent(self).continued_by or "?"
-            self._start(child, action,
-                        lambda: takeover.continue_action(child, engine_id))
+            self._start(child, self.child_stacks().continue_action(child, action))
         return action
 
     def handle_create_continue(self) -> Any:
@@ -371,9 +370,10 @@ class StackResource(resource.Resource):
         """
         entries = (resource_data or {}).get("resources")
         entries = entries if isinstance(entries, Mapping) else {}
-        child = children.create_child(self, self.child_template(), self.child_params(), None)
+        runtime = self.child_stacks()
+        child = runtime.create(self.child_template(), self.child_params(), None)
         self.resource_id_set(child.id)
-        self._start(child, ADOPT, lambda: adopt.run_adopt(child, entries))
+        self._start(child, runtime.run_adopt(child, entries))
 
     def check_adopt_complete(self, cookie: Any = None) -> bool:
         """Return whether the nested ADOPT is complete."""

@@ -31,7 +31,6 @@ from hearth.engine.nested import children
 from hearth.engine.nested.stack_resource import StackResource
 from hearth.engine.registry.plugin_manager import PluginManager
 from hearth.engine.registry.types import TypeRegistry
-from hearth.engine.resources.store import row_id
 from hearth.engine.stacks.prepare import StackIdentity
 from hearth.engine.template import parser
 from hearth.engine.template.template import Template
@@ -91,10 +90,7 @@ class TemplateResource(StackResource):
         new_type = getattr(json_snippet, "type", None)
         if isinstance(new_type, str) and new_type != self.type_name:
             # another alias of the same template: updated in place, listed by its new name
-            # lazy: sqlalchemy: template-validate loads the plug-ins without it
-            from hearth.db import api_resources  # SQLAlchemy: not at plug-in loading
-            api_resources.resource_update(children.live_parent(self).db, row_id(self),
-                                          type=new_type)
+            children.live_parent(self).store.set_type(self, new_type)
         current = self.current_class()
         if current.attributes_schema != self.attributes_schema:
             self.attributes_schema = current.attributes_schema  # type: ignore[misc]  # (as above)

@@ -5,16 +5,17 @@ when it is created: the secret is kept in the handle's redacted data (only
 its ``token`` and ``curl_cli`` attributes show it) and its sha256 digest
 beside it.  The API accepts the secret as ``X-Auth-Token`` on exactly one
 request, ``POST .../stacks/<name>/<id>/resources/<that resource>/signal``
-of that project (:func:`matches`); anywhere else it is an unknown token.
-Deleting the handle forgets both.
+of that project (the API reads that resource's digest and asks
+:func:`matches`); anywhere else it is an unknown token.  Deleting the
+handle forgets both.
 """
 
 from __future__ import annotations
 
 import hmac
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from hearth.common import exception
+from hearth.common.token_secrets import hash_token, new_secret
 
 if TYPE_CHECKING:
     from hearth.engine.resources.resource_view import ResourceView
@@ -25,8 +26,6 @@ TOKEN_KEY, DIGEST_KEY = "token", "token_sha256"
 
 def new_token() -> tuple[str, str]:
     """Return ``(secret, sha256 hex digest)`` of a fresh signal token."""
-    # lazy: sqlalchemy: template-validate loads the plug-ins without it
-    from hearth.db.tokens import hash_token, new_secret  # SQLAlchemy: not for a plug-in's import
     secret = new_secret()
     return secret, hash_token(secret)
 
@@ -45,21 +44,10 @@ def forget(resource: ResourceView) -> None:
         resource.data_delete(key)
 
 
-def matches(db: Any, project_id: str, stack_name: str, stack_id: str, resource_name: str,
-            secret: str) -> bool:
-    """Return whether ``secret`` is the signal token of that live resource of that project."""
-    # lazy: sqlalchemy: template-validate loads the plug-ins without it
-    from hearth.db import api_resources, api_stacks
+def matches(stored_digest: str | None, secret: str) -> bool:
+    """Return whether ``secret`` is the signal token whose digest a handle stored.
 
-    # lazy: sqlalchemy: template-validate loads the plug-ins without it
-    from hearth.db.tokens import hash_token
-    try:
-        stack = api_stacks.stack_get(db, stack_id, project_id=project_id)
-        if stack.name != stack_name:
-            return False
-        row = api_resources.resource_get_by_name(db, stack_id, resource_name)
-        digest = api_resources.resource_data_get(db, row.id, DIGEST_KEY)
-    except exception.NotFound:
-        return False
-    return digest is not None and bool(digest) and hmac.compare_digest(digest,
-                                                                       hash_token(secret))
+    ``stored_digest`` is the resource's :data:`DIGEST_KEY` item (None: the
+    resource, its stack or the item is not there).
+    """
+    return bool(stored_digest) and hmac.compare_digest(str(stored_digest), hash_token(secret))

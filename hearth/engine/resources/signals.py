@@ -46,15 +46,9 @@ NoActionRequired = exception.NoActionRequired
 def add_event(resource: ResourceView, action: str, status: str, reason: str) -> None:
     """Record an event of ``resource`` without changing its state."""
     stack = recorder(resource)
-    db = getattr(stack, "db", None)
-    if db is None:  # a stack without a database (unit tests) records nothing
+    if getattr(stack, "db", None) is None:  # a stack without a database (unit tests)
         return
-    # lazy: sqlalchemy: template-validate loads the plug-ins without it
-    from hearth.db import api_events
-    values = stack.event_values(resource.name, resource.resource_id, resource.type_name,
-                                action, status, reason)
-    row = api_events.event_create(db, values)
-    stack.publish_event(values, row.uuid)
+    stack.record_event(resource, action, status, reason)
 
 
 def describe(resource: ResourceView) -> str:

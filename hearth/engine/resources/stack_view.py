@@ -91,6 +91,10 @@ class StackRecorder(StackView, Protocol):
     def publish_event(self, values: Mapping[str, Any], event_uuid: str) -> None:
         """Publish a recorded event on the bus."""
 
+    def record_event(self, resource: ResourceView, action: str, status: str,
+                     reason: str) -> None:
+        """Store and publish an event of ``resource`` that does not change its state."""
+
 
 def recorder(resource: ResourceView) -> StackRecorder:
     """Return the stack that records ``resource``'s states.

@@ -61,6 +61,9 @@ class ResourceStore(Protocol):
     def set_resource_id(self, resource: StoredResource, resource_id: str | None) -> None:
         """Store the physical resource id."""
 
+    def set_type(self, resource: StoredResource, type_name: str) -> None:
+        """Store the resource's type name (an in-place update to an alias of its type)."""
+
     def load_metadata(self, resource: StoredResource) -> Any:
         """Return the stored metadata (``{}`` if none)."""
 
@@ -90,6 +93,7 @@ class InMemoryResourceStore:
         self.redacted: dict[str, set[str]] = {}
         self.metadata: dict[str, Any] = {}
         self.resource_ids: dict[str, str | None] = {}
+        self.types: dict[str, str] = {}
 
     def load_data(self, resource: StoredResource) -> dict[str, Any]:
         """Return a copy of the resource's data."""
@@ -126,6 +130,10 @@ class InMemoryResourceStore:
     def set_resource_id(self, resource: StoredResource, resource_id: str | None) -> None:
         """Store the physical id."""
         self.resource_ids[resource.uuid] = resource_id
+
+    def set_type(self, resource: StoredResource, type_name: str) -> None:
+        """Store the type name."""
+        self.types[resource.uuid] = type_name
 
     def defer(self, resource: StoredResource) -> None:
         """Hold nothing back: every write is at once."""

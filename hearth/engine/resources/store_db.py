@@ -106,6 +106,10 @@ class DbResourceStore:
         self.flush(resource)
         api_resources.resource_update(self.db, row_id(resource), metadata=metadata)
 
+    def set_type(self, resource: StoredResource, type_name: str) -> None:
+        """Store the type name (what the resource lists as its type from now on)."""
+        api_resources.resource_update(self.db, row_id(resource), type=type_name)
+
     def load_metadata(self, resource: StoredResource) -> Any:
         """Return the metadata as stored now ({} for a resource without a row)."""
         if resource.db_id is None:

@@ -444,7 +444,7 @@ class EngineService(StackKeeping, StackReads):
         from hearth.engine.stacks.actions import start_state
         if getattr(stack.row, "owner_id", None) is not None:  # a nested stack acted on directly
             # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
-            from hearth.engine.nested.children import check_tree_idle
+            from hearth.engine.nested.runtime import check_tree_idle
             check_tree_idle(self.db, stack.row)
         self.runtime.lock(stack.id, stack.name, action)
         start_state(stack, action)

@@ -91,7 +91,7 @@ class PreparedStack:
         ``row`` is a stored :class:`hearth.db.models.Stack`, or a preview's
         stand-in holding the same fields (nothing of a preview is stored).
         """
-        # lazy: eventlet, sqlalchemy: template-validate loads the plug-ins without it
+        # lazy: eventlet, sqlalchemy: validation prepares stacks without them; a run builds one
         from hearth.engine.stacks.stack import Stack
         return Stack(db, row, self, registry, **seams)
 

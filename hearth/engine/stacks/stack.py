@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from hearth import bus
 from hearth.common import exception
-from hearth.db import api_batch, models
+from hearth.db import api_batch, api_events, models
 from hearth.db.session import Database
 from hearth.engine.resource import PROGRESS_KEY, keeps_progress
 from hearth.engine.resources import actions as resource_actions
@@ -251,6 +251,18 @@ class Stack:
         publish(f"hearth/stack/{self.id}/{values['resource_name']}/"
                 f"{state_name(values['resource_action'], values['resource_status'])}",
                 dict(values, id=event_uuid, stack_name=self.name))
+
+    def record_event(self, resource: ResourceView, action: str, status: str,
+                     reason: str) -> None:
+        """Store and publish an event of ``resource`` that does not change its state.
+
+        A signal's (:mod:`hearth.engine.resources.signals`): the resource
+        keeps its state, the event says what happened to it.
+        """
+        values = self.event_values(resource.name, resource.resource_id, resource.type_name,
+                                   action, status, reason)
+        row = api_events.event_create(self.db, values)
+        self.publish_event(values, row.uuid)
 
     def state_set(self, action: str, status: str, reason: str) -> None:
         """Set and store the stack's state and record a stack-level event.

@@ -11,13 +11,19 @@ from hearth.engine.template.function import Function, resolve
 from hearth.engine.template.functions.arguments import is_map, unpack_map
 
 
+@functools.lru_cache(maxsize=1)
+def _yaql() -> Any:
+    """Return the yaql library (its factory loaded), imported on first use."""
+    # lazy: yaql (tens of ms) only for templates that call yaql
+    import yaql.language.factory
+
+    return yaql
+
+
 @functools.lru_cache(maxsize=4)
 def _parser(limit_iterators: int, memory_quota: int) -> Any:
     """Return a yaql parser with the given limits (one per limit pair)."""
-    # lazy: yaql (tens of ms) only for templates that call yaql
-    from yaql.language import factory
-
-    return factory.YaqlFactory().create(options={
+    return _yaql().language.factory.YaqlFactory().create(options={
         "yaql.limitIterators": limit_iterators,
         "yaql.memoryQuota": memory_quota,
         "yaql.convertTuplesToLists": True,
@@ -27,9 +33,7 @@ def _parser(limit_iterators: int, memory_quota: int) -> Any:
 
 @functools.lru_cache(maxsize=1)
 def _root_context() -> Any:
-    import yaql  # lazy: as above, only for templates that call yaql
-
-    return yaql.create_context()
+    return _yaql().create_context()
 
 
 class Yaql(Function):

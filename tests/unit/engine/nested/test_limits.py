@@ -3,7 +3,7 @@
 import pytest
 
 from hearth.common import config, exception
-from hearth.db import api_batch, api_stacks
+from hearth.db import api_batch, api_nested, api_stacks
 from hearth.engine.nested import limits
 
 
@@ -33,16 +33,24 @@ def _stack(db, name, owner=None, resources=0):
     return row.id
 
 
+def _tree(db, stack_id):
+    """The count of the tree ``stack_id`` is in, as the run-time half asks it."""
+    return lambda: api_nested.tree_resource_count(db, api_nested.stack_root_id(db, stack_id))
+
+
 def test_tree_size_counts_every_stack_under_the_root(db, conf):
     root = _stack(db, "root", resources=2)
     child = _stack(db, "child", owner=root, resources=3)
     grandchild = _stack(db, "grandchild", owner=child, resources=1)
     conf.set_override("max_resources_per_stack", 8)
-    limits.check_tree_size(db, grandchild, 2)          # 6 + 2 = 8
-    limits.check_tree_size(db, child, 5, removing=3)  # an update replacing 3
+    limits.check_tree_size(_tree(db, grandchild), 2)          # 6 + 2 = 8
+    limits.check_tree_size(_tree(db, child), 5, removing=3)  # an update replacing 3
     with pytest.raises(exception.RequestLimitExceeded) as raised:
-        limits.check_tree_size(db, root, 3)
+        limits.check_tree_size(_tree(db, root), 3)
     assert str(raised.value) == ("Request limit exceeded: Maximum resources per stack "
                                  "exceeded.")
     conf.set_override("max_resources_per_stack", -1)
-    limits.check_tree_size(db, root, 10_000)
+
+    def never_asked():
+        raise AssertionError("no limit: nothing is counted")
+    limits.check_tree_size(never_asked, 10_000)
