@@ -4,9 +4,9 @@ A plug-in starts a :class:`BlockingCall` in ``handle_<action>`` and returns
 it as the cookie; ``check_<action>_complete`` calls :meth:`BlockingCall.poll`,
 which answers :data:`RUNNING` while the work runs (raising once ``timeout``
 seconds have passed on the stack's clock) and its result, or its error,
-once done.  The work runs on its own OS thread
-(:func:`hearth.common.green.start_os_thread`) and reports through plain
-attributes, so neither side ever blocks the other.
+once done.  The work runs on its own OS thread, which the stack starts
+(:meth:`StackView.start_thread <hearth.engine.resources.stack_view.StackView.start_thread>`),
+and reports through plain attributes, so neither side ever blocks the other.
 """
 
 from __future__ import annotations
@@ -38,9 +38,7 @@ class BlockingCall:
               fn: Callable[..., Any], *args: Any) -> BlockingCall:
         """Start ``fn(*args)`` on a worker thread; ``what`` names it in a timeout error."""
         call = cls(what, now(stack), timeout)
-        # lazy: eventlet: template-validate loads the plug-ins without it
-        from hearth.common.green import start_os_thread
-        start_os_thread(call._run, fn, args)
+        stack.start_thread(call._run, fn, args)
         return call
 
     def _run(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:

@@ -23,6 +23,42 @@ resources:
   b: {type: OS::Heat::None, depends_on: a}
 """
 
+#: a resource of every built-in type whose validation runs without a configured cloud
+EVERY_KIND = """heat_template_version: 2018-08-31
+resources:
+  none: {type: OS::Heat::None}
+  value: {type: OS::Heat::Value, properties: {value: 1}}
+  random: {type: OS::Heat::RandomString}
+  test: {type: OS::Heat::TestResource}
+  delay: {type: OS::Heat::Delay}
+  group:
+    type: OS::Heat::ResourceGroup
+    properties: {count: 2, resource_def: {type: OS::Heat::None}}
+  chain:
+    type: OS::Heat::ResourceChain
+    properties: {resources: [OS::Heat::None, OS::Heat::None]}
+  scaling:
+    type: OS::Heat::AutoScalingGroup
+    properties: {min_size: 1, max_size: 3, resource: {type: OS::Heat::None}}
+  policy:
+    type: OS::Heat::ScalingPolicy
+    properties: {auto_scaling_group_id: {get_resource: scaling}, scaling_adjustment: 1,
+                 adjustment_type: change_in_capacity}
+  nested:
+    type: OS::Heat::Stack
+    properties:
+      template: |
+        heat_template_version: 2018-08-31
+        resources: {n: {type: OS::Heat::None}}
+  handle: {type: OS::Heat::WaitConditionHandle}
+  update_handle: {type: OS::Heat::UpdateWaitConditionHandle}
+  wait:
+    type: OS::Heat::WaitCondition
+    properties: {handle: {get_resource: handle}, timeout: 60}
+  call: {type: Hearth::Exec::Call, properties: {function: test.ping}}
+  pillar: {type: Hearth::Pillar::Data, properties: {agent: web1}}
+"""
+
 
 def heavy_imports(home, *args: str) -> set[str]:
     """Run stackctl ``args`` under ``-X importtime``; return the heavy packages it loaded."""
@@ -37,6 +73,7 @@ def home(tmp_path):
     state = tmp_path / "home"
     state.mkdir()
     (tmp_path / "t.yaml").write_text(TEMPLATE)
+    (tmp_path / "every.yaml").write_text(EVERY_KIND)
     return state
 
 
@@ -57,6 +94,14 @@ def test_template_validate_needs_no_database(home):
                            str(home.parent / "t.yaml"))
     # networkx (the dependency graph) and jsonschema (the structure checks) are
     # validation's own work; the database and the green runtime are not
+    assert not loaded & {"sqlalchemy", "alembic", "zmq", "dns", "eventlet"}
+
+
+def test_template_validate_of_groups_nested_stacks_and_waits_needs_no_database(home):
+    # their plug-ins reach the database and the green threads only when a stack acts
+    # (StackResource.child_stacks(), the stack's recorder, store and start_thread)
+    loaded = heavy_imports(home, "--in-process", "template-validate", "-f",
+                           str(home.parent / "every.yaml"))
     assert not loaded & {"sqlalchemy", "alembic", "zmq", "dns", "eventlet"}
 
 

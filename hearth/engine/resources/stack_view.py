@@ -35,6 +35,8 @@ class StackView(Protocol):
     exists); ``registry`` and ``files`` (the provider templates) name the
     types a resource's update may change to; ``secrets()`` are the values
     (hidden parameters, what its resources keep secret) nothing may show.
+    ``start_thread`` is the engine's way to run blocking work apart (the
+    plug-ins import no green-thread library).
     """
 
     @property
@@ -75,6 +77,13 @@ class StackView(Protocol):
 
     def secrets(self) -> list[str]:
         """Return the values no event, output or preview may show."""
+
+    def start_thread(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Run ``fn(*args)`` on a new real OS thread: blocking work a plug-in polls.
+
+        Never on a green thread, even where threading is green-patched; ``fn``
+        reports through plain attributes (:mod:`hearth.plugins._blocking`).
+        """
 
 
 class StackRecorder(StackView, Protocol):

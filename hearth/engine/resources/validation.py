@@ -57,6 +57,10 @@ class ValidationView:
         """Return no value: nothing is resolved or shown while a template is validated."""
         return []
 
+    def start_thread(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Refuse: nothing runs while a template is validated."""
+        raise exception.NotSupported(feature="running work while a template is validated")
+
 
 @dataclass
 class ResourceValidation:

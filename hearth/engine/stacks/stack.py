@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from hearth import bus
 from hearth.common import exception
+from hearth.common.green import start_os_thread
 from hearth.db import api_batch, api_events, models
 from hearth.db.session import Database
 from hearth.engine.resource import PROGRESS_KEY, keeps_progress
@@ -186,6 +187,10 @@ class Stack:
             resource.db_id = ids[resource.uuid]
 
     # --- recording -----------------------------------------------------------
+    def start_thread(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Run ``fn(*args)`` on a new real OS thread (blocking work a plug-in polls)."""
+        start_os_thread(fn, *args)
+
     def secrets(self) -> list[str]:
         """Return the values that must never appear in events or API output."""
         hidden = [str(self.parameters[name]) for name in self.hidden_parameters

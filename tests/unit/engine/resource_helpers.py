@@ -9,6 +9,7 @@ until its resource exists.
 from __future__ import annotations
 
 import dataclasses
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +47,10 @@ class FakeStack:
     def secrets(self) -> list[str]:
         """Return no secret (the tests' stacks hide no parameter)."""
         return []
+
+    def start_thread(self, fn: Any, *args: Any) -> None:
+        """Run ``fn(*args)`` on a daemon thread (nothing is green-patched in the tests)."""
+        threading.Thread(target=fn, args=args, daemon=True).start()
 
 
 @dataclass

@@ -6,19 +6,22 @@ import time
 
 import pytest
 
-from hearth.common import exception
+from hearth.common import exception, green
 from hearth.engine import scheduler
 from hearth.plugins._blocking import RUNNING, BlockingCall
 
 
 class Stack:
-    """The clock a BlockingCall reads."""
+    """The clock a BlockingCall reads and the OS threads it starts, as a running stack's."""
 
     def __init__(self):
         self.now = 0.0
 
     def clock(self):
         return self.now
+
+    def start_thread(self, fn, *args):
+        green.start_os_thread(fn, *args)
 
 
 def test_the_call_runs_elsewhere_even_while_another_thread_imports():
