@@ -190,7 +190,7 @@ def hottest(path: Path, top: int = 25) -> list[tuple[str, float]]:
 
 def measure(count: int, args: argparse.Namespace, base: Path) -> dict[str, object]:
     """Run every step for a fleet of ``count`` agents; return the figures."""
-    from hearth.transport import keys
+    from hearth.transport import certificates
 
     directory = base / f"n{count}"
     master = MasterProcess(directory / "master", auto_accept=False, fast=False)
@@ -202,7 +202,7 @@ def measure(count: int, args: argparse.Namespace, base: Path) -> dict[str, objec
     try:
         master.wait_ready()
         fleet.preaccept(master.pki_dir, pairs)
-        public = keys.load_public(str(master.pki_dir / "master.key")).decode()
+        public = certificates.load_public(str(master.pki_dir / "master.key")).decode()
         swarm = fleet.FleetProcess(directory / "fleet", pairs, [fleet.MasterEndpoint(
             "127.0.0.1", master.port, master.auth_port, public)])
         sampler = Sampler(master.process.pid)

@@ -62,7 +62,7 @@ from hearth.agent.masters import MasterAddress, MasterRotation
 from hearth.agent.reconnect import ReconnectPolicy
 from hearth.agent.settings import AgentSettings
 from hearth.common import exception
-from hearth.transport import curve, keys, wire
+from hearth.transport import certificates, curve, keys, wire
 
 LOG = logging.getLogger(__name__)
 
@@ -335,7 +335,7 @@ class MasterConnection:
         if not path or not os.path.exists(path):
             return None
         try:
-            pair = keys.load_certificate(path)
+            pair = certificates.load_certificate(path)
         except exception.KeyFileError as error:
             LOG.error("agent %s: unusable enrollment key: %s", self.settings.id, error)
             return None

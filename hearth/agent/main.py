@@ -21,7 +21,7 @@ from hearth.agent.settings import AgentSettings, loader_opts
 from hearth.common import daemon, exception
 from hearth.grains import load_grains
 from hearth.loader import execution_loader
-from hearth.transport import keys, wire
+from hearth.transport import certificates, wire
 
 LOG = logging.getLogger("hearth.agent")
 
@@ -36,7 +36,7 @@ class Agent:
         self.settings = settings
         os.makedirs(settings.root_dir, mode=0o700, exist_ok=True)
         os.makedirs(settings.extmods_dir, exist_ok=True)
-        agent_keys = keys.load_or_create(settings.pki_dir, "agent")
+        agent_keys = certificates.load_or_create(settings.pki_dir, "agent")
         outbox = wire.Outbox()
         self.channel = AgentChannel(outbox)
         opts = loader_opts(settings, conf)

@@ -41,7 +41,7 @@ from hearth.common import config, exception
 from hearth.jobservice import JobService
 from hearth.master.recorded_grains import RecordedGrains
 from hearth.master.settings import MasterSettings
-from hearth.transport import keys
+from hearth.transport import certificates, keys
 
 AGENT_PROGRAM = str(Path(sys.executable).with_name("hearth-agent"))
 #: [agent] options every node gets unless its profile says otherwise (quick to notice a master).
@@ -116,7 +116,7 @@ class LocalSite:
         """
         root = self._path(name, "root")
         os.makedirs(root, mode=0o700, exist_ok=True)
-        pair = keys.load_or_create(os.path.join(root, "pki"), "agent")
+        pair = certificates.load_or_create(os.path.join(root, "pki"), "agent")
         accepted = os.path.join(self.master.pki_dir, "accepted")
         os.makedirs(accepted, mode=0o700, exist_ok=True)
         with open(os.path.join(accepted, name), "wb") as stream:
@@ -124,7 +124,7 @@ class LocalSite:
         recorded = RecordedGrains(self.master.pki_dir)
         recorded.forget([name])
         recorded.update(name, dict(grains if recorded_grains is None else recorded_grains))
-        master_public = keys.load_public(keys.key_paths(self.master.pki_dir, "master")[0])
+        master_public = certificates.load_public(keys.key_paths(self.master.pki_dir, "master")[0])
         options = {**AGENT_DEFAULTS, **self.agent_options, **dict(agent)}
         options.update(id=name, master=self.master.client_host,
                        master_port=self.master.port, master_auth_port=self.master.auth_port,

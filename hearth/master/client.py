@@ -31,7 +31,7 @@ from hearth.common import config, exception
 from hearth.master import client_choice
 from hearth.master.job_status import JobStatus, PublishResult
 from hearth.master.settings import MasterSettings
-from hearth.transport import keys, wire
+from hearth.transport import certificates, keys, wire
 
 #: Seconds without a push after which a client following a job asks whether its master
 #: still answers (with several masters listed), and the longest it waits for that answer.
@@ -64,8 +64,9 @@ class MasterClient:
         self.timeout = settings.client_timeout if timeout is None else timeout
         self.addresses = settings.client_addresses(address)
         self.address = self.addresses[0]
-        self._client_keys = keys.load_pair(settings.pki_dir, "client")
-        self._master_public = keys.load_public(keys.key_paths(settings.pki_dir, "master")[0])
+        self._client_keys = certificates.load_pair(settings.pki_dir, "client")
+        self._master_public = certificates.load_public(
+            keys.key_paths(settings.pki_dir, "master")[0])
         self._context = zmq.Context.instance()
         self._socket: zmq.Socket | None = None
         if len(self.addresses) == 1:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from hearth.common import exception
 from hearth.master.pki_store import FilePki, PkiStore
-from hearth.transport import keys
+from hearth.transport import certificates, keys
 
 LOG = logging.getLogger(__name__)
 
@@ -248,7 +248,7 @@ class KeyStore:
         machine); any pending, rejected or denied record of the id is cleared.
         """
         self._check_id(agent_id)
-        pair = keys.generate()
+        pair = certificates.generate()
         with self._lock:
             for category in (PENDING, REJECTED, DENIED):
                 self._remove(category, agent_id)
@@ -261,7 +261,7 @@ class KeyStore:
         self._check_id(agent_id)
         if ttl <= 0:
             raise exception.BadRequest(message=f"enrollment ttl must be positive, not {ttl}")
-        pair = keys.generate()
+        pair = certificates.generate()
         record = {"public": pair.public.decode(), "expires": self._clock() + ttl,
                   "used": False}
         with self._lock:
@@ -275,7 +275,7 @@ class KeyStore:
         A used, expired or unknown enrollment key is refused (denied, or
         rejected when expired), and its use is logged without any key.
         """
-        if not VALID_ID.match(agent_id or "") or not keys.is_public_key(new_key):
+        if not VALID_ID.match(agent_id or "") or not certificates.is_public_key(new_key):
             return KeyDecision(REJECTED, False)
         with self._lock:
             record = self._read_enrollment(agent_id)

@@ -56,7 +56,7 @@ from hearth.master.settings import MasterSettings
 from hearth.master.takeover import adopt
 from hearth.pillar import compile_pillar
 from hearth.pillar.settings import MasterOpts
-from hearth.transport import curve, keys, wire
+from hearth.transport import certificates, curve, keys, wire
 from hearth.transport.gate import Gate
 
 LOG = logging.getLogger(__name__)
@@ -75,8 +75,8 @@ class Master:
         self.settings = settings
         self.boot = uuid.uuid4().hex
         self.keys, self.recorded_grains = storage.key_stores(settings)  # start() may move them
-        self.master_keys = keys.load_or_create(settings.pki_dir, "master")
-        self.client_keys = keys.load_or_create(settings.pki_dir, "client")
+        self.master_keys = certificates.load_or_create(settings.pki_dir, "master")
+        self.client_keys = certificates.load_or_create(settings.pki_dir, "client")
         self.agents = AgentRegistry(settings.agent_timeout)
         self.jobs = JobTable()
         self.bus = bus.Bus()

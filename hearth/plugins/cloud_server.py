@@ -22,7 +22,6 @@ from typing import Any
 
 from hearth import bus
 from hearth.clouds import config, utils
-from hearth.clouds.cloud import Cloud
 from hearth.common import config as hearth_config
 from hearth.common import exception
 from hearth.engine import attributes, properties, resource, support
@@ -45,6 +44,9 @@ def node_timeout() -> float:
 
 def new_cloud() -> Any:
     """Return a Cloud over the configuration (providers and profiles read afresh)."""
+    # lazy: the cloud runtime (drivers, deploy, keys, psutil: 45 ms) only when a node is made
+    from hearth.clouds.cloud import Cloud
+
     return Cloud.from_conf()
 
 

@@ -1,6 +1,8 @@
 """The wire between hearth-master, its agents and its clients: ZeroMQ with CURVE.
 
-* :mod:`hearth.transport.keys`: CURVE key pairs on disk and fingerprints.
+* :mod:`hearth.transport.keys`: CURVE key pairs, where their files are,
+  fingerprints (no ZeroMQ: ``stackctl`` loads it);
+  :mod:`hearth.transport.certificates` reads, makes and checks them with ZeroMQ.
 * :mod:`hearth.transport.curve`: sockets with CURVE set up (servers and
   clients) and the ZAP handler through which a server decides who may talk.
 * :mod:`hearth.transport.wire`: the message encoding (with bounded depth)

@@ -1,9 +1,9 @@
-"""CURVE key pairs on disk (``<name>.key`` / ``<name>.key_secret``) and fingerprints.
+"""CURVE key pairs: what a key is, where its files are (``<name>.key`` / ``<name>.key_secret``).
 
-Keys are stored as ZeroMQ certificates (Z85 text), written with
-``zmq.auth.create_certificates``; the secret file is readable only by its
-owner.  A fingerprint is the SHA-256 of the Z85 public key, as colon-separated
-hex pairs: what an agent pins as ``master_finger``.
+A key pair is Z85 text; its files are ZeroMQ certificates, read, made and
+checked by :mod:`hearth.transport.certificates` (the part that needs
+ZeroMQ).  A fingerprint is the SHA-256 of the Z85 public key, as
+colon-separated hex pairs: what an agent pins as ``master_finger``.
 """
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass
-
-from hearth.common import exception
 
 
 @dataclass(frozen=True)
@@ -36,66 +34,12 @@ def key_paths(directory: str, name: str) -> tuple[str, str]:
     return f"{base}.key", f"{base}.key_secret"
 
 
-def load_public(path: str) -> bytes:
-    """Return the Z85 public key of the certificate at ``path``."""
-    # lazy: ZeroMQ only to make or read keys; stackctl loads key paths
-    import zmq.auth
-
-    try:
-        public, _ = zmq.auth.load_certificate(path)
-    except (OSError, ValueError) as error:
-        raise exception.KeyFileError(path=path, reason=error) from None
-    return public
-
-
-def load_or_create(directory: str, name: str) -> KeyPair:
-    """Return the key pair ``name`` in ``directory``, creating it on first use.
-
-    The directory is created with mode 0700 and the secret file gets 0600.
-    """
-    # lazy: ZeroMQ only to make or read keys; stackctl loads key paths
-    import zmq.auth
-
-    public_path, secret_path = key_paths(directory, name)
-    if not os.path.exists(secret_path):
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-        zmq.auth.create_certificates(directory, name)
-        os.chmod(secret_path, 0o600)
-    try:
-        public, secret = zmq.auth.load_certificate(secret_path)
-    except (OSError, ValueError) as error:
-        raise exception.KeyFileError(path=secret_path, reason=error) from None
-    return KeyPair(public, secret)
-
-
-def generate() -> KeyPair:
-    """Return a new CURVE key pair (nothing is written)."""
-    # lazy: ZeroMQ only to make or read keys; stackctl loads key paths
-    import zmq
-
-    public, secret = zmq.curve_keypair()
-    return KeyPair(public, secret)
-
-
-def is_public_key(text: str | bytes) -> bool:
-    """Return whether ``text`` is a Z85 CURVE public key (40 characters, 32 bytes)."""
-    # lazy: ZeroMQ only to make or read keys; stackctl loads key paths
-    from zmq.utils import z85
-
-    raw = text.encode() if isinstance(text, str) else text
-    if not isinstance(raw, bytes) or len(raw) != 40:
-        return False
-    try:
-        return len(z85.decode(raw)) == 32
-    except (ValueError, KeyError, TypeError):
-        return False
-
-
 def certificate_texts(pair: KeyPair) -> tuple[str, str]:
     """Return the public and secret certificate files of ``pair`` as text.
 
     The same ZPL layout ``zmq.auth.create_certificates`` writes, so
-    :func:`load_pair` and ``zmq.auth.load_certificate`` read them; for keys
+    :func:`~hearth.transport.certificates.load_pair` and
+    ``zmq.auth.load_certificate`` read them; for keys
     made elsewhere (a master pre-seeding an agent) that must be written on
     another machine.
     """
@@ -107,23 +51,6 @@ def certificate_texts(pair: KeyPair) -> tuple[str, str]:
         return "\n".join(lines) + "\n"
 
     return text(None), text(pair.secret)
-
-
-def load_pair(directory: str, name: str) -> KeyPair:
-    """Return the existing key pair ``name`` in ``directory`` (never creates one)."""
-    return load_certificate(key_paths(directory, name)[1])
-
-
-def load_certificate(path: str) -> KeyPair:
-    """Return the key pair of the certificate file ``path`` (``secret`` None in a public one)."""
-    # lazy: ZeroMQ only to make or read keys; stackctl loads key paths
-    import zmq.auth
-
-    try:
-        public, secret = zmq.auth.load_certificate(path)
-    except (OSError, ValueError) as error:
-        raise exception.KeyFileError(path=path, reason=error) from None
-    return KeyPair(public, secret)
 
 
 #: The key pair of the master's auth socket, public by design: an agent that

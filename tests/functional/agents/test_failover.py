@@ -125,9 +125,9 @@ def test_a_master_with_another_key_is_left_for_the_next(masters, agents):
     # the agent knows the masters' fingerprint; the first master has a key of its own
     impostor, = masters(1)
     real, = masters(1)
-    from hearth.transport import keys
+    from hearth.transport import certificates, keys
 
-    finger = keys.fingerprint(keys.load_public(str(real.pki_dir / "master.key")))
+    finger = keys.fingerprint(certificates.load_public(str(real.pki_dir / "master.key")))
     agent, = agents([impostor, real], "picky1", extra=f"master_finger = {finger}\n")
     wait_for(lambda: answers(real, "picky1"), what="picky1 answering on the real master")
     log = agent.log_text()

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from hearth.transport import keys
+from hearth.transport import certificates
 from tests.fixtures import fleet
 from tests.fixtures.agents import wait_answering
 
@@ -26,7 +26,7 @@ def fleet_master(master_dir, agents_of, tmp_path):
     master = master_dir(auto_accept=True)
     pairs = fleet.make_keys(f"sim{number:03d}" for number in range(SIMULATED))
     fleet.preaccept(master.pki_dir, pairs)
-    public = keys.load_public(str(master.pki_dir / "master.key")).decode()
+    public = certificates.load_public(str(master.pki_dir / "master.key")).decode()
     swarm = fleet.FleetProcess(tmp_path / "fleet", pairs, [fleet.MasterEndpoint(
         "127.0.0.1", master.port, master.auth_port, public)], timings="fast")
     swarm.start()

@@ -11,6 +11,7 @@ import time
 import pytest
 import zmq
 
+from hearth.transport import certificates
 from hearth.transport import keys as transport_keys
 from tests.fixtures.agents import wait_answering
 
@@ -58,7 +59,7 @@ class RawPeer:
 
     def job_socket(self):
         """Connect to the job port with the master's real key."""
-        master_public = transport_keys.load_public(str(self.master.pki_dir / "master.key"))
+        master_public = certificates.load_public(str(self.master.pki_dir / "master.key"))
         return self._socket(self.master.port, master_public)
 
     def close(self):

@@ -11,7 +11,7 @@ import time
 import pytest
 import zmq
 
-from hearth.transport import curve, keys, wire
+from hearth.transport import certificates, curve, keys, wire
 from tests.fixtures.agents import AgentProcess, MasterProcess, wait_answering
 
 
@@ -80,10 +80,11 @@ def test_an_enrollment_key_admits_the_agent_once_and_is_deleted(master, tmp_path
     try:
         wait_answering(master, ["enrolled-1"], timeout=30)
         assert not key_file.exists()
-        own = keys.load_pair(str(agent.root / "pki"), "agent")
+        own = certificates.load_pair(str(agent.root / "pki"), "agent")
         assert (master.pki_dir / "accepted" / "enrolled-1").read_bytes().strip() == own.public
         # the same enrollment key again (a copy of the user data): refused
-        assert present(master, "enrolled-1", enrollment, keys.generate())["status"] == "denied"
+        answer = present(master, "enrolled-1", enrollment, certificates.generate())
+        assert answer["status"] == "denied"
         assert (master.pki_dir / "accepted" / "enrolled-1").read_bytes().strip() == own.public
     finally:
         agent.stop()
@@ -98,8 +99,9 @@ def test_an_expired_or_unknown_enrollment_key_is_refused(master):
     with master.client() as client:
         enrollment = client.enroll_key("late-1", ttl=0.2)
     time.sleep(0.4)
-    assert present(master, "late-1", enrollment, keys.generate())["status"] == "rejected"
-    assert present(master, "never-1", keys.generate(), keys.generate())["status"] == "denied"
+    assert present(master, "late-1", enrollment, certificates.generate())["status"] == "rejected"
+    stranger = present(master, "never-1", certificates.generate(), certificates.generate())
+    assert stranger["status"] == "denied"
     with master.client() as client:
         assert "late-1" not in client.list_keys()["accepted"]
         with pytest.raises(Exception, match="not a valid agent id"):

@@ -17,7 +17,7 @@ import threading
 
 import pytest
 
-from hearth.transport import keys
+from hearth.transport import certificates, keys
 from tests.fixtures.clouds import cloud_for, write_cloud_config
 from tests.fixtures.sshd import kill_deployed_agents
 from tests.functional.agents.test_keys_in_advance import present
@@ -98,5 +98,6 @@ def test_user_data_enrolls_the_agent_once(cloud, moto_ec2, local_master, tmp_pat
     public = re.search(r'public-key = "(.+)"', text).group(1).encode()
     secret_key = re.search(r'secret-key = "(.+)"', text).group(1).encode()
     enrollment = keys.KeyPair(public, secret_key)
-    assert present(local_master, "inner-1", enrollment, keys.generate())["status"] == "denied"
+    answer = present(local_master, "inner-1", enrollment, certificates.generate())
+    assert answer["status"] == "denied"
     assert secret_key.decode() not in local_master.log_text()

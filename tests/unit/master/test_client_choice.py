@@ -14,7 +14,7 @@ import zmq
 
 from hearth.common import exception
 from hearth.master import client_choice
-from hearth.transport import keys, wire
+from hearth.transport import certificates, wire
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +24,7 @@ def pki(tmp_path_factory):
 
 
 def pair(pki, name):
-    return keys.load_or_create(pki, name)
+    return certificates.load_or_create(pki, name)
 
 
 class FakeMaster:

@@ -4,7 +4,7 @@ import pytest
 import zmq
 
 from hearth.common.exception import MessageRefused
-from hearth.transport import keys, wire
+from hearth.transport import certificates, keys, wire
 
 
 def test_messages_are_json_objects():
@@ -27,11 +27,11 @@ def test_outbox_wakes_a_poller_and_drains_in_order():
 
 
 def test_key_pairs_are_created_once_with_a_private_secret(tmp_path):
-    pair = keys.load_or_create(str(tmp_path / "pki"), "agent")
-    assert keys.load_or_create(str(tmp_path / "pki"), "agent") == pair
+    pair = certificates.load_or_create(str(tmp_path / "pki"), "agent")
+    assert certificates.load_or_create(str(tmp_path / "pki"), "agent") == pair
     secret = tmp_path / "pki" / "agent.key_secret"
     assert secret.stat().st_mode & 0o777 == 0o600
-    assert keys.load_public(str(tmp_path / "pki" / "agent.key")) == pair.public
+    assert certificates.load_public(str(tmp_path / "pki" / "agent.key")) == pair.public
     finger = keys.fingerprint(pair.public)
     assert len(finger.split(":")) == 32
 
@@ -40,4 +40,4 @@ def test_missing_key_file_is_named(tmp_path):
     from hearth.common import exception
 
     with pytest.raises(exception.KeyFileError, match="Cannot read the key file .*nope.key"):
-        keys.load_public(str(tmp_path / "nope.key"))
+        certificates.load_public(str(tmp_path / "nope.key"))
