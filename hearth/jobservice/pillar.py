@@ -24,11 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from hearth.agent.targeting import AgentFacts
 from hearth.common import exception
-from hearth.grains import load_grains
 from hearth.jobservice import agents as agent_facts
 from hearth.jobservice.callers import ApiProject, Caller
 from hearth.jobservice.publisher_acl import read_acl_file
-from hearth.loader import opts_from_conf
 
 if TYPE_CHECKING:
     from hearth.jobservice.service import JobService
@@ -55,7 +53,7 @@ class PillarService:
         if not self.jobs.has_master():
             self.jobs.authorize_engine_host(caller, f"compile the pillar of agent {agent_id} "
                                             "on the engine's own host", "pillar.items")
-            return _compile_here(agent_id, pillarenv, grains)
+            return self.jobs.engine_host.compile_pillar(agent_id, pillarenv, grains)
         with self.jobs.master_client() as client:
             self._authorize(client, caller, agent_id)
             return dict(client.agent_pillar(agent_id) or {})
@@ -70,9 +68,6 @@ class PillarService:
         :raises JobRefused: the caller may not read that agent's pillar.
         :raises AgentKeyNotFound: (the local user) no accepted agent has that id.
         """
-        # lazy: the pillar compiler (Jinja, YAML renderers) only where a top is shown
-        from hearth.pillar import master_opts, pillar_top
-
         with self.jobs.master_client() as client:
             self._authorize(client, caller, agent_id)
             listing = client.list_agents()
@@ -81,7 +76,7 @@ class PillarService:
             raise exception.AgentKeyNotFound(agent_id, " among the accepted agents")
         record = agent_facts.AgentRecord.from_listing(found[0])
         facts = record.trusted_facts(self.jobs.settings.trust_agent_grains)
-        return pillar_top(agent_id, dict(facts.grains), master_opts())
+        return self.jobs.engine_host.pillar_top(agent_id, facts.grains)
 
     def check_pillar_feed(self, project: str, agent_id: str,
                           grains: Mapping[str, Any]) -> None:
@@ -112,14 +107,3 @@ class PillarService:
         agents = jobs.agent_records(client, [(agent_id, "glob")], acl)
         acl.check_pillar_read(caller.project_id, agent_id, jobs.trusted(agents),
                               jobs.settings.nodegroups)
-
-def _compile_here(agent_id: str, pillarenv: str | None,
-                  grains: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Compile ``agent_id``'s pillar in this process (``grains``: default this host's)."""
-    # lazy: the pillar compiler (Jinja, YAML renderers) only where a pillar is compiled here
-    from hearth.pillar import compile_pillar, master_opts
-
-    if grains is None:
-
-        grains = {**load_grains(opts_from_conf()), "id": agent_id}
-    return compile_pillar(agent_id, dict(grains), master_opts(), pillarenv=pillarenv)

@@ -47,7 +47,6 @@ from hearth.common import exception
 from hearth.jobservice import agents as agent_facts
 from hearth.jobservice.caller_jobs import CallerJobs
 from hearth.jobservice.callers import ApiProject, Caller, LocalUser
-from hearth.jobservice.engine_host import process_runner
 from hearth.jobservice.keys import KeyService
 from hearth.jobservice.pillar import PillarService
 from hearth.jobservice.publisher_acl import read_acl_file
@@ -57,6 +56,7 @@ from hearth.master.job_status import JobStatus, PublishResult
 
 if TYPE_CHECKING:
     from hearth.jobs import JobReturn, JobRunner
+    from hearth.jobservice.engine_host import EngineHost
     from hearth.jobservice.local_jobs import LocalJobCache
     from hearth.jobservice.publisher_acl import PublisherAcl
     from hearth.master.settings import MasterSettings
@@ -113,6 +113,14 @@ class JobService:
         from hearth.jobservice.local_jobs import LocalJobCache
 
         return LocalJobCache()
+
+    @functools.cached_property
+    def engine_host(self) -> EngineHost:
+        """Return the engine's own host: its job runner and pillar configuration (loaded once)."""
+        # lazy: the modules' loader and the pillar compiler (50 ms), only for work done here
+        from hearth.jobservice.engine_host import EngineHost
+
+        return EngineHost(self._runner_factory)
 
     @classmethod
     def for_local_user(cls, **seams: Any) -> JobService:
@@ -427,8 +435,5 @@ class JobService:
             function=function, target="the engine's own host")
 
     def _runner(self) -> JobRunner:
-        if self._runner_factory is not None:
-            return self._runner_factory()
-
-        return process_runner()
+        return self.engine_host.runner()
 

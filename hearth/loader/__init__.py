@@ -1,23 +1,25 @@
 """One loader for every module family (execution modules, cloud drivers, ext_pillars).
 
 Public names: :class:`Loader`, :class:`ModuleFamily`, :data:`EXECUTION`, :data:`PILLAR`,
-:class:`LoadedFunction`, :func:`execution_loader`, :func:`opts_from_conf`.
+:class:`LoadedFunction`, :func:`execution_loader`, :func:`job_runner`, :func:`opts_from_conf`.
 """
 
 from __future__ import annotations
 
+import os
+import socket
 from collections.abc import Mapping
 from typing import Any
 
 from hearth.common.configured import configured
 from hearth.grains import LazyGrains
-from hearth.jobs import CallContext
+from hearth.jobs import CallContext, JobRunner, ProcTable
 from hearth.loader.exports import LoadedFunction
 from hearth.loader.family import CLOUD, EXECUTION, PILLAR, ModuleFamily
 from hearth.loader.lazy import Loader
 
 __all__ = ["CLOUD", "EXECUTION", "PILLAR", "LoadedFunction", "Loader", "ModuleFamily",
-           "execution_loader", "opts_from_conf"]
+           "execution_loader", "job_runner", "opts_from_conf"]
 
 
 def opts_from_conf(conf: Any = None) -> dict[str, Any]:
@@ -51,3 +53,13 @@ def execution_loader(opts: Mapping[str, Any], grains: Mapping[str, Any] | None =
         grains = LazyGrains(opts)
     return Loader(EXECUTION, opts, pack={"__grains__": grains, "__pillar__": dict(pillar or {})},
                   context=CallContext())
+
+
+def job_runner(opts: Mapping[str, Any]) -> JobRunner:
+    """Return a job runner over the execution modules ``opts`` configures (``salt-call --local``).
+
+    Its jobs are named after ``opts["id"]`` (default: this host's name) and
+    tracked in the proc table under ``opts["cachedir"]``.
+    """
+    return JobRunner(execution_loader(opts), opts.get("id") or socket.gethostname(),
+                     proc=ProcTable(os.path.join(opts["cachedir"], "proc")))

@@ -24,8 +24,7 @@ from hearth.cli.nested import OUTPUTTERS
 from hearth.cli.parser import StackctlParser, did_you_mean, option_strings
 from hearth.common import config, document_bounds, exception
 from hearth.jobservice import JobService
-from hearth.jobservice.engine_host import runner_for
-from hearth.loader import execution_loader, opts_from_conf
+from hearth.loader import execution_loader, job_runner, opts_from_conf
 from hearth.master.client import client_from_args
 
 #: Exit code of a call whose function is missing or refused (as salt-call).
@@ -92,7 +91,7 @@ def _setup(args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
 def do_call(args: argparse.Namespace) -> int:
     """Run one execution function locally (the local user's right) and print its return."""
     args = trailing_options(args)
-    runner = runner_for(_options(args))
+    runner = job_runner(_options(args))
     service = JobService.for_local_user(runner_factory=lambda: runner)
     positional, keywords = split_arguments(args.arguments)
     try:
