@@ -21,6 +21,7 @@ from hearth.clouds.agent_files import MasterContact
 from hearth.clouds.local_nodes import master_settings
 from hearth.common import exception
 from hearth.jobservice import JobService
+from hearth.master.client import MasterClient
 from hearth.transport import keys
 
 WILDCARDS = ("0.0.0.0", "::", "")
@@ -32,9 +33,6 @@ def settings_for(vm_: Mapping[str, Any], opts: Mapping[str, Any] | None = None) 
 
 
 def _client(settings: Any, timeout: float | None = None) -> Any:
-    # lazy: ZeroMQ only to reach the master (the engine loads the cloud plug-in at start)
-    from hearth.master.client import MasterClient
-
     return MasterClient(settings, timeout=timeout)
 
 

@@ -39,6 +39,7 @@ from oslo_config import cfg
 from hearth.clouds.agent_files import ini_text
 from hearth.common import config, exception
 from hearth.jobservice import JobService
+from hearth.master.client import MasterClient
 from hearth.master.recorded_grains import RecordedGrains
 from hearth.master.settings import MasterSettings
 from hearth.transport import certificates, keys
@@ -213,8 +214,6 @@ class LocalSite:
 
     def forget_key(self, name: str) -> None:
         """Delete node ``name``'s key at the master (through it when it runs, else on disk)."""
-        # lazy: ZeroMQ only to reach the master (the engine loads this driver at start)
-        from hearth.master.client import MasterClient
         try:
             with MasterClient(self.master, timeout=3) as client:
                 client.delete_key(name)
