@@ -15,12 +15,12 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 from hearth import __version__
 from hearth.api import links
 from hearth.api.operation import ApiRequest, Exchange, Reply, WireRequest
+from hearth.master.job_status import JobStatus, PublishResult
 from hearth.utils import graphviz
 
 #: Heat's body of a 202.
@@ -325,13 +325,6 @@ class OpenApiDocument(Plain):
         return openapi.load_document()
 
 
-def _master_client() -> ModuleType:
-    """Return :mod:`hearth.master.client`, whose result types a job's answer is read into."""
-    # lazy: ZeroMQ (the master client's module) only when a job's answer is read
-    from hearth.master import client
-    return client
-
-
 @dataclass(frozen=True)
 class JobAnswer(Plain):
     """A finished job (``{"job": ...}``); the client's result is the JobStatus again."""
@@ -343,8 +336,8 @@ class JobAnswer(Plain):
         return {"job": result.to_dict()}
 
     def read(self, exchange: Exchange) -> Any:
-        """Return the :class:`~hearth.master.client.JobStatus`."""
-        return _master_client().JobStatus.from_snapshot(exchange.body["job"])
+        """Return the :class:`~hearth.master.job_status.JobStatus`."""
+        return JobStatus.from_snapshot(exchange.body["job"])
 
 
 @dataclass(frozen=True)
@@ -359,6 +352,5 @@ class Published(Plain):
         return Reply(status=202, body={"jid": result.jid, "targeted": result.targeted})
 
     def read(self, exchange: Exchange) -> Any:
-        """Return the :class:`~hearth.master.client.PublishResult`."""
-        return _master_client().PublishResult(jid=exchange.body["jid"],
-                                              targeted=list(exchange.body["targeted"]))
+        """Return the :class:`~hearth.master.job_status.PublishResult`."""
+        return PublishResult(jid=exchange.body["jid"], targeted=list(exchange.body["targeted"]))
