@@ -21,7 +21,7 @@ from hearth.common.located import line_at
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """Return a ' Did you mean "x"?' suffix for the closest candidate, or ''."""
-    import difflib  # lazy: only errors need it; keeps stackctl's cold start short
+    import difflib  # lazy: only errors need it; the daemons start without it (stackctl loads it)
 
     matches = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1, cutoff=0.6)
     return f' Did you mean "{matches[0]}"?' if matches else ""
