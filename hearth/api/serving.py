@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import logging
 import sys
 from collections.abc import Callable
@@ -80,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     app, service = build_application(args.noauth)
     sock = eventlet.listen((host, port))
+    gc.enable()  # hearth.api.server.main disabled it for the start-up
     actual_port = sock.getsockname()[1]
     signal_url.set_serving_url(f"http://{host}:{actual_port}")
     mode = " (noauth)" if args.noauth else ""
