@@ -21,7 +21,7 @@ import falcon
 import jsonschema
 
 from hearth.api import limits, params
-from hearth.api.operation import JOBS, ApiRequest, Operation, Reply
+from hearth.api.operation import CATALOG, JOBS, ApiRequest, Operation, Reply
 from hearth.api.schemas import REQUESTS
 from hearth.common import exception
 from hearth.db.session import observing
@@ -68,6 +68,15 @@ def render(resp: falcon.Response, result: Any) -> None:
     resp.text = json.dumps(reply.body)
 
 
+def part_of(service: Any, part: str) -> Any:
+    """Return the service of an operation's ``part``: the engine's, its catalog or its jobs'."""
+    if part == JOBS:
+        return service.jobs
+    if part == CATALOG:
+        return service.catalog
+    return service
+
+
 def serve(request: ApiRequest) -> Any:
     """Serve one request of its operation: policy, arguments, the service call, the answer."""
     operation = request.operation
@@ -77,7 +86,7 @@ def serve(request: ApiRequest) -> Any:
     arguments.update(operation.fixed)
     result = None
     if operation.select is not None:
-        target = request.service.jobs if operation.part == JOBS else request.service
+        target = part_of(request.service, operation.part)
         method = operation.bound(target, request.ctx)
 
         def call() -> Any:

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 from hearth.api.operation import CATALOG, JOBS, Operation
 from hearth.common import config
 from hearth.common.context import RequestContext
-from hearth.engine.service.catalog import Catalog
 from hearth.jobservice import JobService
 
 if TYPE_CHECKING:
+    from hearth.engine.service.catalog import Catalog
     from hearth.engine.service.engine import EngineService
 
 #: Seconds between two event polls while following an action in embedded mode (the
@@ -72,10 +72,13 @@ class EmbeddedTransport:
         return self._jobs
 
     def _catalog_service(self) -> Catalog:
-        """Return the engine service when there is one, else a Catalog (no database)."""
+        """Return the engine service's catalog when there is one, else a Catalog (no database)."""
         if self._service is not None:
-            return self._service
+            return self._service.catalog
         if self._catalog is None:
+            # the template layer and the plug-ins, for the catalog's operations (validate, types)
+            # lazy: YAML, jsonschema, networkx: not for a stack command (--in-process stack-list)
+            from hearth.engine.service.catalog import Catalog
             self._catalog = Catalog()
         return self._catalog
 

@@ -67,7 +67,7 @@ class Embedded:
 
     def validate(self, template: Any, params: dict, files: dict | None = None) -> dict[str, Any]:
         try:
-            return {"ok": self.service.validate_template(CTX, template, params=params,
+            return {"ok": self.service.catalog.validate_template(CTX, template, params=params,
                                                          files=files)}
         except exception.HearthException as exc:
             return {"error": message(str(exc))}

@@ -114,7 +114,7 @@ def test_a_bare_condition_name_as_a_definition_is_refused_on_every_path(service)
     data = template({"c0": True, "c1": "c0"})
     message = ('The definition of condition "c1" is invalid: c0')
     with pytest.raises(Exception) as validated:
-        service.validate_template(CTX, data)
+        service.catalog.validate_template(CTX, data)
     with pytest.raises(Exception) as previewed:
         service.preview_stack(CTX, "pv", data)
     with pytest.raises(Exception) as created:

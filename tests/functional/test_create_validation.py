@@ -59,8 +59,8 @@ def test_environment_files_merge_by_strategy_and_parameter_type(
                                     environment_files=["a.yaml", "b.yaml"])
     service.wait(CTX, created["id"])
     assert service.show_output(CTX, created["id"], name)["output_value"] == created_value
-    validated = service.validate_template(CTX, template, files=envs,
-                                          environment_files=["a.yaml", "b.yaml"])
+    validated = service.catalog.validate_template(CTX, template, files=envs,
+                                                  environment_files=["a.yaml", "b.yaml"])
     assert validated["Environment"]["parameters"] == {name: validated_value}
 
 

@@ -37,8 +37,8 @@ def keeper(service):
     """The engine service with Test::Disk registered."""
     from hearth.engine.registry.plugin_manager import PluginManager
     from hearth.engine.registry.types import TypeRegistry
-    service._registry = TypeRegistry(PluginManager.load(plugin_dirs=[PLUGINS],
-                                                        entry_point_group=None))
+    service.catalog._registry = TypeRegistry(PluginManager.load(plugin_dirs=[PLUGINS],
+                                                                entry_point_group=None))
     return service
 
 

@@ -8,9 +8,14 @@ registry of the process, built from configuration (``plugin_dirs`` and the
 :func:`hearth.engine.nested.template_resource.default_registry`.
 
 ``stackctl template-validate`` and the resource-type commands use a Catalog
-in embedded mode; :class:`~hearth.engine.service.engine.EngineService` is a
-Catalog too, so the REST API answers these calls with the same code.
-Methods take the request context first, as EngineService's do.
+in embedded mode; an :class:`~hearth.engine.service.engine.EngineService`
+has one (:attr:`~hearth.engine.service.reads.StackReads.catalog`, made when
+it first reads a template), which serves the same operations over the REST
+API.  Methods take the request context first, as EngineService's do.
+
+This module loads the template layer (YAML, jsonschema, networkx) and the
+plug-ins at its top: whoever imports it validates templates.  It loads
+neither the database nor the green threads (``--in-process template-validate``).
 """
 
 from __future__ import annotations
@@ -21,9 +26,20 @@ from typing import TYPE_CHECKING, Any
 
 from hearth.common import config, exception
 from hearth.common.context import RequestContext
+from hearth.engine.nested import parameters as nested_parameters
+from hearth.engine.nested.template_resource import default_registry
 from hearth.engine.registry import introspection
 from hearth.engine.registry import introspection as resource_types
 from hearth.engine.resources.validation import DefinitionChecker
+from hearth.engine.stacks.graph_view import template_view
+from hearth.engine.template import versions
+from hearth.engine.template.environment import (
+    Environment,
+    environment_documents,
+    parameter_types,
+)
+from hearth.engine.template.parser import parse
+from hearth.engine.template.validate import validate_template
 
 if TYPE_CHECKING:
     from hearth.engine.registry.types import TypeRegistry
@@ -41,8 +57,6 @@ class Catalog:
     def registry(self) -> TypeRegistry:
         """Return the plug-in registry (configured plug-ins loaded on first use)."""
         if self._registry is None:
-            # lazy: jsonschema, networkx, yaml: not for validation nor reads (--in-process)
-            from hearth.engine.nested.template_resource import default_registry
             config.register_opts()
             self._registry = default_registry()
         return self._registry
@@ -64,23 +78,12 @@ class Catalog:
         :mod:`hearth.engine.nested.parameters`); ``ignore_errors``
         is accepted for Heat's API (Hearth has no error codes).
         """
-        # lazy: jsonschema, yaml: not for validation nor reads (--in-process)
-        from hearth.engine.template.environment import (
-            Environment,
-            environment_documents,
-            parameter_types,
-        )
-
-        # lazy: jsonschema, networkx, yaml: not for validation nor reads (--in-process)
-        from hearth.engine.template.validate import validate_template
         files = dict(files or {})
-        data = self._parse(template)
+        data = self.parse(template)
         documents = environment_documents(environment, environment_files, files)
         env = Environment.from_documents(documents, parameter_types(data))
-        checker: Any = self._resource_validator(env, files)
+        checker: Any = self.resource_validator(env, files)
         if show_nested:
-            # lazy: jsonschema, networkx, yaml: not for validation nor reads (--in-process)
-            from hearth.engine.nested import parameters as nested_parameters
             checker = nested_parameters.NestedParametersCollector(checker)
         result = validate_template(data, None, params, documents, files,
                                    resource_validator=checker)
@@ -99,29 +102,18 @@ class Catalog:
         (nothing exists yet: no states), titled ``name``.  Raises the
         validation error of the first problem.
         """
-        # networkx and the template layer: loaded when a graph is drawn, not by stackctl's
-        # import of the catalog (hearth.cli.backend)
-        # lazy: jsonschema, networkx, sqlalchemy, yaml: not for validation nor reads (--in-process)
-        from hearth.engine.stacks.graph_view import template_view
-
-        # lazy: jsonschema, yaml: not for validation nor reads (--in-process)
-        from hearth.engine.template.environment import environment_documents
         files = dict(files or {})
         documents = environment_documents(environment, environment_files, files)
-        return template_view(self._parse(template), name or "template", params, documents,
+        return template_view(self.parse(template), name or "template", params, documents,
                              files, self.registry).as_dict()
 
     def list_template_versions(self, ctx: RequestContext) -> list[JsonMap]:
         """Return ``[{"version", "type", "aliases"}]``."""
-        # lazy: yaml: not for validation nor reads (--in-process)
-        from hearth.engine.template import versions
         return [version.as_listing() for version in versions.all_versions()]
 
     def list_template_functions(self, ctx: RequestContext, version: str,
                                 with_condition_func: bool = False) -> list[JsonMap]:
         """Return ``[{"functions", "description"}]`` (NotFound for an unknown version)."""
-        # lazy: yaml: not for validation nor reads (--in-process)
-        from hearth.engine.template import versions
         try:
             found = versions.find_version(version)
         except exception.InvalidTemplateVersion:
@@ -165,17 +157,17 @@ class Catalog:
         return resource_types.generate_template(self.registry.get_class(type_name),
                                                 type_name, template_type)
 
-    def _resource_validator(self, env: Any, files: Mapping[str, str] | None = None
-                            ) -> DefinitionChecker:
+    def resource_validator(self, env: Any, files: Mapping[str, str] | None = None
+                           ) -> DefinitionChecker:
         """Return the check of resource definitions against the plug-in registry.
 
         ``files`` is the request's files map, where provider templates are.
         """
         return DefinitionChecker(self.registry, env, files)
 
-    def _parse(self, template: Any) -> Any:
+    @staticmethod
+    def parse(template: Any) -> Any:
+        """Return a request's template parsed (a text is YAML or JSON; a map is as it is)."""
         if not isinstance(template, str):
             return template
-        # lazy: yaml: not for validation nor reads (--in-process)
-        from hearth.engine.template.parser import parse
         return parse(template, None)

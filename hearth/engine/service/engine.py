@@ -11,14 +11,23 @@ prints what it gets).  Time stamps are ``YYYY-MM-DDTHH:MM:SSZ`` strings.
 ``stack_identity`` arguments accept a stack name, a stack id, or
 ``"name/id"``.
 
-The service is layered: the :class:`~hearth.engine.service.catalog.Catalog`
-(templates, types, validation: no database), the
-:class:`~hearth.engine.service.reads.StackReads` (the database only) and
-the actions here, which start this process's engine runtime (registration,
-heartbeat, recovery, the event bus) the first time one runs.  Every
-request that builds a stack (create, preview, update, update preview) goes
-through :func:`hearth.engine.stacks.prepare.prepare` once: what validation
-built is what is stored and run.
+The service is split by what it needs.  Its modules (this one,
+:mod:`~hearth.engine.service.keeping`, :mod:`~hearth.engine.service.reads`)
+need the database alone at their top; the rest comes through four seams,
+each loaded once at its first use: the
+:class:`~hearth.engine.service.stored_templates.StoredTemplates` (what is
+read of a stored template: :attr:`~hearth.engine.service.reads.StackReads.templates`),
+the :class:`~hearth.engine.service.catalog.Catalog` (templates, types,
+validation: :attr:`~hearth.engine.service.reads.StackReads.catalog`), the
+:class:`~hearth.engine.service.stack_layer.StackLayer` (stacks built,
+loaded and acted on: :attr:`~hearth.engine.service.reads.StackReads.layer`)
+and this process's :class:`~hearth.engine.service.runtime.EngineRuntime`
+(registration, heartbeat, recovery, the event bus: :meth:`EngineService.start`,
+which a server calls at its start and an action the first time one runs).
+Every request that builds a stack (create, preview, update, update
+preview) goes through :func:`hearth.engine.stacks.prepare.prepare` once
+(:meth:`StackLayer.prepare <hearth.engine.service.stack_layer.StackLayer.prepare>`):
+what validation built is what is stored and run.
 
 Action methods (create, update, delete, suspend, resume, check, cancel)
 start the action on a green thread and return at once; callers that want
@@ -28,6 +37,7 @@ to wait use :meth:`EngineService.wait` (the embedded CLI) or poll events
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -39,6 +49,7 @@ from hearth.db import api_stacks, timeutils
 from hearth.db.models import new_uuid
 from hearth.engine import limits
 from hearth.engine.resources import actions as resource_actions
+from hearth.engine.service import api_format
 from hearth.engine.service.keeping import StackKeeping
 from hearth.engine.service.reads import DESCRIPTION_CACHE_SIZE, StackReads, listing_project
 from hearth.engine.stacks import outputs as stack_outputs
@@ -58,8 +69,9 @@ from hearth.engine.states import (
 )
 
 if TYPE_CHECKING:
+    from hearth.engine.service.catalog import Catalog
     from hearth.engine.service.runtime import EngineRuntime
-    from hearth.engine.stacks.prepare import PreparedStack, StackIdentity
+    from hearth.engine.service.stack_layer import Work
     from hearth.engine.stacks.stack import Stack
     from hearth.jobservice import JobService
 
@@ -97,13 +109,15 @@ class EngineService(StackKeeping, StackReads):
     locks (a test seam), ``jobs`` is the JobService the stacks' resources
     run jobs and read pillar through: the local user's on their own engine
     (:meth:`~hearth.jobservice.JobService.for_local_user`), else (the
-    default, hearth-api's) every stack acts as its project.  Building one
-    touches only the database; the runtime starts with the first action.
+    default, hearth-api's) every stack acts as its project; ``catalog`` the
+    catalog it validates with (None: one from configuration, made when
+    first needed).  Building one touches only the database; the runtime
+    starts with the first action.
     """
 
     def __init__(self, db_url: str | None = None, engine_id: str | None = None,
-                 jobs: JobService | None = None) -> None:
-        super().__init__(db_url, jobs)
+                 jobs: JobService | None = None, catalog: Catalog | None = None) -> None:
+        super().__init__(db_url, jobs, catalog)
         self._engine_id = engine_id
         self._runtime: EngineRuntime | None = None
 
@@ -115,9 +129,10 @@ class EngineService(StackKeeping, StackReads):
     def start(self) -> EngineRuntime:
         """Start the engine runtime now (a server's engine), unless it runs; return it."""
         if self._runtime is None:
-            # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
+            # when this process becomes an engine: a server's start, the first action here
+            # lazy: eventlet: not for reads (--in-process stack-list)
             from hearth.engine.service.runtime import EngineRuntime
-            self._runtime = EngineRuntime(self.db, self._engine_id, load=self._load)
+            self._runtime = EngineRuntime(self.db, self._engine_id, stacks=lambda: self.layer)
         return self._runtime
 
     @property
@@ -129,12 +144,12 @@ class EngineService(StackKeeping, StackReads):
         """Wait (green) ``seconds``, or less: until an action of this engine ends.
 
         A client following an action here polls at its ease yet sees the end
-        at once.
+        at once.  Without a runtime no green thread acts in this process but
+        the write queue's: what it holds is committed, then the wait is plain.
         """
         if self._runtime is None:
-            # lazy: eventlet: not for reads (--in-process stack-list)
-            from hearth.common.green import green_sleep
-            green_sleep(seconds)
+            self.db.writes.flush()
+            time.sleep(seconds)
         else:
             self._runtime.pause(seconds)
 
@@ -147,14 +162,12 @@ class EngineService(StackKeeping, StackReads):
                      disable_rollback: bool = True, timeout_mins: int | None = None,
                      tags: list[str] | None = None) -> JsonMap:
         """Validate and store a stack, start CREATE; return ``{"id", "stack_name"}``."""
-        # lazy: eventlet: not for reads (--in-process stack-list)
-        from hearth.engine.stacks import actions as stack_actions
         stack = self._new_stack(ctx, stack_name, template, params, files, environment,
                                 environment_files, disable_rollback, timeout_mins, tags)
         # listed from the answer on, as Heat's: a client reading a resource right after the
         # create request finds it (the walk would store them a moment later)
         stack.store_new_resources()
-        self._run(stack, CREATE, lambda: stack_actions.run_action(stack, CREATE))
+        self._run(stack, CREATE, self.layer.action(stack, CREATE))
         return {"id": stack.id, "stack_name": stack.name}
 
     def _new_stack(self, ctx: RequestContext, stack_name: str, template: Any,
@@ -163,22 +176,20 @@ class EngineService(StackKeeping, StackReads):
                    disable_rollback: bool, timeout_mins: int | None,
                    tags: list[str] | None) -> Stack:
         """Validate and store a new stack (create, adopt); return it, not started."""
-        # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.stacks.prepare import StackIdentity
         check_stack_name(stack_name)
         limits.check_template_size(template)
         limits.check_stack_quota(api_stacks.stack_count_by_project(self.db, ctx.project_id))
-        identity = StackIdentity(stack_name, new_uuid(), ctx.project_id)
-        prepared = self._prepare(template, files, environment, environment_files, params,
-                                 identity)
+        stack_id = new_uuid()
+        prepared = self.layer.prepare(template, files, environment, environment_files, params,
+                                      (stack_name, stack_id, ctx.project_id))
         data, all_files, env = prepared.stored()
         raw = api_stacks.raw_template_create(self.db, data, all_files, env)
         row = api_stacks.stack_create(self.db, {
-            "id": identity.id, "name": stack_name, "raw_template_id": raw.id,
+            "id": stack_id, "name": stack_name, "raw_template_id": raw.id,
             "project_id": ctx.project_id, "username": ctx.user,
             "timeout_mins": timeout_mins, "disable_rollback": disable_rollback,
             "tags": list(tags or [])})
-        return prepared.build(self.db, row, self.registry, jobs=self.jobs)
+        return self.layer.build(prepared, row)
 
     def preview_stack(self, ctx: RequestContext, stack_name: str, template: Any,
                       params: Mapping[str, Any] | None = None,
@@ -187,19 +198,13 @@ class EngineService(StackKeeping, StackReads):
                       disable_rollback: bool = True, timeout_mins: int | None = None,
                       tags: list[str] | None = None) -> JsonMap:
         """Return the preview object of a stack that is not created (nothing is stored)."""
-        # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.service import api_format, preview
-
-        # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.stacks.prepare import StackIdentity
         check_stack_name(stack_name)
-        identity = StackIdentity(stack_name, "None", ctx.project_id)
-        prepared = self._prepare(template, files, environment, environment_files, params,
-                                 identity)
+        prepared = self.layer.prepare(template, files, environment, environment_files, params,
+                                      (stack_name, "None", ctx.project_id))
         row = SimpleNamespace(name=stack_name, id="None", project_id=ctx.project_id,
                               action=INIT, status=COMPLETE, timeout_mins=None,
                               disable_rollback=True)
-        stack = prepared.build(self.db, row, self.registry, jobs=self.jobs)
+        stack = self.layer.build(prepared, row)
         description = prepared.template.description
         return {
             "stack_name": stack_name, "id": "None", "description": description,
@@ -216,9 +221,7 @@ class EngineService(StackKeeping, StackReads):
             "outputs": [{**listed, "output_value": None}
                         for listed in stack_outputs.list_outputs(stack)],
             # a nested stack's resources are a list in its place (as Heat)
-            "resources": preview.preview_resources(
-                stack, lambda resource, owner, users: preview.resource_summary(
-                    resource, owner.row, users, with_properties=True)),
+            "resources": self.layer.preview_resources(stack),
         }
 
     def update_stack(self, ctx: RequestContext, stack_identity: str, template: Any = None,
@@ -236,13 +239,11 @@ class EngineService(StackKeeping, StackReads):
         own; the stack stays IN_PROGRESS) and this update goes on from what
         it left.  An action running in another engine is ActionInProgress.
         """
-        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.update import run as update
         arguments = (template, params, files, environment, environment_files, existing,
                      clear_parameters)
         row = self._row(ctx, stack_identity, show_deleted=False)
         if not self._preemptable(row):
-            update.check_updatable(row)
+            self.layer.check_updatable(row)
             return self._start_update(row, arguments, disable_rollback, timeout_mins, tags)
         self._update_target(row, *arguments)  # refused before anything stops
         with self.runtime.holding(row.id):  # the stack stays under this engine's lock
@@ -258,8 +259,6 @@ class EngineService(StackKeeping, StackReads):
     def _start_update(self, row: Any, arguments: tuple[Any, ...],
                       disable_rollback: bool | None, timeout_mins: int | None,
                       tags: list[str] | None) -> JsonMap:
-        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.update import run as update
         current, target = self._update_target(row, *arguments)
         changes = {key: value for key, value in (
             ("disable_rollback", disable_rollback), ("timeout_mins", timeout_mins),
@@ -267,8 +266,8 @@ class EngineService(StackKeeping, StackReads):
         data, all_files, env = target.template.data, target.files, target.env.to_dict()
         raw = api_stacks.raw_template_create(self.db, data, all_files, env)
         try:
-            self._run(current, UPDATE, lambda: update.run_update(
-                current, raw.id, values=changes, target=target))
+            self._run(current, UPDATE, self.layer.update(current, raw.id, target,
+                                                         values=changes))
         except Exception:
             api_stacks.raw_template_delete(self.db, raw.id)
             raise
@@ -279,37 +278,9 @@ class EngineService(StackKeeping, StackReads):
                        environment_files: list[str] | None, existing: bool,
                        clear_parameters: list[str] | None) -> tuple[Stack, Stack]:
         """Return (current stack, target stack) of an update request (nothing stored)."""
-        # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.stacks.prepare import StackIdentity, compose_environment, prepare
-
-        # lazy: jsonschema, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.template.environment import Environment, environment_documents
-
-        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.update import plan as update_plan
-
-        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.update import run as update
-        if template is not None:
-            limits.check_template_size(template)
-        old = self._raw(row)
-        new_data = None if template is None else self._parse(template)
-        merged_files = {**(old.files or {}), **(files or {})} if existing else files
-        env = compose_environment(environment_documents(environment, environment_files,
-                                                        merged_files),
-                                  params, old.template if new_data is None else new_data)
-        data, all_files, all_env = update_plan.compose_request(
-            old.template, old.files, old.environment, new_data, files, env.to_dict(),
-            existing, clear_parameters)
-        if existing:  # PATCH merged the stored environment's JSON with the request's
-            env = Environment.from_dict(all_env)
-        prepared = prepare(data, all_files, env, StackIdentity.of(row),
-                           self._resource_validator(env, all_files))
-        limits.check_resource_count(len(prepared.definitions))
-        current = self._load(row)
-        target = prepared.build(self.db, row, self.registry, jobs=self.jobs)
-        update.check_parameters(current, target)
-        return current, target
+        return self.layer.update_target(row, self._raw(row), template, params, files,
+                                        environment, environment_files, existing,
+                                        clear_parameters)
 
     def preview_update_stack(self, ctx: RequestContext, stack_identity: str,
                              template: Any = None, params: Mapping[str, Any] | None = None,
@@ -325,32 +296,23 @@ class EngineService(StackKeeping, StackReads):
         nothing a preview shows); ``show_nested`` adds the changes in nested
         stacks.
         """
-        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.service import preview_update
         row = self._row(ctx, stack_identity, show_deleted=False)
         current, target = self._update_target(
             row, template, params, files, environment, environment_files, bool(existing),
             clear_parameters)
-        changes = preview_update.preview_update(current, target)
-        if show_nested:
-            changes = preview_update.with_nested(current, target, changes)
-        return changes
+        return self.layer.preview_update(current, target, show_nested)
 
     def delete_stack(self, ctx: RequestContext, stack_identity: str) -> None:
         """Start DELETE."""
-        # lazy: eventlet: not for reads (--in-process stack-list)
-        from hearth.engine.stacks import actions as stack_actions
         row = self._row(ctx, stack_identity, show_deleted=False)
         if row.status == IN_PROGRESS and self._cancel_here(row.id, with_rollback=False):
             self.runtime.wait(row.id)
             row = self._row(ctx, row.id, show_deleted=False)
         stack = self._load(row)
-        self._run(stack, DELETE, lambda: stack_actions.run_action(stack, DELETE))
+        self._run(stack, DELETE, self.layer.action(stack, DELETE))
 
     def stack_action(self, ctx: RequestContext, stack_identity: str, action: str) -> None:
         """Start ``suspend``/``resume``/``check``/``cancel_update``/``cancel_without_rollback``."""
-        # lazy: eventlet: not for reads (--in-process stack-list)
-        from hearth.engine.stacks import actions as stack_actions
         row = self._row(ctx, stack_identity, show_deleted=False)
         if action in CANCEL_ACTIONS:
             if (row.action not in CANCEL_ACTIONS[action] or row.status != IN_PROGRESS
@@ -363,7 +325,7 @@ class EngineService(StackKeeping, StackReads):
         if name not in (SUSPEND, RESUME, CHECK):
             raise exception.BadRequest(message=f"Invalid action {action}")
         stack = self._load(row)
-        self._run(stack, name, lambda: stack_actions.run_action(stack, name))
+        self._run(stack, name, self.layer.action(stack, name))
 
     def wait(self, ctx: RequestContext, stack_identity: str,
              timeout: float | None = None) -> JsonMap:
@@ -418,34 +380,14 @@ class EngineService(StackKeeping, StackReads):
         if self._runtime is not None:
             self._runtime.stop()
 
-    def _prepare(self, template: Any, files: Mapping[str, str] | None, environment: Any,
-                 environment_files: list[str] | None, params: Mapping[str, Any] | None,
-                 identity: StackIdentity) -> PreparedStack:
-        """Validate a new stack's request in full and return its pieces, built once."""
-        # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.stacks.prepare import compose_environment, prepare
-
-        # lazy: jsonschema, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.template.environment import environment_documents
-        data = self._parse(template)
-        env = compose_environment(environment_documents(environment, environment_files, files),
-                                  params, data)
-        prepared = prepare(data, files, env, identity, self._resource_validator(env, files))
-        limits.check_resource_count(len(prepared.definitions))
-        return prepared
-
     def _cancel_here(self, stack_id: str, with_rollback: bool, grace: float = 0.0) -> bool:
         """Cancel the stack's action if this process runs it; return whether it did."""
         return (self._runtime is not None
                 and self._runtime.cancel(stack_id, with_rollback, grace))
 
-    def _run(self, stack: Stack, action: str, work: Callable[[], Any]) -> None:
-        # lazy: eventlet: not for reads (--in-process stack-list)
-        from hearth.engine.stacks.actions import start_state
-        if getattr(stack.row, "owner_id", None) is not None:  # a nested stack acted on directly
-            # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
-            from hearth.engine.nested.runtime import check_tree_idle
-            check_tree_idle(self.db, stack.row)
+    def _run(self, stack: Stack, action: str, work: Work) -> None:
+        """Run ``work`` (the action) on ``stack``'s green thread, under this engine's lock."""
+        self.layer.check_tree_idle(stack)
         self.runtime.lock(stack.id, stack.name, action)
-        start_state(stack, action)
+        self.layer.start_state(stack, action)
         self.runtime.start(stack, work)

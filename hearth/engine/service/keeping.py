@@ -30,14 +30,12 @@ from hearth.common.config import CONF
 from hearth.common.context import RequestContext
 from hearth.common.secret_mask import SECRET_MASK
 from hearth.db import api_snapshots, api_stacks
-from hearth.engine import limits
 from hearth.engine.service import api_format
 from hearth.engine.service.reads import StackReads
-from hearth.engine.stacks import adopt
-from hearth.engine.states import ADOPT, COMPLETE, DELETE, IN_PROGRESS, RESTORE, SNAPSHOT
+from hearth.engine.states import ADOPT, COMPLETE, CREATE, DELETE, IN_PROGRESS, RESTORE, SNAPSHOT
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Collection
 
     from hearth.engine.service.runtime import EngineRuntime
     from hearth.engine.stacks.stack import Stack
@@ -57,19 +55,16 @@ def require_enabled(option: str, feature: str) -> None:
         raise exception.NotSupported(feature=feature)
 
 
-def adopt_parameters(adopt_data: Mapping[str, Any],
-                     params: Mapping[str, Any] | None) -> dict[str, Any]:
+def adopt_parameters(adopt_data: Mapping[str, Any], params: Mapping[str, Any] | None,
+                     hidden: Collection[str]) -> dict[str, Any]:
     """Return the parameters of an adopt: the data's environment's, the request's winning.
 
-    A hidden parameter's value shows as ``******`` in abandon data: it is
-    not taken as a value (its default applies, or the request gives it).
+    A hidden parameter's value (``hidden``: the names of the data's
+    template's) shows as ``******`` in abandon data: it is not taken as a
+    value (its default applies, or the request gives it).
     """
     environment = adopt_data.get("environment")
     given = environment.get("parameters") if isinstance(environment, Mapping) else None
-    # start-up: the service's modules load no template code (stack-list in process)
-    # lazy: yaml: not for reads (--in-process stack-list)
-    from hearth.engine.template.versions import hidden_parameters
-    hidden = hidden_parameters(adopt_data.get("template"))
     kept = {name: value for name, value in (given if isinstance(given, Mapping) else {}).items()
             if not (name in hidden and value == SECRET_MASK)}
     return {**kept, **(params or {})}
@@ -102,8 +97,6 @@ class StackKeeping(StackReads):
     def stack_snapshot(self, ctx: RequestContext, stack_identity: str,
                        name: str | None = None) -> JsonMap:
         """Start the stack's SNAPSHOT; return the new snapshot (CREATE_IN_PROGRESS)."""
-        # lazy: eventlet, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.stacks import snapshots
         row = self._row(ctx, stack_identity, show_deleted=False)
         if row.status == IN_PROGRESS:
             raise exception.ActionInProgress(stack_name=row.name, action=row.action)
@@ -114,66 +107,52 @@ class StackKeeping(StackReads):
                     message=f"You have reached the maximum snapshots per stack, "
                             f"{CONF.max_snapshots_per_stack}. Please delete some snapshots.")
         stack = self._load(row)
-        snapshot = snapshots.new_snapshot(stack, name)
+        snapshot = self.layer.new_snapshot(stack, name)
         try:
-            self._run(stack, SNAPSHOT, lambda: snapshots.take(stack, snapshot.id))
+            self._run(stack, SNAPSHOT, self.layer.snapshot(stack, snapshot.id))
         except BaseException:
             api_snapshots.snapshot_delete(self.db, snapshot.id)
             raise
-        return api_format.format_snapshot(snapshot, snapshots.shown_data(snapshot))
+        return api_format.format_snapshot(snapshot, self.layer.shown_snapshot_data(snapshot))
 
     def list_snapshots(self, ctx: RequestContext, stack_identity: str) -> list[JsonMap]:
         """Return the stack's snapshots, oldest first."""
-        # lazy: eventlet, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.stacks import snapshots
         row = self._row(ctx, stack_identity, show_deleted=False)
-        return [api_format.format_snapshot(item, snapshots.shown_data(item))
+        return [api_format.format_snapshot(item, self.layer.shown_snapshot_data(item))
                 for item in api_snapshots.snapshot_list(self.db, row.id)]
 
     def show_snapshot(self, ctx: RequestContext, stack_identity: str,
                       snapshot_id: str) -> JsonMap:
         """Return one snapshot of the stack (EntityNotFound if it is another's)."""
-        # lazy: eventlet, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.stacks import snapshots
         snapshot = self._snapshot_row(ctx, stack_identity, snapshot_id)[1]
-        return api_format.format_snapshot(snapshot, snapshots.shown_data(snapshot))
+        return api_format.format_snapshot(snapshot, self.layer.shown_snapshot_data(snapshot))
 
     def delete_snapshot(self, ctx: RequestContext, stack_identity: str,
                         snapshot_id: str) -> None:
         """Delete a snapshot and what its resources made for it."""
-        # lazy: eventlet, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.stacks import snapshots
         row, snapshot = self._snapshot_row(ctx, stack_identity, snapshot_id)
-        if snapshot.action in (None, snapshots.CREATE) and snapshot.status == IN_PROGRESS:
+        if snapshot.action in (None, CREATE) and snapshot.status == IN_PROGRESS:
             raise exception.NotSupported(feature="Deleting in-progress snapshot")
-        api_snapshots.snapshot_update(self.db, snapshot_id, action=snapshots.DELETE,
+        api_snapshots.snapshot_update(self.db, snapshot_id, action=DELETE,
                                       status=IN_PROGRESS,
                                       status_reason="Snapshot delete started")
-        snapshots.delete_data(self._load(row), snapshot)
+        self.layer.delete_snapshot_data(self._load(row), snapshot)
         api_snapshots.snapshot_delete(self.db, snapshot_id)
 
     def stack_restore(self, ctx: RequestContext, stack_identity: str, snapshot_id: str) -> None:
         """Start RESTORE: an update to the snapshot's template and restore definitions."""
-        # lazy: eventlet, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.stacks import snapshots
-
-        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.update import run as update
         row, snapshot = self._snapshot_row(ctx, stack_identity, snapshot_id)
         if snapshot.status != COMPLETE:
             raise exception.NotSupported(feature="Restoring incomplete snapshot")
         if row.status == IN_PROGRESS:
             raise exception.ActionInProgress(stack_name=row.name, action=row.action)
         current = self._load(row)
-        prepared = snapshots.restore_prepared(current, snapshot.data,
-                                              lambda *parts: self._prepare_stored(row, *parts))
-        limits.check_resource_count(len(prepared.definitions))
-        target = prepared.build(self.db, row, self.registry, jobs=self.jobs)
+        prepared = self.layer.restore_target(row, current, snapshot)
+        target = self.layer.build(prepared, row)
         data, files, env = prepared.stored()
         raw = api_stacks.raw_template_create(self.db, data, files, env)
         try:
-            self._run(current, RESTORE, lambda: update.run_update(current, raw.id, RESTORE,
-                                                                  target=target))
+            self._run(current, RESTORE, self.layer.update(current, raw.id, target, RESTORE))
         except Exception:
             api_stacks.raw_template_delete(self.db, raw.id)
             raise
@@ -183,32 +162,16 @@ class StackKeeping(StackReads):
         row = self._row(ctx, stack_identity, show_deleted=False)
         return row, api_snapshots.snapshot_get(self.db, snapshot_id, row.id)
 
-    def _prepare_stored(self, row: Any, template: Any, files: Mapping[str, str],
-                        environment: Any) -> Any:
-        """Validate a template of stored stack ``row`` in full (a restore's)."""
-        # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.stacks.prepare import StackIdentity, prepare
-
-        # lazy: jsonschema, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.template.environment import Environment
-        env = Environment.from_dict(environment)
-        return prepare(template, files, env, StackIdentity.of(row),
-                       self._resource_validator(env, files))
-
     # --- abandon and adopt -----------------------------------------------------------
     def abandon_stack(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Delete the stack's record but keep its physical resources; return its data."""
         require_enabled("enable_stack_abandon", "Stack Abandon")
-        # lazy: yaml: not for reads (--in-process stack-list)
-        from hearth.engine.stacks import export as stack_export
         row = self._row(ctx, stack_identity, show_deleted=False)
         stack = self._load(row)
-        data = stack_export.stack_data(self.db, row, self._raw(row))
+        data = self.layer.export(row, self._raw(row))
 
         def forget() -> None:
-            # lazy: eventlet, yaml: not for reads (--in-process stack-list)
-            from hearth.engine.stacks import snapshots
-            snapshots.delete_all(stack)  # as Heat's abandon (a delete keeping resources)
+            self.layer.delete_snapshots(stack)  # as Heat's abandon (a delete keeping resources)
             stack.state_set(DELETE, COMPLETE, "Stack DELETE completed successfully")
             forget_tree(self.db, row.id)
         self._run(stack, DELETE, forget)
@@ -227,12 +190,14 @@ class StackKeeping(StackReads):
                                                                  Mapping):
             raise exception.BadRequest(
                 message="Invalid adopt data: the data must be a map with a 'template' map.")
-        stack = self._new_stack(ctx, stack_name, adopt_data["template"],
-                                adopt_parameters(adopt_data, params), files, environment,
+        template = adopt_data["template"]
+        hidden = self.templates.hidden_parameters(template)
+        parameters = adopt_parameters(adopt_data, params, hidden)
+        stack = self._new_stack(ctx, stack_name, template, parameters, files, environment,
                                 environment_files, disable_rollback, timeout_mins, tags)
         entries = adopt_data.get("resources")
         entries = entries if isinstance(entries, Mapping) else {}
-        self._run(stack, ADOPT, lambda: adopt.run_adopt(stack, entries))
+        self._run(stack, ADOPT, self.layer.adopt(stack, entries))
         return {"id": stack.id, "stack_name": stack.name}
 
 

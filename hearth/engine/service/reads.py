@@ -1,10 +1,20 @@
 """Reading stacks: listings, details, templates, outputs, resources, events, engines.
 
-:class:`StackReads` needs only the database (and the catalog's plug-in
-registry, for what a live resource shows): no engine runtime is started
+:class:`StackReads` needs only the database: no engine runtime is started
 for a read.  Resource listings come from the stored rows and the stored
 definitions' requirements; a whole stack is loaded only where live
 resources answer (outputs, attributes, the dependency picture).
+
+The service reaches what it does not import at its top through three
+seams, each loaded once, at its first use: :attr:`StackReads.templates`
+(what is read of stored templates: the template layer alone,
+:mod:`~hearth.engine.service.stored_templates`), :attr:`StackReads.catalog`
+(the template layer and the plug-ins, :mod:`~hearth.engine.service.catalog`)
+and :attr:`StackReads.layer` (the stacks themselves,
+:mod:`~hearth.engine.service.stack_layer`).  A listing, a stack's stored
+template or files, its events and its resources' metadata take none
+(``stackctl --in-process stack-list`` loads no YAML, jsonschema, networkx
+nor eventlet: ``tests/functional/test_cli_imports.py``).
 """
 
 from __future__ import annotations
@@ -22,7 +32,6 @@ from hearth.db.timeutils import format_time
 from hearth.engine.resources.attributes import show_attributes
 from hearth.engine.resources.shown import mask
 from hearth.engine.service import api_format, nested_reads, recovery
-from hearth.engine.service.catalog import Catalog
 from hearth.engine.service.nested_reads import StackTree
 from hearth.engine.stacks import outputs
 from hearth.engine.states import INIT
@@ -33,6 +42,9 @@ if TYPE_CHECKING:
     from hearth.db import models
     from hearth.db.session import Database
     from hearth.engine.resource import Resource
+    from hearth.engine.service.catalog import Catalog
+    from hearth.engine.service.stack_layer import StackLayer
+    from hearth.engine.service.stored_templates import StoredTemplates
     from hearth.engine.stacks.stack import Stack
     from hearth.engine.template.context import ResolutionContext
 
@@ -47,23 +59,53 @@ def listing_project(ctx: RequestContext, global_tenant: bool) -> str | None:
     return None if (global_tenant and ctx.is_admin) else ctx.project_id
 
 
-class StackReads(Catalog):
+class StackReads:
     """The read operations of the engine's API, from the database alone.
 
-    ``db_url`` picks the database (None: the configured one).
+    ``db_url`` picks the database (None: the configured one); ``catalog``
+    the catalog (None: one built from configuration when first needed).
     """
 
-    def __init__(self, db_url: str | None = None, jobs: JobService | None = None) -> None:
+    def __init__(self, db_url: str | None = None, jobs: JobService | None = None,
+                 catalog: Catalog | None = None) -> None:
         config.register_opts()
         self.db: Database = get_database(db_url)
         #: the authority for the jobs and pillar reads of the stacks' resources.
         self.jobs = jobs if jobs is not None else JobService()
-        super().__init__()
-        #: raw template id -> description (stored templates never change; updates add new ones)
-        self._descriptions: dict[int, str] = {}
-        #: raw template id -> ``{resource: names requiring it}`` (see ``_required_by``)
-        self._required: dict[int, dict[str, list[str]]] = {}
+        self._catalog = catalog
+        self._layer: StackLayer | None = None
+        self._templates: StoredTemplates | None = None
         self._recovered = False
+
+    @property
+    def catalog(self) -> Catalog:
+        """Return the catalog this service validates with (its plug-in registry too)."""
+        if self._catalog is None:
+            # the template layer and the plug-ins: at the first validation or type lookup
+            # lazy: YAML, jsonschema, networkx: not for a listing (--in-process stack-list)
+            from hearth.engine.service.catalog import Catalog
+            self._catalog = Catalog()
+        return self._catalog
+
+    @property
+    def templates(self) -> StoredTemplates:
+        """Return what this service reads of stored templates (kept per raw template)."""
+        if self._templates is None:
+            # the template layer, without the plug-ins: at the first stored template read
+            # lazy: YAML, jsonschema, networkx: not for a listing (--in-process stack-list)
+            from hearth.engine.service.stored_templates import StoredTemplates
+            self._templates = StoredTemplates(DESCRIPTION_CACHE_SIZE)
+        return self._templates
+
+    @property
+    def layer(self) -> StackLayer:
+        """Return the service's stack layer: stacks built, loaded and acted on."""
+        if self._layer is None:
+            # the stacks, the update, the scheduler: at the first stack built or loaded
+            # lazy: eventlet, networkx...: not for a listing nor at a server's start
+            from hearth.engine.service.stack_layer import StackLayer
+            self._layer = StackLayer(self.db, self.catalog, self.jobs)
+        return self._layer
 
     def _recover_once(self) -> None:
         """Fail, once per service, the stacks dead engines left IN_PROGRESS (before a read)."""
@@ -134,14 +176,7 @@ class StackReads(Catalog):
 
     def get_environment(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Return the stack's environment (hidden parameter values as ``******``)."""
-        # lazy: yaml: not for reads (--in-process stack-list)
-        from hearth.engine.stacks import export as stack_export
-
-        # lazy: yaml: not for reads (--in-process stack-list)
-        from hearth.engine.template.versions import hidden_parameters
-        raw = self._raw(self._row(ctx, stack_identity))
-        return stack_export.masked_environment(
-            raw.environment, hidden_parameters(raw.template))
+        return self.layer.environment(self._raw(self._row(ctx, stack_identity)))
 
     def get_files(self, ctx: RequestContext, stack_identity: str) -> dict[str, str]:
         """Return the stack's files map."""
@@ -149,10 +184,8 @@ class StackReads(Catalog):
 
     def export_stack(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Return the abandon data without deleting anything."""
-        # lazy: yaml: not for reads (--in-process stack-list)
-        from hearth.engine.stacks import export as stack_export
         row = self._row(ctx, stack_identity, show_deleted=False)
-        return stack_export.stack_data(self.db, row, self._raw(row))
+        return self.layer.export(row, self._raw(row))
 
     def stack_graph(self, ctx: RequestContext, stack_identity: str) -> JsonMap:
         """Return the stack's dependency picture: resource states, edges, nested stacks.
@@ -160,10 +193,7 @@ class StackReads(Catalog):
         The data of :class:`~hearth.engine.stacks.graph_view.GraphView`, read
         from the dependency graph the engine walks.
         """
-        # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.stacks import graph_view
-        row = self._row(ctx, stack_identity)
-        return graph_view.stack_tree_view(self.db, row, self._load).as_dict()
+        return self.layer.graph(self._row(ctx, stack_identity))
 
     def list_outputs(self, ctx: RequestContext, stack_identity: str) -> list[JsonMap]:
         """Return ``[{"output_key", "description"}]``."""
@@ -314,23 +344,10 @@ class StackReads(Catalog):
         return api_stacks.raw_template_get(self.db, row.raw_template_id)
 
     def _description(self, row: models.Stack) -> str:
-        cached = self._descriptions.get(row.raw_template_id)
-        if cached is None:
-            # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
-            from hearth.engine.template.template import DEFAULT_DESCRIPTION
-
-            # lazy: yaml: not for reads (--in-process stack-list)
-            from hearth.engine.template.versions import section_of
-            cached = section_of(self._raw(row).template, "description", "") or DEFAULT_DESCRIPTION
-            if len(self._descriptions) >= DESCRIPTION_CACHE_SIZE:
-                self._descriptions.clear()
-            self._descriptions[row.raw_template_id] = cached
-        return cached
+        return self.templates.description(row, lambda: self._raw(row))
 
     def _load(self, row: models.Stack) -> Stack:
-        # lazy: eventlet, jsonschema, networkx, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.stacks.loader import load_stack
-        return load_stack(self.db, row, self.registry, jobs=self.jobs)
+        return self.layer.load(row)
 
     def _resource_row(self, row: models.Stack, resource_name: str) -> models.Resource:
         try:
@@ -342,10 +359,7 @@ class StackReads(Catalog):
     def _context(self, row: models.Stack, raw: models.RawTemplate | None = None
                  ) -> ResolutionContext:
         """Return the stored template's context (parameters; no resources built)."""
-        # lazy: jsonschema, networkx, yaml: not for reads (--in-process stack-list)
-        from hearth.engine.stacks.prepare import StackIdentity, stored_context
-        raw = raw or self._raw(row)
-        return stored_context(raw.template, raw.files, raw.environment, StackIdentity.of(row))
+        return self.templates.context(row, raw or self._raw(row))
 
     def _required_by(self, row: models.Stack, raw: models.RawTemplate | None = None
                      ) -> dict[str, list[str]]:
@@ -353,11 +367,4 @@ class StackReads(Catalog):
 
         Kept per raw template (a stored template never changes; updates store new ones).
         """
-        cached = self._required.get(row.raw_template_id)
-        if cached is None:
-            context = self._context(row, raw)
-            cached = required_by(context.template.resource_definitions(context))
-            if len(self._required) >= DESCRIPTION_CACHE_SIZE:
-                self._required.clear()
-            self._required[row.raw_template_id] = cached
-        return {name: list(users) for name, users in cached.items()}
+        return self.templates.required_by(row, lambda: raw or self._raw(row))

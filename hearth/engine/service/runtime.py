@@ -36,6 +36,7 @@ from hearth.engine.stacks import engine_down
 from hearth.engine.states import FAILED, IN_PROGRESS
 
 if TYPE_CHECKING:
+    from hearth.engine.service.stack_layer import StackLayer
     from hearth.engine.stacks.stack import Stack
 
 LOG = logging.getLogger(__name__)
@@ -69,10 +70,17 @@ class EngineRuntime:
     """Register, beat, lock and run stack actions on green threads."""
 
     def __init__(self, db: Database, engine_id: str | None = None,
-                 load: Callable[[Any], Any] | None = None) -> None:
-        """Register and start beating; ``load(stack row)`` builds a stack to take over."""
+                 stacks: Callable[[], StackLayer] | None = None) -> None:
+        """Register and start beating.
+
+        ``stacks()`` returns the service's stack layer, which loads the
+        stacks to take over and continues their actions (None: this
+        runtime takes nothing over).  It is asked for at the first
+        takeover: the stack layer's modules (networkx, jsonschema: 0.3 s)
+        are not loaded at a server's start.
+        """
         self.db = db
-        self._load = load
+        self._stacks = stacks
         tune_garbage_collector(CONF.gc_young_threshold)
         self.engine_id = engine_id or str(uuid.uuid4())
         self.running: dict[str, Any] = {}      # stack id -> green thread
@@ -184,24 +192,23 @@ class EngineRuntime:
         this engine cannot build (a type it does not know) is failed with
         the reason.
         """
-        # lazy: networkx, jsonschema (0.3 s) at the first takeover, not at hearth-api's start
-        from hearth.engine.update import takeover
         if stack_id in self.running or api_locks.lock_take(
                 self.db, stack_id, self.engine_id, timeout) is not None:
             return False
         row: StackRow | None = api_stacks.stack_get_live(self.db, stack_id)
-        if row is None or row.status != IN_PROGRESS or self._load is None:
+        if row is None or row.status != IN_PROGRESS or self._stacks is None:
             self._release(stack_id)
             return False
         try:
-            stack = self._load(row)
+            layer = self._stacks()
+            stack = layer.load(row)
         except Exception as error:  # noqa: BLE001 - the stack must not stay stuck
             LOG.warning("stack %s: cannot take over its %s (%s)", row.name, row.action, error)
             engine_down.fail_left(self.db, row, f"{engine_down.went_down_reason(row.action)}"
                                    f"; it cannot be continued: {error}", self.engine_id)
             self._release(stack_id)
             return False
-        self.start(stack, lambda: takeover.continue_action(stack, self.engine_id))
+        self.start(stack, layer.continuation(stack, self.engine_id))
         return True
 
     def lock(self, stack_id: str, stack_name: str, action: str) -> None:

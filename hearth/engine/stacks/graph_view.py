@@ -17,12 +17,11 @@ serves), so the CLI draws the same picture in embedded and HTTP mode
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from hearth.db import api_stacks
 from hearth.engine.resources.validation import definition_checker
 from hearth.engine.states import state_name
 from hearth.engine.template import function
@@ -32,7 +31,6 @@ from hearth.engine.template.template import Template
 
 if TYPE_CHECKING:
     from hearth.db import models
-    from hearth.db.session import Database
     from hearth.engine.stacks.stack import Stack
 
 #: Edge kinds, in the order a label lists them.
@@ -160,17 +158,18 @@ def template_view(data: Mapping[str, Any], name: str, params: Mapping[str, Any] 
     return describe(template.dependency_graph(context, definitions), definitions, name)
 
 
-def stack_tree_view(db: Database, row: models.Stack, load: Callable[[models.Stack], Stack],
+def stack_tree_view(row: models.Stack, load: Callable[[models.Stack], Stack],
+                    children: Callable[[models.Stack], Iterable[models.Stack]],
                     depth: int = 0) -> GraphView:
     """Return the view of the stack stored as ``row``, its nested stacks as clusters.
 
-    ``load`` builds the live stack of a row; nested stacks are the stacks
-    whose owner is ``row`` (:func:`hearth.db.api_stacks.stack_get_all_by_owner`),
-    each drawn under the resource that owns it, down to :data:`MAX_CLUSTER_DEPTH`.
+    ``load`` builds the live stack of a row; ``children`` gives the rows of
+    the stacks nested in a row (the stacks it owns), each drawn under the
+    resource that owns it, down to :data:`MAX_CLUSTER_DEPTH`.
     """
     clusters: dict[str, GraphView] = {}
     if depth < MAX_CLUSTER_DEPTH:
-        for child in api_stacks.stack_get_all_by_owner(db, row.id):
+        for child in children(row):
             owner = child.parent_resource_name or child.name
-            clusters[owner] = stack_tree_view(db, child, load, depth + 1)
+            clusters[owner] = stack_tree_view(child, load, children, depth + 1)
     return stack_view(load(row), clusters)

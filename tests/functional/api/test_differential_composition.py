@@ -257,7 +257,7 @@ class Embedded:
             return {"error": paths.message(str(exc))}
 
     def validate(self, body: dict) -> dict:
-        return self._call(lambda: self.service.validate_template(
+        return self._call(lambda: self.service.catalog.validate_template(
             CTX, body["template"], files=body["files"], environment=body["environment"]),
             lambda answer: answer)
 

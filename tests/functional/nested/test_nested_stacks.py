@@ -220,7 +220,7 @@ def test_cancel_without_rollback_reaches_the_nested_walk(service, engine_options
 ])
 def test_validate_preview_and_create_apply_the_same_rules(service, template, error):
     request = {"files": t.files(provider=t.PROVIDER), "environment": t.REGISTRY}
-    for call in (lambda: service.validate_template(CTX, template, **request),
+    for call in (lambda: service.catalog.validate_template(CTX, template, **request),
                  lambda: service.preview_stack(CTX, "pre", template, **request),
                  lambda: service.create_stack(CTX, "pre", template, **request)):
         with pytest.raises(exception.StackValidationFailed) as raised:

@@ -16,6 +16,11 @@ class FakeService:
         self.stacks: dict[str, dict[str, Any]] = {}
         self.calls: list[tuple[str, tuple, dict]] = []
 
+    @property
+    def catalog(self) -> FakeService:
+        """Serve the catalog's operations too (an EngineService has its catalog)."""
+        return self
+
     def _record(self, name: str, *args: Any, **kwargs: Any) -> None:
         self.calls.append((name, args, kwargs))
 

@@ -1,0 +1,73 @@
+"""What the engine service reads of stored templates: descriptions, parameters, requirements.
+
+A stored template never changes (an update stores a new one), so what is
+read of one is kept per raw template id.  This module imports the template
+layer (YAML, jsonschema, networkx) at its top, and neither the plug-ins nor
+the stacks: the service loads it at the first stored template it reads
+(:attr:`StackReads.templates <hearth.engine.service.reads.StackReads.templates>`),
+never for a listing (``stackctl --in-process stack-list``), and a stack's
+details or resource listing (``--in-process stack-show``, ``resource-list``)
+load no more than this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from hearth.engine.stacks.prepare import StackIdentity, stored_context
+from hearth.engine.template.resource_definition import required_by
+from hearth.engine.template.template import DEFAULT_DESCRIPTION
+from hearth.engine.template.versions import hidden_parameters, section_of
+
+if TYPE_CHECKING:
+    from hearth.db import models
+    from hearth.engine.template.context import ResolutionContext
+
+
+class StoredTemplates:
+    """The reads of stored templates, each kept for up to ``cache_size`` raw templates."""
+
+    def __init__(self, cache_size: int) -> None:
+        self._cache_size = cache_size
+        #: raw template id -> description
+        self._descriptions: dict[int, str] = {}
+        #: raw template id -> ``{resource: names requiring it}``
+        self._required: dict[int, dict[str, list[str]]] = {}
+
+    @staticmethod
+    def context(row: models.Stack, raw: models.RawTemplate) -> ResolutionContext:
+        """Return the context of stack ``row``'s stored template ``raw`` (no resources built)."""
+        return stored_context(raw.template, raw.files, raw.environment, StackIdentity.of(row))
+
+    @staticmethod
+    def hidden_parameters(template: Any) -> set[str]:
+        """Return the names of a template's hidden parameters."""
+        return set(hidden_parameters(template))
+
+    def description(self, row: models.Stack, read: Callable[[], models.RawTemplate]) -> str:
+        """Return the description of ``row``'s stored template (Heat's default without one).
+
+        ``read()`` reads the stored template (only when it is not kept already).
+        """
+        cached = self._descriptions.get(row.raw_template_id)
+        if cached is None:
+            template: Mapping[str, Any] = read().template
+            cached = str(section_of(template, "description", "") or DEFAULT_DESCRIPTION)
+            self._keep(self._descriptions, row.raw_template_id, cached)
+        return cached
+
+    def required_by(self, row: models.Stack, read: Callable[[], models.RawTemplate]
+                    ) -> dict[str, list[str]]:
+        """Return ``{resource: names that require it}`` from the stored definitions alone."""
+        cached = self._required.get(row.raw_template_id)
+        if cached is None:
+            context = self.context(row, read())
+            cached = required_by(context.template.resource_definitions(context))
+            self._keep(self._required, row.raw_template_id, cached)
+        return {name: list(users) for name, users in cached.items()}
+
+    def _keep(self, cache: dict[int, Any], key: int, value: Any) -> None:
+        if len(cache) >= self._cache_size:
+            cache.clear()
+        cache[key] = value
