@@ -6,6 +6,10 @@ adopt rolls back unless rollback is disabled: every resource is forgotten
 (deleted with the Retain policy, as an abandon), so nothing physical is lost.
 A nested stack is adopted the same way by its parent resource
 (``StackResource.handle_adopt``), its entry being the nested stack's data.
+
+Only what runs stacks imports this module (the engine service's stack
+layer, the nested stacks' run-time half), so it imports the scheduler and
+the stack actions at its top: validation never loads it.
 """
 
 from __future__ import annotations
@@ -15,21 +19,16 @@ from typing import TYPE_CHECKING, Any
 
 from hearth.engine.resources import actions as resource_actions
 from hearth.engine.resources import keeping
+from hearth.engine.scheduler import Direction, WalkResult
+from hearth.engine.stacks import actions as stack_actions
 from hearth.engine.states import ADOPT, ROLLBACK
 
 if TYPE_CHECKING:
-    from hearth.engine.scheduler import WalkResult
     from hearth.engine.stacks.stack import Stack
 
 
 def run_adopt(stack: Stack, entries: Mapping[str, Any]) -> bool:
     """Run the stack's ADOPT with ``entries`` (name -> entry); return whether it completed."""
-    # lazy: eventlet: not for validation nor reads (--in-process)
-    from hearth.engine.scheduler import Direction
-
-    # lazy: eventlet, sqlalchemy: not for validation nor reads (--in-process)
-    from hearth.engine.stacks import actions as stack_actions
-
     def walk() -> WalkResult:
         stack.store_new_resources()
         return stack_actions.walk_resources(
