@@ -27,24 +27,30 @@ resources:
 """
 
 
-@pytest.fixture
-def home(tmp_path):
-    """Return an empty HEARTH_HOME with the templates written beside it."""
-    (tmp_path / "good.yaml").write_text(GOOD)
-    (tmp_path / "bad.yaml").write_text(FAILING)
-    (tmp_path / "slow.yaml").write_text(SLOW_TEMPLATE)
-    state = tmp_path / "home"
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    """Return the module's HEARTH_HOME, the templates written beside it.
+
+    One local engine serves the module's tests (each starts its own stacks, by names of
+    its own): an engine's start is most of what a test here costs.
+    """
+    directory = tmp_path_factory.mktemp("cli-stacks")
+    (directory / "good.yaml").write_text(GOOD)
+    (directory / "bad.yaml").write_text(FAILING)
+    (directory / "slow.yaml").write_text(SLOW_TEMPLATE)
+    state = directory / "home"
     state.mkdir()
     return state
 
 
 @pytest.fixture
-def created(home):
-    """Create stack ``s`` from the good template; return the create's result."""
+def created(home, request):
+    """Create a stack (named after the test) from the good template; return its name, result."""
+    name = request.node.name.removeprefix("test_")[:40]
     result = run(home, "stack-create", "-f", str(home.parent / "good.yaml"),
-                 "-P", "word=hi", "s")
+                 "-P", "word=hi", name)
     assert result.returncode == 0, result.stderr
-    return result
+    return name, result
 
 
 def show(home, name: str) -> dict:
@@ -69,9 +75,11 @@ TYPED_PARAMETERS = {
 @pytest.mark.parametrize("spelling", sorted(TYPED_PARAMETERS))
 def test_stack_show_gives_each_parameter_as_heat_shows_it(home, spelling):
     """Heat 27.0.1 answers these maps for the same templates and values."""
-    (home.parent / "typed.yaml").write_text(TYPED_PARAMETERS[spelling])
-    for name, args, flag in (("defaults", (), "False"), ("given", ("-P", "flag=yes"), "True")):
-        result = run(home, "stack-create", "-f", str(home.parent / "typed.yaml"), *args, name)
+    template = home.parent / f"typed-{spelling}.yaml"
+    template.write_text(TYPED_PARAMETERS[spelling])
+    for name, args, flag in ((f"defaults-{spelling}", (), "False"),
+                             (f"given-{spelling}", ("-P", "flag=yes"), "True")):
+        result = run(home, "stack-create", "-f", str(template), *args, name)
         assert result.returncode == 0, result.stderr
         shown = show(home, name)["parameters"]
         assert {key: shown[key] for key in ("flag", "n", "l", "j")} == {
@@ -79,14 +87,15 @@ def test_stack_show_gives_each_parameter_as_heat_shows_it(home, spelling):
 
 
 def test_create_streams_one_line_per_state_change(created):
-    lines = created.stdout.splitlines()
+    name, result = created
+    lines = result.stdout.splitlines()
     tails = [line.split(" ", 2)[2] for line in lines[:-1]]
     assert tails == [
-        "[s]: CREATE_IN_PROGRESS  Stack CREATE started",
+        f"[{name}]: CREATE_IN_PROGRESS  Stack CREATE started",
         "[a]: CREATE_IN_PROGRESS  state changed", "[a]: CREATE_COMPLETE  state changed",
         "[b]: CREATE_IN_PROGRESS  state changed", "[b]: CREATE_COMPLETE  state changed",
-        "[s]: CREATE_COMPLETE  Stack CREATE completed successfully"]
-    assert lines[-1] == "Stack s CREATE_COMPLETE"
+        f"[{name}]: CREATE_COMPLETE  Stack CREATE completed successfully"]
+    assert lines[-1] == f"Stack {name} CREATE_COMPLETE"
 
 
 def test_failing_create_exits_1_with_the_resource_reason(home):
@@ -101,22 +110,24 @@ def test_failing_create_exits_1_with_the_resource_reason(home):
 
 
 def test_stack_show_json_is_heats_stack_object(home, created):
-    stack = show(home, "s")
+    name, _ = created
+    stack = show(home, name)
     assert {"id", "stack_name", "stack_status", "stack_status_reason", "parameters",
             "outputs", "creation_time", "updated_time", "disable_rollback",
             "timeout_mins", "description"} <= set(stack)
-    assert (stack["stack_name"], stack["stack_status"]) == ("s", "CREATE_COMPLETE")
+    assert (stack["stack_name"], stack["stack_status"]) == (name, "CREATE_COMPLETE")
     assert stack["parameters"]["word"] == "hi"
-    assert stack["parameters"]["OS::stack_name"] == "s"
+    assert stack["parameters"]["OS::stack_name"] == name
     assert sorted(stack["outputs"], key=lambda o: o["output_key"]) == [
         {"output_key": "bee", "output_value": "B", "description": "No description given"},
         {"output_key": "out", "output_value": "hi", "description": "a value"}]
 
 
 def test_list_outputs_resources_and_events(home, created):
+    name, result = created
     listed = run(home, "stack-list")
-    assert "| s " in listed.stdout and "CREATE_COMPLETE" in listed.stdout
-    outputs = run(home, "output-show", "s", "--all")   # a table, one row per output, as Heat
+    assert f"| {name} " in listed.stdout and "CREATE_COMPLETE" in listed.stdout
+    outputs = run(home, "output-show", name, "--all")   # a table, one row per output, as Heat
     assert outputs.returncode == 0
     rows = [[cell.strip() for cell in line.split("|")[1:-1]]
             for line in outputs.stdout.splitlines() if line.startswith("|")]
@@ -124,28 +135,29 @@ def test_list_outputs_resources_and_events(home, created):
     assert sorted((field, value) for field, value in rows[1:] if field) == [
         ("bee", "{"), ("out", "{")]
     assert '"output_value": "hi"' in outputs.stdout
-    as_json = json.loads(run(home, "output-show", "s", "--all", "--format", "json").stdout)
+    as_json = json.loads(run(home, "output-show", name, "--all", "--format", "json").stdout)
     assert as_json == {
         "bee": {"output_key": "bee", "output_value": "B", "description": "No description given"},
         "out": {"output_key": "out", "output_value": "hi", "description": "a value"}}
-    resources = run(home, "resource-list", "s")
+    resources = run(home, "resource-list", name)
     assert [line.split("|")[1].strip() for line in resources.stdout.splitlines()
             if "OS::Heat::TestResource" in line] == ["a", "b"]
-    resource = run(home, "resource-show", "s", "a")
+    resource = run(home, "resource-show", name, "a")
     assert "| required_by" in resource.stdout and "output: hi" in resource.stdout
-    events = run(home, "event-list", "s")
-    assert events.stdout.splitlines() == created.stdout.splitlines()[:-1]
+    events = run(home, "event-list", name)
+    assert events.stdout.splitlines() == result.stdout.splitlines()[:-1]
 
 
 def test_delete_needs_yes_without_a_terminal(home, created):
-    refused = run(home, "stack-delete", "s")
+    name, _ = created
+    refused = run(home, "stack-delete", name)
     assert refused.returncode == 1
     assert ("stack-delete: refusing to delete without -y when stdin is not a terminal"
             in refused.stderr)
-    deleted = run(home, "stack-delete", "-y", "s")
+    deleted = run(home, "stack-delete", "-y", name)
     assert deleted.returncode == 0
-    assert deleted.stdout.splitlines()[-1] == "Stack s DELETE_COMPLETE"
-    assert "| s " not in run(home, "stack-list").stdout
+    assert deleted.stdout.splitlines()[-1] == f"Stack {name} DELETE_COMPLETE"
+    assert f"| {name} " not in run(home, "stack-list").stdout
 
 
 def test_ctrl_c_during_create_never_leaves_it_in_progress(home):
