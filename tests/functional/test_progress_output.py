@@ -78,9 +78,15 @@ def screen(written: str) -> list[str]:
     return [COLOUR.sub("", line) for line in lines]
 
 
-@pytest.fixture
-def template(tmp_path):
-    path = tmp_path / "progress.yaml"
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    """Return the module's HEARTH_HOME: one local engine serves its tests (stacks of their own)."""
+    return tmp_path_factory.mktemp("progress-home")
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory):
+    path = tmp_path_factory.mktemp("progress") / "progress.yaml"
     path.write_text(TEMPLATE)
     return str(path)
 
@@ -95,8 +101,8 @@ def check_plain_lines(lines: list[str], stack: str) -> None:
 
 
 @pytest.mark.slow
-def test_a_terminal_gets_colour_and_a_live_summary_that_leaves_no_trace(tmp_path, template):
-    written = run_on_terminal(tmp_path, "stack-create", "-f", template, "tty")
+def test_a_terminal_gets_colour_and_a_live_summary_that_leaves_no_trace(home, template):
+    written = run_on_terminal(home, "stack-create", "-f", template, "tty")
     assert "\x1b[32mCREATE_COMPLETE\x1b[0m" in written
     assert "\x1b[33mCREATE_IN_PROGRESS\x1b[0m" in written
     summaries = SUMMARY.findall(COLOUR.sub("", written))
@@ -107,27 +113,27 @@ def test_a_terminal_gets_colour_and_a_live_summary_that_leaves_no_trace(tmp_path
     check_plain_lines(shown, "tty")
 
 
-def test_a_pipe_gets_the_plain_lines_only(tmp_path, template):
-    result = stackctl_process.run(tmp_path, "stack-create", "-f", template, "piped")
+def test_a_pipe_gets_the_plain_lines_only(home, template):
+    result = stackctl_process.run(home, "stack-create", "-f", template, "piped")
     assert result.returncode == 0, result.stderr
     assert "\x1b" not in result.stdout and "\r" not in result.stdout
     check_plain_lines(result.stdout.splitlines(), "piped")
 
 
 @pytest.mark.slow
-def test_quiet_prints_only_the_final_status(tmp_path, template):
-    piped = stackctl_process.run(tmp_path, "stack-create", "--quiet", "-f", template, "q1")
+def test_quiet_prints_only_the_final_status(home, template):
+    piped = stackctl_process.run(home, "stack-create", "--quiet", "-f", template, "q1")
     assert (piped.returncode, piped.stdout) == (0, "Stack q1 CREATE_COMPLETE\n")
-    on_terminal = run_on_terminal(tmp_path, "stack-delete", "-y", "-q", "q1")
+    on_terminal = run_on_terminal(home, "stack-delete", "-y", "-q", "q1")
     assert on_terminal == "Stack q1 DELETE_COMPLETE\n"
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("flags", "extra_env"), [(("--no-color",), {}),
-                                                  ((), {"NO_COLOR": "1"})])
-def test_no_color_keeps_the_summary_but_no_colour(tmp_path, template, flags, extra_env):
-    written = run_on_terminal(tmp_path, "stack-create", *flags, "-f", template, "plain",
+@pytest.mark.parametrize(("flags", "extra_env", "stack"), [(("--no-color",), {}, "plain"),
+                                                           ((), {"NO_COLOR": "1"}, "plain_env")])
+def test_no_color_keeps_the_summary_but_no_colour(home, template, flags, extra_env, stack):
+    written = run_on_terminal(home, "stack-create", *flags, "-f", template, stack,
                               extra_env=extra_env)
     assert "\x1b[3" not in written and "\x1b[2m" not in written
     assert SUMMARY.search(written)
-    check_plain_lines(screen(written), "plain")
+    check_plain_lines(screen(written), stack)
