@@ -70,7 +70,11 @@ def test_newer_schema_is_refused(sqlite_url):
 
 
 def test_get_database_migrates_the_configured_default(hearth_home):
+    from hearth.common import config
     from hearth.db import session
+    # configured as a process starts (another test of this worker may have loaded a file
+    # naming its own database: hearth-manage's tests do)
+    config.load()
     url = f"sqlite:///{hearth_home}/hearth.db"
     database = session.get_database()
     try:
