@@ -59,6 +59,15 @@ def tree(tmp_path):
     return tmp_path
 
 
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    """Return a HEARTH_HOME the module's tests share (one local engine; stacks of their own).
+
+    The tests that kill the engine have one of their own (hearth_home).
+    """
+    return tmp_path_factory.mktemp("nested-home")
+
+
 def show(home, name, config=None):
     result = run(home, "stack-show", name, "--format", "json", config=config)
     assert result.returncode == 0, result.stderr
@@ -66,42 +75,42 @@ def show(home, name, config=None):
 
 
 @pytest.mark.slow
-def test_provider_templates_from_a_directory_create_and_delete(hearth_home, tree):
-    created = run(hearth_home, "stack-create", "-f", str(tree / "main.yaml"),
+def test_provider_templates_from_a_directory_create_and_delete(home, tree):
+    created = run(home, "stack-create", "-f", str(tree / "main.yaml"),
                   "-e", str(tree / "env.yaml"), "app")
     assert created.returncode == 0, created.stdout + created.stderr
     assert "Stack app CREATE_COMPLETE" in created.stdout
-    stack = show(hearth_home, "app")
+    stack = show(home, "app")
     values = {o["output_key"]: o["output_value"] for o in stack["outputs"]}
     assert values["web_disk"].startswith("small-app-web-")
     assert values["db_disk"].startswith("large-app-db-")
-    resources = json.loads(run(hearth_home, "resource-list", "app", "--format",
+    resources = json.loads(run(home, "resource-list", "app", "--format",
                                "json").stdout)
     types = {r["resource_name"]: r["resource_type"] for r in resources}
     assert types == {"web": f"file://{tree}/lib/server.yaml", "db": "My::Server"}
 
-    deleted = run(hearth_home, "stack-delete", "-y", "app")
+    deleted = run(home, "stack-delete", "-y", "app")
     assert "Stack app DELETE_COMPLETE" in deleted.stdout, deleted.stdout + deleted.stderr
 
 
 @pytest.mark.slow
-def test_validate_and_create_refuse_an_unknown_property_naming_it(hearth_home, tree):
+def test_validate_and_create_refuse_an_unknown_property_naming_it(home, tree):
     (tree / "main.yaml").write_text(MAIN.replace("size: 0}", "size: 0, colour: red}", 1))
     for command in ("template-validate", "stack-create"):
         args = [command, "-f", str(tree / "main.yaml"), "-e", str(tree / "env.yaml")]
-        result = run(hearth_home, *args, *(["bad"] if command == "stack-create" else []))
+        result = run(home, *args, *(["bad"] if command == "stack-create" else []))
         assert result.returncode == 1
         assert "resources.web.properties: Unknown Property colour" in result.stderr, (
             result.stderr)
         assert "Traceback" not in result.stderr
 
 
-def test_a_yml_type_is_an_unknown_type_not_a_template(hearth_home, tree):
+def test_a_yml_type_is_an_unknown_type_not_a_template(home, tree):
     # Heat's rule, in the client and in the engine alike: only .yaml and
     # .template name templates (the engine took .yml for one the client had not sent)
     (tree / "lib" / "server.yml").write_text(SERVER)
     (tree / "main.yaml").write_text(MAIN.replace("lib/server.yaml", "lib/server.yml"))
-    result = run(hearth_home, "template-validate", "-f", str(tree / "main.yaml"),
+    result = run(home, "template-validate", "-f", str(tree / "main.yaml"),
                  "-e", str(tree / "env.yaml"))
     assert result.returncode == 1
     assert "resources.web.type: The Resource Type (lib/server.yml) could not be found." in \
@@ -130,25 +139,25 @@ outputs:
 """
 
 
-def test_a_provider_property_fed_by_an_attribute_is_known_only_at_create(hearth_home, tree):
+def test_a_provider_property_fed_by_an_attribute_is_known_only_at_create(home, tree):
     # validation takes the value as unknown until the group exists (as Heat);
     # it said "The Parameter (flavor) was not provided" from inside server.yaml
     (tree / "main.yaml").write_text(FED)
     args = ["-f", str(tree / "main.yaml"), "-e", str(tree / "env.yaml")]
-    validated = run(hearth_home, "template-validate", *args)
+    validated = run(home, "template-validate", *args)
     assert validated.returncode == 0, validated.stderr
-    created = run(hearth_home, "stack-create", *args, "fed")
+    created = run(home, "stack-create", *args, "fed")
     assert "Stack fed CREATE_COMPLETE" in created.stdout, created.stdout + created.stderr
-    values = {o["output_key"]: o["output_value"] for o in show(hearth_home, "fed")["outputs"]}
+    values = {o["output_key"]: o["output_value"] for o in show(home, "fed")["outputs"]}
     first, second = values["names"]
     assert values["web_disk"].startswith(f"{second}-fed-web-")
     assert values["db_disk"].startswith(f"{first}-fed-db-")
 
 
-def test_a_nested_template_error_names_the_file_and_the_path(hearth_home, tree):
+def test_a_nested_template_error_names_the_file_and_the_path(home, tree):
     (tree / "lib" / "server.yaml").write_text(SERVER.replace("get_param: flavor}",
                                                              "get_param: flavour}"))
-    result = run(hearth_home, "template-validate", "-f", str(tree / "main.yaml"),
+    result = run(home, "template-validate", "-f", str(tree / "main.yaml"),
                  "-e", str(tree / "env.yaml"))
     assert result.returncode == 1
     assert f"file://{tree}/lib/server.yaml" in result.stderr
