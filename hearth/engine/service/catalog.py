@@ -10,8 +10,9 @@ registry of the process, built from configuration (``plugin_dirs`` and the
 ``stackctl template-validate`` and the resource-type commands use a Catalog
 in embedded mode; an :class:`~hearth.engine.service.engine.EngineService`
 has one (:attr:`~hearth.engine.service.reads.StackReads.catalog`, made when
-it first reads a template), which serves the same operations over the REST
-API.  Methods take the request context first, as EngineService's do.
+it first validates or reads a template), which serves the same operations
+over the REST API, and reads its stored templates (:attr:`Catalog.stored`).
+Methods take the request context first, as EngineService's do.
 
 This module loads the template layer (YAML, jsonschema, networkx) and the
 plug-ins at its top: whoever imports it validates templates.  It loads
@@ -31,6 +32,7 @@ from hearth.engine.nested.template_resource import default_registry
 from hearth.engine.registry import introspection
 from hearth.engine.registry import introspection as resource_types
 from hearth.engine.resources.validation import DefinitionChecker
+from hearth.engine.service.stored_templates import StoredTemplates
 from hearth.engine.stacks.graph_view import template_view
 from hearth.engine.template import versions
 from hearth.engine.template.environment import (
@@ -52,6 +54,8 @@ class Catalog:
 
     def __init__(self, registry: TypeRegistry | None = None) -> None:
         self._registry = registry
+        #: what is read of stored templates (an engine service's stacks), kept per template
+        self.stored = StoredTemplates()
 
     @property
     def registry(self) -> TypeRegistry:

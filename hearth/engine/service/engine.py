@@ -13,12 +13,11 @@ prints what it gets).  Time stamps are ``YYYY-MM-DDTHH:MM:SSZ`` strings.
 
 The service is split by what it needs.  Its modules (this one,
 :mod:`~hearth.engine.service.keeping`, :mod:`~hearth.engine.service.reads`)
-need the database alone at their top; the rest comes through four seams,
+need the database alone at their top; the rest comes through three seams,
 each loaded once at its first use: the
-:class:`~hearth.engine.service.stored_templates.StoredTemplates` (what is
-read of a stored template: :attr:`~hearth.engine.service.reads.StackReads.templates`),
-the :class:`~hearth.engine.service.catalog.Catalog` (templates, types,
-validation: :attr:`~hearth.engine.service.reads.StackReads.catalog`), the
+:class:`~hearth.engine.service.catalog.Catalog` (templates, types,
+validation, what is read of stored templates:
+:attr:`~hearth.engine.service.reads.StackReads.catalog`), the
 :class:`~hearth.engine.service.stack_layer.StackLayer` (stacks built,
 loaded and acted on: :attr:`~hearth.engine.service.reads.StackReads.layer`)
 and this process's :class:`~hearth.engine.service.runtime.EngineRuntime`
@@ -51,7 +50,7 @@ from hearth.engine import limits
 from hearth.engine.resources import actions as resource_actions
 from hearth.engine.service import api_format
 from hearth.engine.service.keeping import StackKeeping
-from hearth.engine.service.reads import DESCRIPTION_CACHE_SIZE, StackReads, listing_project
+from hearth.engine.service.reads import StackReads, listing_project
 from hearth.engine.stacks import outputs as stack_outputs
 from hearth.engine.stacks.names import check_stack_name
 from hearth.engine.states import (
@@ -75,7 +74,7 @@ if TYPE_CHECKING:
     from hearth.engine.stacks.stack import Stack
     from hearth.jobservice import JobService
 
-__all__ = ["CANCEL_ACTIONS", "DESCRIPTION_CACHE_SIZE", "EngineService", "listing_project"]
+__all__ = ["CANCEL_ACTIONS", "EngineService", "listing_project"]
 
 JsonMap = dict[str, Any]
 

@@ -191,7 +191,7 @@ class StackKeeping(StackReads):
             raise exception.BadRequest(
                 message="Invalid adopt data: the data must be a map with a 'template' map.")
         template = adopt_data["template"]
-        hidden = self.templates.hidden_parameters(template)
+        hidden = self.catalog.stored.hidden_parameters(template)
         parameters = adopt_parameters(adopt_data, params, hidden)
         stack = self._new_stack(ctx, stack_name, template, parameters, files, environment,
                                 environment_files, disable_rollback, timeout_mins, tags)

@@ -5,16 +5,15 @@ for a read.  Resource listings come from the stored rows and the stored
 definitions' requirements; a whole stack is loaded only where live
 resources answer (outputs, attributes, the dependency picture).
 
-The service reaches what it does not import at its top through three
-seams, each loaded once, at its first use: :attr:`StackReads.templates`
-(what is read of stored templates: the template layer alone,
-:mod:`~hearth.engine.service.stored_templates`), :attr:`StackReads.catalog`
-(the template layer and the plug-ins, :mod:`~hearth.engine.service.catalog`)
-and :attr:`StackReads.layer` (the stacks themselves,
-:mod:`~hearth.engine.service.stack_layer`).  A listing, a stack's stored
-template or files, its events and its resources' metadata take none
-(``stackctl --in-process stack-list`` loads no YAML, jsonschema, networkx
-nor eventlet: ``tests/functional/test_cli_imports.py``).
+The service reaches what it does not import at its top through two seams,
+each loaded once, at its first use: :attr:`StackReads.catalog` (the
+template side: the template layer and the plug-ins, and what is read of
+stored templates, :mod:`~hearth.engine.service.catalog`) and
+:attr:`StackReads.layer` (the stack side: stacks built, loaded and acted
+on, :mod:`~hearth.engine.service.stack_layer`).  A listing, a stack's
+stored template or files, its events and its resources' metadata take
+neither (``stackctl --in-process stack-list`` loads no YAML, jsonschema,
+networkx nor eventlet: ``tests/functional/test_cli_imports.py``).
 """
 
 from __future__ import annotations
@@ -44,15 +43,10 @@ if TYPE_CHECKING:
     from hearth.engine.resource import Resource
     from hearth.engine.service.catalog import Catalog
     from hearth.engine.service.stack_layer import StackLayer
-    from hearth.engine.service.stored_templates import StoredTemplates
     from hearth.engine.stacks.stack import Stack
     from hearth.engine.template.context import ResolutionContext
 
 JsonMap = dict[str, Any]
-
-#: most template descriptions (and requirement maps) kept in memory for listings
-DESCRIPTION_CACHE_SIZE = 10000
-
 
 def listing_project(ctx: RequestContext, global_tenant: bool) -> str | None:
     """Return the project a stack listing covers (None: every project, for an admin)."""
@@ -74,28 +68,17 @@ class StackReads:
         self.jobs = jobs if jobs is not None else JobService()
         self._catalog = catalog
         self._layer: StackLayer | None = None
-        self._templates: StoredTemplates | None = None
         self._recovered = False
 
     @property
     def catalog(self) -> Catalog:
         """Return the catalog this service validates with (its plug-in registry too)."""
         if self._catalog is None:
-            # the template layer and the plug-ins: at the first validation or type lookup
+            # the template side: at the first template validated or stored template read
             # lazy: YAML, jsonschema, networkx: not for a listing (--in-process stack-list)
             from hearth.engine.service.catalog import Catalog
             self._catalog = Catalog()
         return self._catalog
-
-    @property
-    def templates(self) -> StoredTemplates:
-        """Return what this service reads of stored templates (kept per raw template)."""
-        if self._templates is None:
-            # the template layer, without the plug-ins: at the first stored template read
-            # lazy: YAML, jsonschema, networkx: not for a listing (--in-process stack-list)
-            from hearth.engine.service.stored_templates import StoredTemplates
-            self._templates = StoredTemplates(DESCRIPTION_CACHE_SIZE)
-        return self._templates
 
     @property
     def layer(self) -> StackLayer:
@@ -344,7 +327,7 @@ class StackReads:
         return api_stacks.raw_template_get(self.db, row.raw_template_id)
 
     def _description(self, row: models.Stack) -> str:
-        return self.templates.description(row, lambda: self._raw(row))
+        return self.catalog.stored.description(row, lambda: self._raw(row))
 
     def _load(self, row: models.Stack) -> Stack:
         return self.layer.load(row)
@@ -359,7 +342,7 @@ class StackReads:
     def _context(self, row: models.Stack, raw: models.RawTemplate | None = None
                  ) -> ResolutionContext:
         """Return the stored template's context (parameters; no resources built)."""
-        return self.templates.context(row, raw or self._raw(row))
+        return self.catalog.stored.context(row, raw or self._raw(row))
 
     def _required_by(self, row: models.Stack, raw: models.RawTemplate | None = None
                      ) -> dict[str, list[str]]:
@@ -367,4 +350,4 @@ class StackReads:
 
         Kept per raw template (a stored template never changes; updates store new ones).
         """
-        return self.templates.required_by(row, lambda: raw or self._raw(row))
+        return self.catalog.stored.required_by(row, lambda: raw or self._raw(row))

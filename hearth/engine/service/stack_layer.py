@@ -7,9 +7,12 @@ a listing (``stackctl --in-process stack-list``) needs the database alone,
 and a server's start its runtime alone (:mod:`hearth.engine.service.runtime`).
 Everything of theirs that works on a stack itself is here, and this module
 imports it all at its top; the service loads it once, the first time it
-builds a stack from a request, loads a stored one, reads a stored template
-or takes a dead engine's stack over (:attr:`StackReads.layer
-<hearth.engine.service.reads.StackReads.layer>`).
+builds a stack from a request, loads a stored one (outputs, attributes, the
+dependency picture), reads its environment, snapshots or abandon data, or
+takes a dead engine's stack over (:attr:`StackReads.layer
+<hearth.engine.service.reads.StackReads.layer>`).  What is read of a stored
+template alone (its description, parameters, requirements) needs the
+template side only: the catalog's :mod:`hearth.engine.service.stored_templates`.
 
 What the service keeps: the API's semantics (identities, rows, limits,
 refusals, Heat's answers) and the engine's locks; what it asks of a

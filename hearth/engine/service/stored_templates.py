@@ -1,13 +1,11 @@
 """What the engine service reads of stored templates: descriptions, parameters, requirements.
 
 A stored template never changes (an update stores a new one), so what is
-read of one is kept per raw template id.  This module imports the template
-layer (YAML, jsonschema, networkx) at its top, and neither the plug-ins nor
-the stacks: the service loads it at the first stored template it reads
-(:attr:`StackReads.templates <hearth.engine.service.reads.StackReads.templates>`),
-never for a listing (``stackctl --in-process stack-list``), and a stack's
-details or resource listing (``--in-process stack-show``, ``resource-list``)
-load no more than this.
+read of one is kept per raw template id.  It is the catalog's
+(:attr:`Catalog.stored <hearth.engine.service.catalog.Catalog.stored>`):
+the template side of the engine service, which the service loads at the
+first template it validates or reads, never for a listing (``stackctl
+--in-process stack-list``).
 """
 
 from __future__ import annotations
@@ -25,10 +23,14 @@ if TYPE_CHECKING:
     from hearth.engine.template.context import ResolutionContext
 
 
+#: most raw templates whose description and requirements are kept
+DESCRIPTION_CACHE_SIZE = 10000
+
+
 class StoredTemplates:
     """The reads of stored templates, each kept for up to ``cache_size`` raw templates."""
 
-    def __init__(self, cache_size: int) -> None:
+    def __init__(self, cache_size: int = DESCRIPTION_CACHE_SIZE) -> None:
         self._cache_size = cache_size
         #: raw template id -> description
         self._descriptions: dict[int, str] = {}
