@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.functional import stackctl_process
 
 TEMPLATE = """\
@@ -35,6 +37,12 @@ outputs:
 """
 
 
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    """Return the module's HEARTH_HOME: one local engine for its tests, each with its stack."""
+    return tmp_path_factory.mktemp("stored-properties-home")
+
+
 def stackctl(home, *args):
     return stackctl_process.run(home, *args, timeout=120)
 
@@ -46,20 +54,20 @@ def resource_events(home, stack):
             for event in listed if event["resource_name"] != stack]
 
 
-def test_a_resource_reading_a_changed_attribute_is_updated(hearth_home, tmp_path):
+def test_a_resource_reading_a_changed_attribute_is_updated(home, tmp_path):
     template = tmp_path / "t.yaml"
     template.write_text(TEMPLATE)
-    created = stackctl(hearth_home, "stack-create", "-f", str(template), "attrs")
+    created = stackctl(home, "stack-create", "-f", str(template), "attrs")
     assert created.returncode == 0, created.stdout + created.stderr
     ids = {r["resource_name"]: r["physical_resource_id"] for r in json.loads(
-        stackctl(hearth_home, "resource-list", "attrs", "--format", "json").stdout)}
-    before = len(resource_events(hearth_home, "attrs"))
+        stackctl(home, "resource-list", "attrs", "--format", "json").stdout)}
+    before = len(resource_events(home, "attrs"))
 
-    updated = stackctl(hearth_home, "stack-update", "-f", str(template), "-P", "v=two", "attrs")
+    updated = stackctl(home, "stack-update", "-f", str(template), "-P", "v=two", "attrs")
     assert updated.returncode == 0, updated.stdout + updated.stderr
     assert "[reader]: UPDATE_COMPLETE" in updated.stdout
     assert "[ordered]: UPDATE" not in updated.stdout   # depends_on alone changes nothing
-    events = resource_events(hearth_home, "attrs")[before:]
+    events = resource_events(home, "attrs")[before:]
     # what Heat 27.0.1 records for this template (the order of independent ones aside)
     assert [e for e in events if e[0] == "reader"] == [
         ("reader", "UPDATE_IN_PROGRESS", "state changed"),
@@ -68,19 +76,19 @@ def test_a_resource_reading_a_changed_attribute_is_updated(hearth_home, tmp_path
     assert [status for status, _ in replaced] == [
         "UPDATE_IN_PROGRESS", "UPDATE_COMPLETE", "CREATE_IN_PROGRESS", "CREATE_COMPLETE",
         "DELETE_IN_PROGRESS", "DELETE_COMPLETE"]
-    stack_id = json.loads(stackctl(hearth_home, "stack-show", "attrs", "--format",
+    stack_id = json.loads(stackctl(home, "stack-show", "attrs", "--format",
                                    "json").stdout)["id"]
     assert replaced[1][1] == (
         f'The Resource TestResource "reader_replace" [{ids["reader_replace"]}] Stack "attrs" '
         f"[{stack_id}] requires replacement.")
-    outputs = json.loads(stackctl(hearth_home, "output-show", "attrs", "--all",
+    outputs = json.loads(stackctl(home, "output-show", "attrs", "--all",
                                   "--format", "json").stdout)
     assert (outputs["reader"]["output_value"],
             outputs["reader_replace"]["output_value"]) == ("two", "two")
 
-    again = stackctl(hearth_home, "stack-update", "-f", str(template), "-P", "v=two", "attrs")
+    again = stackctl(home, "stack-update", "-f", str(template), "-P", "v=two", "attrs")
     assert again.returncode == 0, again.stdout + again.stderr
-    assert len(resource_events(hearth_home, "attrs")) == before + len(events)  # nothing moved
+    assert len(resource_events(home, "attrs")) == before + len(events)  # nothing moved
 
 
 # --- where the stored properties come from, and where they do not change ----------------
@@ -123,45 +131,45 @@ def forget_stored_properties(home, stack):
 
 
 def test_a_stack_made_before_stored_properties_compares_with_its_definition(
-        hearth_home, tmp_path):
+        home, tmp_path):
     template = tmp_path / "t.yaml"
     template.write_text(FAILING)
-    created = stackctl(hearth_home, "stack-create", "-f", str(template), "legacy")
+    created = stackctl(home, "stack-create", "-f", str(template), "legacy")
     assert created.returncode == 0, created.stdout + created.stderr
-    forget_stored_properties(hearth_home, "legacy")
-    before = len(moves(hearth_home, "legacy"))
+    forget_stored_properties(home, "legacy")
+    before = len(moves(home, "legacy"))
 
     # Heat 27.0.1, its resources' stored properties removed: other and bad (reading the
     # parameter) are updated; reader is compared with its definition resolved as it is
     # reached, other already updated: unchanged
-    updated = stackctl(hearth_home, "stack-update", "-f", str(template), "-P", "v=two", "legacy")
+    updated = stackctl(home, "stack-update", "-f", str(template), "-P", "v=two", "legacy")
     assert updated.returncode == 0, updated.stdout + updated.stderr
-    events = moves(hearth_home, "legacy", before)
+    events = moves(home, "legacy", before)
     assert sorted(events) == [
         ("bad", "UPDATE_COMPLETE"), ("bad", "UPDATE_IN_PROGRESS"),
         ("other", "UPDATE_COMPLETE"), ("other", "UPDATE_IN_PROGRESS")]
-    assert [output(hearth_home, "legacy", name) for name in ("other", "reader", "bad")] == [
+    assert [output(home, "legacy", name) for name in ("other", "reader", "bad")] == [
         "two", "one", "two"]   # reader keeps what it was created with
 
     # the update stored what it updated to: the same again moves nothing
-    again = stackctl(hearth_home, "stack-update", "-f", str(template), "-P", "v=two", "legacy")
+    again = stackctl(home, "stack-update", "-f", str(template), "-P", "v=two", "legacy")
     assert again.returncode == 0, again.stdout + again.stderr
-    assert len(moves(hearth_home, "legacy")) == before + len(events)
+    assert len(moves(home, "legacy")) == before + len(events)
 
 
-def test_a_rollback_stores_the_properties_it_restores(hearth_home, tmp_path):
+def test_a_rollback_stores_the_properties_it_restores(home, tmp_path):
     template = tmp_path / "t.yaml"
     template.write_text(FAILING)
-    created = stackctl(hearth_home, "stack-create", "-f", str(template), "rb")
+    created = stackctl(home, "stack-create", "-f", str(template), "rb")
     assert created.returncode == 0, created.stdout + created.stderr
-    before = len(moves(hearth_home, "rb"))
+    before = len(moves(home, "rb"))
 
-    failed = stackctl(hearth_home, "stack-update", "-f", str(template), "-P", "v=two",
+    failed = stackctl(home, "stack-update", "-f", str(template), "-P", "v=two",
                       "-P", "fail=true", "rb")
     assert failed.returncode != 0
-    shown = json.loads(stackctl(hearth_home, "stack-show", "rb", "--format", "json").stdout)
+    shown = json.loads(stackctl(home, "stack-show", "rb", "--format", "json").stdout)
     assert shown["stack_status"] == "ROLLBACK_COMPLETE", shown
-    events = moves(hearth_home, "rb", before)
+    events = moves(home, "rb", before)
     # as Heat 27.0.1: other and reader updated, then updated back; the failed bad replaced
     for name in ("other", "reader"):
         assert [status for resource, status in events if resource == name] == [
@@ -169,14 +177,14 @@ def test_a_rollback_stores_the_properties_it_restores(hearth_home, tmp_path):
     assert [status for resource, status in events if resource == "bad"] == [
         "UPDATE_IN_PROGRESS", "UPDATE_FAILED", "CREATE_IN_PROGRESS", "CREATE_COMPLETE",
         "DELETE_IN_PROGRESS", "DELETE_COMPLETE"]
-    assert [output(hearth_home, "rb", name) for name in ("other", "reader", "bad")] == [
+    assert [output(home, "rb", name) for name in ("other", "reader", "bad")] == [
         "one", "one", "one"]
 
     # the rollback stored what it restored: the original template moves nothing (Heat)
-    back = stackctl(hearth_home, "stack-update", "-f", str(template), "-P", "v=one",
+    back = stackctl(home, "stack-update", "-f", str(template), "-P", "v=one",
                     "-P", "fail=false", "rb")
     assert back.returncode == 0, back.stdout + back.stderr
-    assert len(moves(hearth_home, "rb")) == before + len(events)
+    assert len(moves(home, "rb")) == before + len(events)
 
 
 WAITING = """\
@@ -198,24 +206,24 @@ def signal(home, stack, ident, data):
     assert sent.returncode == 0, sent.stdout + sent.stderr
 
 
-def test_check_suspend_and_resume_keep_the_stored_properties(hearth_home, tmp_path):
+def test_check_suspend_and_resume_keep_the_stored_properties(home, tmp_path):
     first, second = tmp_path / "first.yaml", tmp_path / "second.yaml"
     first.write_text(WAITING)
     second.write_text(READING_THE_WAIT)
-    created = stackctl(hearth_home, "stack-create", "-f", str(first), "chk")
+    created = stackctl(home, "stack-create", "-f", str(first), "chk")
     assert created.returncode == 0, created.stdout + created.stderr
-    signal(hearth_home, "chk", "a", "first")
-    grown = stackctl(hearth_home, "stack-update", "-f", str(second), "chk")
+    signal(home, "chk", "a", "first")
+    grown = stackctl(home, "stack-update", "-f", str(second), "chk")
     assert grown.returncode == 0, grown.stdout + grown.stderr
-    assert output(hearth_home, "chk", "reader") == json.dumps({"a": "first"})
-    signal(hearth_home, "chk", "b", "second")   # what reader reads changes meanwhile
+    assert output(home, "chk", "reader") == json.dumps({"a": "first"})
+    signal(home, "chk", "b", "second")   # what reader reads changes meanwhile
 
     for command in ("stack-check", "stack-suspend", "stack-resume"):
-        done = stackctl(hearth_home, command, "chk")
+        done = stackctl(home, command, "chk")
         assert done.returncode == 0, done.stdout + done.stderr
     # none of them stored what reader reads now (as Heat: only a create, an adopt and an
     # update store a resource's properties), so the update finds it changed
-    updated = stackctl(hearth_home, "stack-update", "-f", str(second), "chk")
+    updated = stackctl(home, "stack-update", "-f", str(second), "chk")
     assert updated.returncode == 0, updated.stdout + updated.stderr
     assert "[reader]: UPDATE_COMPLETE" in updated.stdout
-    assert output(hearth_home, "chk", "reader") == json.dumps({"a": "first", "b": "second"})
+    assert output(home, "chk", "reader") == json.dumps({"a": "first", "b": "second"})
