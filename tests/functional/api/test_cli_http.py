@@ -22,6 +22,12 @@ def _stackctl(env: dict, *args: str) -> str:
     return result.stdout
 
 
+@pytest.fixture(scope="module")
+def local_home(tmp_path_factory):
+    """Return the HEARTH_HOME of the module's local-engine and in-process modes (one engine)."""
+    return str(tmp_path_factory.mktemp("cli-http-local"))
+
+
 @pytest.fixture
 def template_file(tmp_path):
     path = tmp_path / "t.yaml"
@@ -34,9 +40,9 @@ def _normalise(text: str, stack_id: str) -> str:
                   text.replace(stack_id, "<id>"))
 
 
-def test_show_list_outputs_match_embedded_mode(noauth_server, template_file, tmp_path):
+def test_show_list_outputs_match_embedded_mode(noauth_server, template_file, local_home):
     http_env = {**noauth_server.env, "HEARTH_URL": noauth_server.url("admin")}
-    local_env = {**os.environ, "HEARTH_HOME": str(tmp_path / "embedded")}
+    local_env = {**os.environ, "HEARTH_HOME": local_home}
     local_env.pop("HEARTH_URL", None)
     outputs = {}
     for mode, env in (("http", http_env), ("embedded", local_env)):
@@ -52,9 +58,9 @@ def test_show_list_outputs_match_embedded_mode(noauth_server, template_file, tmp
     ("template-version-list",),
     ("template-function-list", "2021-04-16", "--with-condition-functions"),
 ])
-def test_template_listings_go_through_the_api(noauth_server, tmp_path, command):
+def test_template_listings_go_through_the_api(noauth_server, local_home, command):
     http_env = {**noauth_server.env, "HEARTH_URL": noauth_server.url("admin")}
-    local_env = {**os.environ, "HEARTH_HOME": str(tmp_path / "embedded")}
+    local_env = {**os.environ, "HEARTH_HOME": local_home}
     local_env.pop("HEARTH_URL", None)
     over_http = json.loads(_stackctl(http_env, *command, "--format", "json"))
     assert over_http == json.loads(_stackctl(local_env, *command, "--format", "json"))
@@ -66,17 +72,17 @@ def test_template_listings_go_through_the_api(noauth_server, tmp_path, command):
     assert "Traceback" not in result.stderr
 
 
-def _modes(noauth_server, tmp_path) -> dict[str, dict]:
+def _modes(noauth_server, local_home) -> dict[str, dict]:
     """Return the environments of the three modes: --url, the local engine, in-process."""
-    local_env = {**os.environ, "HEARTH_HOME": str(tmp_path / "local")}
+    local_env = {**os.environ, "HEARTH_HOME": local_home}
     local_env.pop("HEARTH_URL", None)
     return {"http": {**noauth_server.env, "HEARTH_URL": noauth_server.url("admin")},
             "local": local_env, "in-process": {**local_env, "HEARTH_IN_PROCESS": "1"}}
 
 
 def test_an_unknown_template_version_is_refused_in_heats_words_in_every_mode(
-        noauth_server, tmp_path):
-    for mode, env in _modes(noauth_server, tmp_path).items():
+        noauth_server, local_home):
+    for mode, env in _modes(noauth_server, local_home).items():
         result = subprocess.run([STACKCTL, "template-function-list", "stein"], env=env,
                                 capture_output=True, text=True, timeout=120)
         assert (mode, result.returncode, result.stderr) == (
@@ -96,13 +102,13 @@ resources:
 
 
 def test_a_template_graph_is_drawn_by_the_engine_the_same_in_every_mode(
-        noauth_server, tmp_path):
+        noauth_server, local_home, tmp_path):
     template = tmp_path / "shop.yaml"
     template.write_text(GRAPHED)
     broken = tmp_path / "broken.yaml"
     broken.write_text(GRAPHED.replace("get_attr: [db, value]", "get_attr: [nothere, value]"))
     drawn, refusals = {}, {}
-    for mode, env in _modes(noauth_server, tmp_path).items():
+    for mode, env in _modes(noauth_server, local_home).items():
         drawn[mode] = _stackctl(env, "stack-graph", "-f", str(template), "-P", "size=3")
         result = subprocess.run([STACKCTL, "stack-graph", "-f", str(broken)], env=env,
                                 capture_output=True, text=True, timeout=120)
