@@ -9,23 +9,33 @@ import yaml
 
 from hearth.cli import main
 from hearth.engine.nested.template_resource import default_registry
+from tests.conftest import stop_local_engines
 
 EXAMPLE = (Path(__file__).resolve().parents[3] / "examples" / "hearth-example-plugin"
            / "hearth_example_plugin" / "site.py")
 
 
-@pytest.fixture
-def plugin_conf(tmp_path, hearth_home):
-    """A config whose plugin_dirs holds the example plug-in and a broken module."""
-    plugins = tmp_path / "plugins"
+@pytest.fixture(scope="module")
+def plugin_conf(tmp_path_factory):
+    """A config whose plugin_dirs holds the example plug-in and a broken module.
+
+    The module's tests only read the catalogue: one HEARTH_HOME, so one local engine.
+    """
+    directory = tmp_path_factory.mktemp("resource-types")
+    home = directory / "hearth-home"
+    home.mkdir()
+    plugins = directory / "plugins"
     plugins.mkdir()
     shutil.copy(EXAMPLE, plugins / "site.py")
     (plugins / "broken.py").write_text("import no_such_dependency\n")
-    conf = tmp_path / "hearth.conf"
+    conf = directory / "hearth.conf"
     conf.write_text(f"[DEFAULT]\nplugin_dirs = {plugins}\n")
-    default_registry.cache_clear()
-    yield ["--config-file", str(conf)], plugins
-    default_registry.cache_clear()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HEARTH_HOME", str(home))
+        default_registry.cache_clear()
+        yield ["--config-file", str(conf)], plugins
+        default_registry.cache_clear()
+    stop_local_engines(home)
 
 
 def run(capsys, *argv):
