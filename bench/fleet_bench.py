@@ -128,7 +128,7 @@ def check_returns(code: int, stdout: str, count: int, stderr: str = "") -> None:
 
 def returns_per_second(master: MasterProcess, seconds: float) -> float:
     """Return returns/s of ``test.ping`` jobs to ``*`` run one after the other."""
-    from hearth.jobservice import JobRequest
+    from hearth.jobservice.request import JobRequest
 
     service = master.jobs()
     returns, started = 0, time.monotonic()

@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     from hearth.common.context import RequestContext
     from hearth.engine.service.catalog import Catalog
     from hearth.engine.service.engine import EngineService
-    from hearth.jobservice import Caller, JobService
+    from hearth.jobservice.callers import Caller
+    from hearth.jobservice.service import JobService
 
 P = ParamSpec("P")
 R = TypeVar("R")

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 from hearth.api import params
 from hearth.common import exception
 from hearth.engine.limits import check_stack_quota as check
-from hearth.jobservice import JobRequest
+from hearth.jobservice.request import JobRequest
 
 if TYPE_CHECKING:
     from hearth.api.operation import ApiRequest
-    from hearth.jobservice import JobRequest
+    from hearth.jobservice.request import JobRequest
 
 ACTIONS = ("suspend", "resume", "check", "cancel_update", "cancel_without_rollback")
 

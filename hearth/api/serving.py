@@ -25,7 +25,7 @@ from hearth.common import config
 from hearth.db import tokens
 from hearth.engine.resources import signal_url
 from hearth.engine.service.engine import EngineService
-from hearth.jobservice import JobService
+from hearth.jobservice.service import JobService
 
 LOG = logging.getLogger("hearth.api")
 

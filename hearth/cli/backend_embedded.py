@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from hearth.api.operation import CATALOG, JOBS, Operation
 from hearth.common import config
 from hearth.common.context import RequestContext
-from hearth.jobservice import JobService
+from hearth.jobservice.service import JobService
 
 if TYPE_CHECKING:
     from hearth.engine.service.catalog import Catalog

@@ -5,7 +5,7 @@ configuration file), else by this process's own ``[master]`` section.
 Each call opens a short-lived client on the calling (worker) thread.
 
 Waiting for the new agent asks the JobService
-(:meth:`~hearth.jobservice.JobService.wait_for_agent`), which publishes
+(:meth:`~hearth.jobservice.service.JobService.wait_for_agent`), which publishes
 ``test.ping`` to that one agent once it is connected.
 """
 
@@ -20,7 +20,7 @@ from hearth.clouds import config
 from hearth.clouds.agent_files import MasterContact
 from hearth.clouds.local_nodes import master_settings
 from hearth.common import exception
-from hearth.jobservice import JobService
+from hearth.jobservice.service import JobService
 from hearth.master.client import MasterClient
 from hearth.transport import keys
 

@@ -38,7 +38,7 @@ from oslo_config import cfg
 
 from hearth.clouds.agent_files import ini_text
 from hearth.common import config, exception
-from hearth.jobservice import JobService
+from hearth.jobservice.service import JobService
 from hearth.master.client import MasterClient
 from hearth.master.recorded_grains import RecordedGrains
 from hearth.master.settings import MasterSettings

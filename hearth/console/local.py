@@ -23,7 +23,7 @@ from hearth.cli import local_engine
 from hearth.cli.commands.console import add_arguments
 from hearth.common import config, exception
 from hearth.console.connect import LocalConnector
-from hearth.jobservice import LocalUser
+from hearth.jobservice.callers import LocalUser
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -29,7 +29,7 @@ from typing import Any
 from hearth.common import exception
 from hearth.common.context import RequestContext
 from hearth.engine.service.reads import StackReads
-from hearth.jobservice import JobService
+from hearth.jobservice.service import JobService
 
 DEFAULT_PROJECT = "admin"
 

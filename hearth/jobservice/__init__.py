@@ -10,17 +10,10 @@ what they may do (:mod:`.publisher_acl`, and the engine-host grant), resolves
 targets once on what the master knows of its agents (:mod:`.agents`),
 batches, and records the job.
 
-Public names: :class:`JobService`, :class:`CallerJobs`, :class:`JobRequest`,
-:class:`JobSettings`, :class:`LocalUser`, :class:`ApiProject` and :data:`Caller`.
+Each part is imported from its own module (the package itself loads nothing, so that
+``stackctl``, which reads a job request's shape with the operations table, does not load
+the service, its settings, keys and targeting): :class:`~.service.JobService`,
+:class:`~.caller_jobs.CallerJobs`, :class:`~.request.JobRequest`,
+:class:`~.settings.JobSettings`, :class:`~.callers.LocalUser`, :class:`~.callers.ApiProject`
+and :data:`~.callers.Caller`.
 """
-
-from __future__ import annotations
-
-from hearth.jobservice.caller_jobs import CallerJobs
-from hearth.jobservice.callers import ApiProject, Caller, LocalUser
-from hearth.jobservice.request import JobRequest
-from hearth.jobservice.service import JobService
-from hearth.jobservice.settings import JobSettings
-
-__all__ = ["ApiProject", "Caller", "CallerJobs", "JobRequest", "JobService", "JobSettings",
-           "LocalUser"]

@@ -6,7 +6,7 @@ needs the master's files).  It is not thread-safe: use one per thread, and
 run it off the engine's green threads.
 
 It is the protocol, not the authority: it publishes to the agents it is
-given (``targeted``, resolved by :class:`~hearth.jobservice.JobService`,
+given (``targeted``, resolved by :class:`~hearth.jobservice.service.JobService`,
 which every caller goes through) and checks no rights; holding the client
 key is holding every right.
 

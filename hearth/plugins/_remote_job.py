@@ -23,7 +23,8 @@ from typing import Any
 
 from hearth.common import exception
 from hearth.engine.resource import now
-from hearth.jobservice import CallerJobs, JobRequest
+from hearth.jobservice.caller_jobs import CallerJobs
+from hearth.jobservice.request import JobRequest
 from hearth.plugins._blocking import RUNNING, BlockingCall
 
 #: Seconds between two status requests while a job runs.

@@ -24,7 +24,8 @@ from hearth.agent.batch import batch_size
 from hearth.agent.targeting import TARGET_TYPES, compile_target
 from hearth.common import exception
 from hearth.engine import attributes, constraints, properties, resource, support
-from hearth.jobservice import CallerJobs, JobRequest
+from hearth.jobservice.caller_jobs import CallerJobs
+from hearth.jobservice.request import JobRequest
 from hearth.plugins import _remote_job as remote
 from hearth.plugins._blocking import RUNNING, BlockingCall
 

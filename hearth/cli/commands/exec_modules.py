@@ -23,7 +23,7 @@ from hearth.cli.backend import get_backend
 from hearth.cli.nested import OUTPUTTERS
 from hearth.cli.parser import StackctlParser, did_you_mean, option_strings
 from hearth.common import config, document_bounds, exception
-from hearth.jobservice import JobService
+from hearth.jobservice.service import JobService
 from hearth.loader import execution_loader, job_runner, opts_from_conf
 from hearth.master.client import client_from_args
 

@@ -15,7 +15,7 @@ from hearth.cli.backend_http import ApiError
 from hearth.cli.commands.exec_modules import split_arguments, trailing_options
 from hearth.cli.nested import render_nested
 from hearth.common import exception
-from hearth.jobservice import JobRequest
+from hearth.jobservice.request import JobRequest
 from hearth.master.client import client_from_args
 
 #: Exit code when nothing matched the target (Salt's ``salt`` exits 2 too).

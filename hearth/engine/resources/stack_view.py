@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from hearth.engine.resources.resource_view import ResourceView
     from hearth.engine.template.context import ResolutionContext
     from hearth.engine.template.environment import Environment
-    from hearth.jobservice import CallerJobs
+    from hearth.jobservice.caller_jobs import CallerJobs
 
 
 @runtime_checkable

@@ -26,7 +26,7 @@ from hearth.engine.resources.store import InMemoryResourceStore, ResourceStore
 
 if TYPE_CHECKING:
     from hearth.engine.template.context import ResolutionContext
-    from hearth.jobservice import CallerJobs
+    from hearth.jobservice.caller_jobs import CallerJobs
 
 LOG = logging.getLogger(__name__)
 

@@ -72,7 +72,7 @@ if TYPE_CHECKING:
     from hearth.engine.service.runtime import EngineRuntime
     from hearth.engine.service.stack_layer import Work
     from hearth.engine.stacks.stack import Stack
-    from hearth.jobservice import JobService
+    from hearth.jobservice.service import JobService
 
 __all__ = ["CANCEL_ACTIONS", "EngineService", "listing_project"]
 
@@ -107,7 +107,7 @@ class EngineService(StackKeeping, StackReads):
     ``db_url`` picks the database, ``engine_id`` names this engine in stack
     locks (a test seam), ``jobs`` is the JobService the stacks' resources
     run jobs and read pillar through: the local user's on their own engine
-    (:meth:`~hearth.jobservice.JobService.for_local_user`), else (the
+    (:meth:`~hearth.jobservice.service.JobService.for_local_user`), else (the
     default, hearth-api's) every stack acts as its project; ``catalog`` the
     catalog it validates with (None: one from configuration, made when
     first needed).  Building one touches only the database; the runtime

@@ -35,7 +35,7 @@ from hearth.engine.service.nested_reads import StackTree
 from hearth.engine.stacks import outputs
 from hearth.engine.states import INIT
 from hearth.engine.template.resource_definition import required_by
-from hearth.jobservice import JobService
+from hearth.jobservice.service import JobService
 
 if TYPE_CHECKING:
     from hearth.db import models

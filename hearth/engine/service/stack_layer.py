@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from hearth.db.session import Database
     from hearth.engine.service.catalog import Catalog
     from hearth.engine.stacks.stack import Stack
-    from hearth.jobservice import JobService
+    from hearth.jobservice.service import JobService
 
 JsonMap = dict[str, Any]
 #: What a runtime runs on an action's green thread (returns whether the action completed).

@@ -41,7 +41,8 @@ if TYPE_CHECKING:
     from hearth.engine.template.parameters import Parameters
     from hearth.engine.template.resource_definition import ResourceDefinition
     from hearth.engine.template.template import Template
-    from hearth.jobservice import CallerJobs, JobService
+    from hearth.jobservice.caller_jobs import CallerJobs
+    from hearth.jobservice.service import JobService
 
 LOG = logging.getLogger(__name__)
 
@@ -70,7 +71,7 @@ class Stack:
     resources, ``context`` the resolution context their functions ask (live
     from now on: it knows :attr:`resources`), ``registry`` the plug-in
     registry (``get_class(type, env, name)``), ``jobs`` the engine's
-    :class:`~hearth.jobservice.JobService`: the stack's resources reach it
+    :class:`~hearth.jobservice.service.JobService`: the stack's resources reach it
     as :attr:`jobs`, bound to the stack's owner, so they act with the rights
     of the project that owns the stack (None: a stack that runs no jobs).
     """

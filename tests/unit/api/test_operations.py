@@ -25,9 +25,9 @@ from hearth.api.arguments import (
 from hearth.api.operation import CATALOG, ENGINE, JOBS
 from hearth.engine.service.catalog import Catalog
 from hearth.engine.service.engine import EngineService
-from hearth.jobservice import JobService
 from hearth.jobservice.keys import KeyService
 from hearth.jobservice.pillar import PillarService
+from hearth.jobservice.service import JobService
 
 
 class JobServices:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from hearth.common import exception
-from hearth.jobservice import ApiProject, JobService, LocalUser
+from hearth.jobservice.callers import ApiProject, LocalUser
+from hearth.jobservice.service import JobService
 from hearth.jobservice.settings import JobSettings
 
 ACL = """

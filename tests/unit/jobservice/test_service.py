@@ -12,7 +12,9 @@ from __future__ import annotations
 import pytest
 
 from hearth.common import exception
-from hearth.jobservice import ApiProject, JobRequest, JobService, LocalUser
+from hearth.jobservice.callers import ApiProject, LocalUser
+from hearth.jobservice.request import JobRequest
+from hearth.jobservice.service import JobService
 from hearth.jobservice.settings import JobSettings
 from tests.unit.plugins.fake_master import FakeAgent, FakeMaster
 

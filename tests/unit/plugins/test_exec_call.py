@@ -5,7 +5,8 @@ import pytest
 from hearth.common import exception
 from hearth.engine.scheduler import green_sleep
 from hearth.jobs import JobRunner
-from hearth.jobservice import ApiProject, JobService
+from hearth.jobservice.callers import ApiProject
+from hearth.jobservice.service import JobService
 from hearth.jobservice.settings import JobSettings
 from hearth.loader import EXECUTION, Loader
 from hearth.plugins.exec_call import ExecCall, resource_mapping

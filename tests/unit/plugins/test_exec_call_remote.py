@@ -9,7 +9,8 @@ import pytest
 
 from hearth.common import exception
 from hearth.engine.scheduler import green_sleep
-from hearth.jobservice import ApiProject, JobService
+from hearth.jobservice.callers import ApiProject
+from hearth.jobservice.service import JobService
 from hearth.jobservice.settings import JobSettings
 from hearth.plugins import _remote_job
 from hearth.plugins.exec_call import ExecCall
