@@ -27,11 +27,12 @@ run: venv graphviz-deps
 stop:
 	@if [ -x $(BIN)/python ]; then $(BIN)/python tools/demo.py stop $(DEMO); fi
 
-## test: lint, then the whole suite (PostgreSQL tests included) on three workers (most tests
-## wait on processes and HTTP, so three fit two cores), each test module on one worker (its
-## module-scoped servers are shared by its tests; a few long ones are spread), the longest
-## first (tests/scheduling.py, tests/durations.json); it prints the 25 slowest tests
-TEST_WORKERS ?= 3
+## test: lint, then the whole suite (PostgreSQL tests included) on four workers (most tests
+## wait on processes and HTTP: with three the two cores stood idle a fifth of the run, with
+## four a twelfth; bench/RESULTS.md), each test module on one worker (its module-scoped
+## servers are shared by its tests; a few long ones are spread), the longest first
+## (tests/scheduling.py, tests/durations.json); it prints the 25 slowest tests
+TEST_WORKERS ?= 4
 test: venv postgres-deps graphviz-deps chromium-deps sshd-deps lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup --durations=25 -m "not deploy and not failover and not browser"
 

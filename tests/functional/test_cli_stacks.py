@@ -37,7 +37,8 @@ def home(tmp_path_factory):
     directory = tmp_path_factory.mktemp("cli-stacks")
     (directory / "good.yaml").write_text(GOOD)
     (directory / "bad.yaml").write_text(FAILING)
-    (directory / "slow.yaml").write_text(SLOW_TEMPLATE)
+    # ten seconds: Ctrl-C comes as the slow resource starts, and a cancel lets it end
+    (directory / "slow.yaml").write_text(SLOW_TEMPLATE.replace("create: 30", "create: 10"))
     state = directory / "home"
     state.mkdir()
     return state
