@@ -38,10 +38,7 @@ def stop_local_engines(home=None, under=None, started_after=None, wait=True):
     ``wait``, they are sent SIGTERM and left to end (the session's end waits for them).
     """
     from hearth.cli import local_engine
-    try:
-        infos = local_engine.engines()
-    except local_engine.LocalEngineError:  # a test's own refused runtime directory
-        return
+    infos = _running_engines()
     if home is not None:
         infos = [info for info in infos if info.get("home") == os.path.realpath(home)]
     if under is not None:
@@ -61,12 +58,30 @@ def stop_local_engines(home=None, under=None, started_after=None, wait=True):
             pass
 
 
-def _engine_pids():
+def _running_engines():
+    """Return the info of the local engines still running (a test's refused directory: none).
+
+    A SIGKILLed engine leaves its info file, and its pid may since be another process's:
+    only a pid whose command line is still a local engine's counts.
+    """
     from hearth.cli import local_engine
     try:
-        return {info.get("pid") for info in local_engine.engines()}
+        infos = local_engine.engines()
     except local_engine.LocalEngineError:
-        return set()
+        return []
+    return [info for info in infos if _is_local_engine(info.get("pid"))]
+
+
+def _is_local_engine(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as command:
+            return b"hearth.api.local_server" in command.read()
+    except OSError:
+        return False
+
+
+def _engine_pids():
+    return {info.get("pid") for info in _running_engines()}
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -37,8 +37,8 @@ from hearth.common.config import poll_limits
 from hearth.common.green import Event, Queue, green_sleep, run_blocking, spawn
 
 __all__ = ["BACKOFF_FACTOR", "Direction", "Event", "GraphWalker", "NodeState", "Task",
-           "TaskRunner", "WalkResult", "green_sleep", "ordered_edges", "poll_limits",
-           "run_blocking", "spawn"]
+           "TaskRunner", "WalkResult", "green_sleep", "ordered_edges", "run_blocking",
+           "spawn"]
 
 LOG = logging.getLogger(__name__)
 

@@ -435,5 +435,9 @@ class JobService:
             function=function, target="the engine's own host")
 
     def _runner(self) -> JobRunner:
+        # a runner given (stackctl call's) needs no engine host: its pillar compiler and
+        # Jinja would load for nothing
+        if self._runner_factory is not None:
+            return self._runner_factory()
         return self.engine_host.runner()
 

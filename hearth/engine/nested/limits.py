@@ -8,26 +8,18 @@ of the whole tree under the root, the new nested stack's included
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
-from typing import Any
 
-from hearth.common import config, exception
+from hearth.common import exception
+from hearth.common.configured import configured
 
 #: Heat's message when a tree grows over ``max_resources_per_stack``.
 TREE_TOO_BIG = "Maximum resources per stack exceeded."
 
 
-@functools.lru_cache(maxsize=1)
-def _conf() -> Any:
-    """Return the configuration, its options registered (once: registering is not cheap)."""
-    config.register_opts()
-    return config.CONF
-
-
 def child_depth(parent_depth: int) -> int:
     """Return a nested stack's depth under a stack at ``parent_depth`` (or refuse it)."""
-    limit = _conf().max_nested_stack_depth
+    limit = configured().max_nested_stack_depth
     if parent_depth >= limit:
         raise exception.RequestLimitExceeded(message=f"Recursion depth exceeds {limit}.")
     return parent_depth + 1
@@ -40,7 +32,7 @@ def check_tree_size(in_tree: Callable[[], int], adding: int, removing: int = 0) 
     when a limit applies: :func:`hearth.engine.nested.runtime.check_tree_size`
     counts them in the database).
     """
-    limit = _conf().max_resources_per_stack
+    limit = configured().max_resources_per_stack
     if limit < 0:
         return
     if in_tree() + adding - removing > limit:

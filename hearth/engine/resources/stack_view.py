@@ -92,14 +92,6 @@ class StackRecorder(StackView, Protocol):
     def record_resource_state(self, resource: ResourceView, starting: bool = False) -> None:
         """Persist a resource's state, its event and its held-back data in one write."""
 
-    def event_values(self, resource_name: str, physical_id: str | None, type_name: str,
-                     action: str, status: str, reason: str,
-                     properties: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """Return the column values of one event of this stack."""
-
-    def publish_event(self, values: Mapping[str, Any], event_uuid: str) -> None:
-        """Publish a recorded event on the bus."""
-
     def record_event(self, resource: ResourceView, action: str, status: str,
                      reason: str) -> None:
         """Store and publish an event of ``resource`` that does not change its state."""

@@ -68,7 +68,6 @@ from hearth.engine.states import (
 )
 
 if TYPE_CHECKING:
-    from hearth.engine.service.catalog import Catalog
     from hearth.engine.service.runtime import EngineRuntime
     from hearth.engine.service.stack_layer import Work
     from hearth.engine.stacks.stack import Stack
@@ -108,15 +107,13 @@ class EngineService(StackKeeping, StackReads):
     locks (a test seam), ``jobs`` is the JobService the stacks' resources
     run jobs and read pillar through: the local user's on their own engine
     (:meth:`~hearth.jobservice.service.JobService.for_local_user`), else (the
-    default, hearth-api's) every stack acts as its project; ``catalog`` the
-    catalog it validates with (None: one from configuration, made when
-    first needed).  Building one touches only the database; the runtime
-    starts with the first action.
+    default, hearth-api's) every stack acts as its project.  Building one
+    touches only the database; the runtime starts with the first action.
     """
 
     def __init__(self, db_url: str | None = None, engine_id: str | None = None,
-                 jobs: JobService | None = None, catalog: Catalog | None = None) -> None:
-        super().__init__(db_url, jobs, catalog)
+                 jobs: JobService | None = None) -> None:
+        super().__init__(db_url, jobs)
         self._engine_id = engine_id
         self._runtime: EngineRuntime | None = None
 

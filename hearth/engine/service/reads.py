@@ -56,17 +56,16 @@ def listing_project(ctx: RequestContext, global_tenant: bool) -> str | None:
 class StackReads:
     """The read operations of the engine's API, from the database alone.
 
-    ``db_url`` picks the database (None: the configured one); ``catalog``
-    the catalog (None: one built from configuration when first needed).
+    ``db_url`` picks the database (None: the configured one); the catalog is
+    built from configuration when first needed.
     """
 
-    def __init__(self, db_url: str | None = None, jobs: JobService | None = None,
-                 catalog: Catalog | None = None) -> None:
+    def __init__(self, db_url: str | None = None, jobs: JobService | None = None) -> None:
         config.register_opts()
         self.db: Database = get_database(db_url)
         #: the authority for the jobs and pillar reads of the stacks' resources.
         self.jobs = jobs if jobs is not None else JobService()
-        self._catalog = catalog
+        self._catalog: Catalog | None = None
         self._layer: StackLayer | None = None
         self._recovered = False
 
@@ -326,7 +325,7 @@ class StackReads:
     def _raw(self, row: models.Stack) -> models.RawTemplate:
         return api_stacks.raw_template_get(self.db, row.raw_template_id)
 
-    def _description(self, row: models.Stack) -> str:
+    def _description(self, row: models.Stack) -> Any:
         return self.catalog.stored.description(row, lambda: self._raw(row))
 
     def _load(self, row: models.Stack) -> Stack:

@@ -33,7 +33,7 @@ class StoredTemplates:
     def __init__(self, cache_size: int = DESCRIPTION_CACHE_SIZE) -> None:
         self._cache_size = cache_size
         #: raw template id -> description
-        self._descriptions: dict[int, str] = {}
+        self._descriptions: dict[int, Any] = {}
         #: raw template id -> ``{resource: names requiring it}``
         self._required: dict[int, dict[str, list[str]]] = {}
 
@@ -47,7 +47,7 @@ class StoredTemplates:
         """Return the names of a template's hidden parameters."""
         return set(hidden_parameters(template))
 
-    def description(self, row: models.Stack, read: Callable[[], models.RawTemplate]) -> str:
+    def description(self, row: models.Stack, read: Callable[[], models.RawTemplate]) -> Any:
         """Return the description of ``row``'s stored template (Heat's default without one).
 
         ``read()`` reads the stored template (only when it is not kept already).
@@ -55,7 +55,7 @@ class StoredTemplates:
         cached = self._descriptions.get(row.raw_template_id)
         if cached is None:
             template: Mapping[str, Any] = read().template
-            cached = str(section_of(template, "description", "") or DEFAULT_DESCRIPTION)
+            cached = section_of(template, "description", "") or DEFAULT_DESCRIPTION
             self._keep(self._descriptions, row.raw_template_id, cached)
         return cached
 
